@@ -1,0 +1,61 @@
+// The `cta` dialect: collectives over every thread of a CTA (seed 002, "A fold over the CTA").
+// A CTA fold runs a lane butterfly per warp, then exchanges the warps' results through shared
+// memory behind three barriers. It takes no width (checked in src/cta.rs, so that a frontend's
+// `width` on a CTA fold is reported by the dialect), needs uniform control, and its result is
+// uniform.
+irdl.dialect @cta {
+  //   %r = "cta.reduce"(%x) {kind = "sum"} : (f32) -> f32
+  irdl.operation @reduce {
+    %i1 = irdl.is i1
+    %i8 = irdl.is i8
+    %i16 = irdl.is i16
+    %i32 = irdl.is i32
+    %i64 = irdl.is i64
+    %f16 = irdl.is f16
+    %f32 = irdl.is f32
+    %f64 = irdl.is f64
+    %t = irdl.any_of(%i1, %i8, %i16, %i32, %i64, %f16, %f32, %f64)
+    %sum = irdl.is "sum"
+    %max = irdl.is "max"
+    %min = irdl.is "min"
+    %any = irdl.is "any"
+    %all = irdl.is "all"
+    %kind = irdl.any_of(%sum, %max, %min, %any, %all)
+    irdl.operands(value: %t)
+    irdl.results(result: %t)
+    irdl.attributes { "kind" = %kind }
+  }
+
+  // The thread (linear id in the CTA) holding the largest value, the smallest on a tie.
+  //   %t = "cta.argmax"(%x) : (f32) -> i32
+  irdl.operation @argmax {
+    %i8 = irdl.is i8
+    %i16 = irdl.is i16
+    %i32 = irdl.is i32
+    %i64 = irdl.is i64
+    %f16 = irdl.is f16
+    %f32 = irdl.is f32
+    %f64 = irdl.is f64
+    %t = irdl.any_of(%i8, %i16, %i32, %i64, %f16, %f32, %f64)
+    %r = irdl.is i32
+    irdl.operands(value: %t)
+    irdl.results(thread: %r)
+  }
+
+  // A fold by a user combine function (region or `combine = @f`), as lane.reduce_with.
+  irdl.operation @reduce_with {
+    %i1 = irdl.is i1
+    %i8 = irdl.is i8
+    %i16 = irdl.is i16
+    %i32 = irdl.is i32
+    %i64 = irdl.is i64
+    %f16 = irdl.is f16
+    %f32 = irdl.is f32
+    %f64 = irdl.is f64
+    %t = irdl.any_of(%i1, %i8, %i16, %i32, %i64, %f16, %f32, %f64)
+    %body = irdl.region
+    irdl.operands(value: %t)
+    irdl.results(result: %t)
+    irdl.regions(combine: %body)
+  }
+}

@@ -1,0 +1,17 @@
+//! The `cta` dialect: the Rust half of its verification.
+
+use crate::{diag::Diagnostic, ir::Op, lane};
+
+pub fn verify(op: Op) -> Result<(), Diagnostic> {
+    if op.attr("width").is_some() {
+        return Err(Diagnostic::op_error(op, "a CTA collective takes no width"));
+    }
+    match op.name().as_str() {
+        "cta.reduce" => {
+            let kind = op.str_attr("kind").unwrap_or_default();
+            lane::verify_kind_type(op, &kind, op.operand(0).ty())
+        }
+        "cta.reduce_with" => lane::verify_combine(op),
+        _ => Ok(()),
+    }
+}

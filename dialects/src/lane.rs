@@ -1,0 +1,165 @@
+//! The `lane` dialect: accessors and the Rust verifiers for what its IRDL cannot say.
+
+use crate::{
+    diag::Diagnostic,
+    ir::{Op, Ty},
+};
+
+/// Lanes in a warp on every NVIDIA GPU Phobos targets.
+pub const WARP: i64 = 32;
+
+/// The fold kinds with a built-in combine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Sum,
+    Max,
+    Min,
+    Any,
+    All,
+}
+
+impl Kind {
+    pub fn parse(s: &str) -> Option<Kind> {
+        Some(match s {
+            "sum" => Kind::Sum,
+            "max" => Kind::Max,
+            "min" => Kind::Min,
+            "any" => Kind::Any,
+            "all" => Kind::All,
+            _ => return None,
+        })
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Sum => "sum",
+            Kind::Max => "max",
+            Kind::Min => "min",
+            Kind::Any => "any",
+            Kind::All => "all",
+        }
+    }
+}
+
+/// Shuffle modes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    From,
+    Xor,
+    Down,
+    Up,
+}
+
+impl Mode {
+    pub fn parse(s: &str) -> Option<Mode> {
+        Some(match s {
+            "from" => Mode::From,
+            "xor" => Mode::Xor,
+            "down" => Mode::Down,
+            "up" => Mode::Up,
+            _ => return None,
+        })
+    }
+}
+
+/// The width of a lane op: its `width` attribute, 32 when absent. Call after [`verify`].
+pub fn width(op: Op) -> i64 {
+    op.int_attr("width").unwrap_or(WARP)
+}
+
+/// The kind of a `lane.reduce` / `cta.reduce`. Call after verification.
+pub fn kind(op: Op) -> Kind {
+    op.str_attr("kind").and_then(|k| Kind::parse(&k)).expect("verified kind")
+}
+
+/// The mode of a `lane.shuffle`. Call after verification.
+pub fn mode(op: Op) -> Mode {
+    op.str_attr("mode").and_then(|k| Mode::parse(&k)).expect("verified mode")
+}
+
+/// Checks an optional `width` attribute: an integer power of two from 1 to 32.
+pub fn verify_width(op: Op) -> Result<(), Diagnostic> {
+    let Some(a) = op.attr("width") else { return Ok(()) };
+    let Some(w) = a.int() else {
+        return Err(Diagnostic::op_error(op, format!("width must be an integer, got {a}")));
+    };
+    if !(1..=WARP).contains(&w) || w & (w - 1) != 0 {
+        return Err(Diagnostic::op_error(op, format!("width must be a power of two from 1 to 32, got {w}")));
+    }
+    Ok(())
+}
+
+/// any/all fold conditions (i1); the other kinds fold numbers.
+pub fn verify_kind_type(op: Op, kind: &str, ty: Ty) -> Result<(), Diagnostic> {
+    let is_cond = ty.int_width() == Some(1);
+    match kind {
+        "any" | "all" if !is_cond => {
+            Err(Diagnostic::op_error(op, format!("{kind} folds conditions (i1), got {ty}")))
+        }
+        "sum" | "max" | "min" if is_cond => Err(Diagnostic::op_error(
+            op,
+            format!("{kind} folds numbers, not conditions (i1); use any or all"),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// The combine of a `*.reduce_with`: either a region of one block `(T, T)` ending in
+/// `gpu.yield T`, or an empty region and `combine = @f`.
+pub fn verify_combine(op: Op) -> Result<(), Diagnostic> {
+    let ty = op.operand(0).ty();
+    let region = op.region(0);
+    let blocks = region.blocks();
+    let sym = op.attr("combine");
+    match (blocks.len(), sym) {
+        (0, Some(a)) => {
+            if a.symbol().is_none() {
+                return Err(Diagnostic::op_error(op, format!("combine must be a symbol (@f), got {a}")));
+            }
+            Ok(())
+        }
+        (0, None) => Err(Diagnostic::op_error(op, "needs a combine: a region or `combine = @f`")),
+        (_, Some(_)) => Err(Diagnostic::op_error(op, "has both a combine region and `combine`; give one")),
+        (1, None) => {
+            let b = blocks[0];
+            let args = b.args();
+            if args.len() != 2 || args.iter().any(|a| a.ty() != ty) {
+                return Err(Diagnostic::op_error(op, format!("combine region must take two {ty} arguments")));
+            }
+            match b.terminator() {
+                Some(t) if t.is("gpu.yield") && t.num_operands() == 1 && t.operand(0).ty() == ty => Ok(()),
+                _ => Err(Diagnostic::op_error(op, format!("combine region must end in gpu.yield of one {ty}"))),
+            }
+        }
+        _ => Err(Diagnostic::op_error(op, "combine region must have one block")),
+    }
+}
+
+/// The Rust half of the `lane` ops' verification (IRDL did the rest at parse time).
+pub fn verify(op: Op) -> Result<(), Diagnostic> {
+    match op.name().as_str() {
+        "lane.reduce" => {
+            verify_width(op)?;
+            let kind = op.str_attr("kind").unwrap_or_default();
+            verify_kind_type(op, &kind, op.operand(0).ty())
+        }
+        "lane.argmax" => verify_width(op),
+        "lane.reduce_with" => {
+            verify_width(op)?;
+            verify_combine(op)
+        }
+        "lane.shuffle" => {
+            verify_width(op)?;
+            let w = width(op);
+            let m = op.str_attr("mode").unwrap_or_default();
+            if m == "xor" {
+                if let Some(c) = op.operand(1).const_int() {
+                    if c < 0 || c >= w {
+                        return Err(Diagnostic::op_error(op, format!("xor mask {c} is not below the width {w}")));
+                    }
+                }
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}

@@ -1,0 +1,89 @@
+//! Phobos's MLIR dialects.
+//!
+//! The IRDL files in `irdl/` are the source of truth for each dialect's ops; they are compiled
+//! into the binary and loaded into every context that [`create_context`] makes. IRDL cannot
+//! express everything (integer ranges, relations between attributes and constant operands,
+//! region shapes), so each dialect module has Rust verifiers too; [`verify`] runs them all.
+
+pub mod cta;
+pub mod diag;
+pub mod ir;
+pub mod lane;
+
+use diag::Diagnostics;
+use ir::Op;
+use melior::{
+    dialect::DialectRegistry,
+    ir::Module,
+    utility::{load_irdl_dialects, register_all_dialects, register_all_llvm_translations, register_all_passes},
+    Context,
+};
+use std::sync::Once;
+
+/// The IRDL source of each dialect, in load order.
+pub const IRDL_SOURCES: &[(&str, &str)] = &[
+    ("lane", include_str!("../irdl/lane.irdl.mlir")),
+    ("cta", include_str!("../irdl/cta.irdl.mlir")),
+];
+
+/// Names of the Phobos dialects (the op-name prefixes).
+pub const DIALECTS: &[&str] = &["lane", "cta"];
+
+/// Loads the Phobos dialects into `ctx`. Returns an error naming the dialect whose IRDL did not
+/// load (a bug in Phobos, never in user input).
+pub fn load_all(ctx: &Context) -> Result<(), String> {
+    for (name, src) in IRDL_SOURCES {
+        let module = Module::parse(ctx, src).ok_or_else(|| format!("IRDL of dialect `{name}` does not parse"))?;
+        if !load_irdl_dialects(&module) {
+            return Err(format!("IRDL of dialect `{name}` does not load"));
+        }
+        // The loaded dynamic dialect refers to definitions inside this module: keep it alive for
+        // the context's lifetime (a few KB per context).
+        std::mem::forget(module);
+    }
+    Ok(())
+}
+
+static REGISTER_PASSES: Once = Once::new();
+
+/// A context with the upstream dialects, the LLVM translations (for `gpu-module-to-binary`) and
+/// the Phobos dialects. Upstream passes are registered once per process so pipelines can name
+/// them. Dialects load lazily as the parser meets them.
+pub fn create_context(threading: bool) -> Result<Context, String> {
+    REGISTER_PASSES.call_once(register_all_passes);
+    let registry = DialectRegistry::new();
+    register_all_dialects(&registry);
+    let ctx = Context::new_with_registry(&registry, threading);
+    register_all_llvm_translations(&ctx);
+    // Ops Phobos builds from Rust must have their dialects loaded up front.
+    for d in ["builtin", "func", "gpu", "arith", "scf", "memref", "vector", "nvvm", "llvm", "math", "irdl"] {
+        ctx.get_or_load_dialect(d);
+    }
+    load_all(&ctx)?;
+    Ok(ctx)
+}
+
+/// True for ops of a Phobos dialect.
+pub fn is_phobos_op(op: Op) -> bool {
+    let name = op.name();
+    DIALECTS.iter().any(|d| name.len() > d.len() && name.starts_with(d) && name.as_bytes()[d.len()] == b'.')
+}
+
+/// Runs the Rust verifiers of every Phobos op nested in `root` (root included). Reports each
+/// problem to `diags`; returns false when any was found.
+pub fn verify(root: Op, diags: &Diagnostics) -> bool {
+    let mut ok = true;
+    for op in root.walk() {
+        let name = op.name();
+        let r = match name.split_once('.') {
+            Some(("lane", _)) => lane::verify(op),
+            Some(("cta", _)) => cta::verify(op),
+            _ => Ok(()),
+        };
+        if let Err(d) = r {
+            diags.emit(d);
+            ok = false;
+        }
+    }
+    ok
+}

@@ -1,0 +1,33 @@
+//! The Phobos driver: `phobos-opt`, the `phobos` CLI, and the library API behind both.
+
+pub mod opt;
+pub mod ptx;
+pub mod run;
+pub mod session;
+pub mod split;
+pub mod verify_diagnostics;
+
+/// Errors of the driver that are not diagnostics about the input.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A bug in Phobos (e.g. its own IRDL failed to load).
+    #[error("internal error: {0}")]
+    Internal(String),
+    #[error("{path}: {source}")]
+    Io { path: String, source: std::io::Error },
+}
+
+/// The version line both binaries print.
+pub fn version_line(tool: &str) -> String {
+    format!("{tool} {} (MLIR/LLVM 22, melior 0.27.8)", env!("CARGO_PKG_VERSION"))
+}
+
+/// Sets up `tracing` from `PHOBOS_LOG` (or `RUST_LOG`), to stderr.
+pub fn init_logging() {
+    let filter = std::env::var("PHOBOS_LOG").or_else(|_| std::env::var("RUST_LOG")).unwrap_or_else(|_| "warn".into());
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::new(filter))
+        .with_writer(std::io::stderr)
+        .without_time()
+        .try_init();
+}

@@ -1,0 +1,122 @@
+//! `--verify-diagnostics`: checks the diagnostics of a run against `expected-*` comments, as
+//! mlir-opt does: `// expected-error {{text}}`, `@+N`, `@-N`, `@above`, `@below`, `@unknown`.
+
+use phobos_dialects::diag::{Diagnostic, Severity};
+
+/// One expectation written in the source.
+#[derive(Clone, Debug)]
+pub struct Expected {
+    pub severity: Severity,
+    /// The line the diagnostic must be on; None for `@unknown`.
+    pub line: Option<u32>,
+    pub text: String,
+    /// Where the comment is (line, column), to report it when unmatched.
+    pub at: (u32, u32),
+}
+
+/// Parses every `expected-<severity>[@where] {{text}}` in `src`.
+pub fn parse_expectations(src: &str) -> Result<Vec<Expected>, (u32, u32, String)> {
+    let mut out = Vec::new();
+    for (i, line) in src.lines().enumerate() {
+        let lineno = i as u32 + 1;
+        let mut rest = line;
+        let mut offset = 0;
+        while let Some(p) = rest.find("expected-") {
+            let col = (offset + p) as u32 + 1;
+            let s = &rest[p + "expected-".len()..];
+            let (sev, s) = if let Some(s) = s.strip_prefix("error") {
+                (Severity::Error, s)
+            } else if let Some(s) = s.strip_prefix("warning") {
+                (Severity::Warning, s)
+            } else if let Some(s) = s.strip_prefix("note") {
+                (Severity::Note, s)
+            } else if let Some(s) = s.strip_prefix("remark") {
+                (Severity::Remark, s)
+            } else {
+                offset += p + 9;
+                rest = &rest[p + 9..];
+                continue;
+            };
+            let (target, s) = if let Some(s) = s.strip_prefix('@') {
+                let end = s.find(|c: char| c.is_whitespace() || c == '{').unwrap_or(s.len());
+                let w = &s[..end];
+                let t = match w {
+                    "above" => Some(lineno - 1),
+                    "below" => Some(lineno + 1),
+                    "unknown" => None,
+                    _ => {
+                        let n: i64 = w
+                            .parse()
+                            .map_err(|_| (lineno, col, format!("bad expected-* offset '@{w}'")))?;
+                        let t = lineno as i64 + n;
+                        if t < 1 {
+                            return Err((lineno, col, format!("expected-* offset '@{w}' points before the file")));
+                        }
+                        Some(t as u32)
+                    }
+                };
+                (t, &s[end..])
+            } else {
+                (Some(lineno), s)
+            };
+            let s = s.trim_start();
+            let Some(body) = s.strip_prefix("{{") else {
+                return Err((lineno, col, "expected '{{' after expected-*".into()));
+            };
+            let Some(end) = body.find("}}") else {
+                return Err((lineno, col, "expected '}}' to close expected-* text".into()));
+            };
+            out.push(Expected { severity: sev, line: target, text: body[..end].to_string(), at: (lineno, col) });
+            let consumed = line.len() - body[end + 2..].len();
+            offset = consumed;
+            rest = &line[consumed..];
+        }
+    }
+    Ok(out)
+}
+
+/// Flattens diagnostics and their notes, dropping MLIR's "see current operation" notes (mlir-opt
+/// turns them off under --verify-diagnostics).
+pub fn flatten(diags: &[Diagnostic]) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for d in diags {
+        out.push(Diagnostic { notes: vec![], ..d.clone() });
+        for n in &d.notes {
+            if !n.message.starts_with("see current operation") {
+                out.extend(flatten(std::slice::from_ref(n)));
+            }
+        }
+    }
+    out
+}
+
+/// Matches `produced` against `expected`. Returns the failures as rendered messages.
+pub fn check(file: &str, expected: &[Expected], produced: &[Diagnostic]) -> Vec<String> {
+    let mut used = vec![false; expected.len()];
+    let mut failures = Vec::new();
+    for d in flatten(produced) {
+        let line = d.loc.as_ref().filter(|l| l.file == file).map(|l| l.line);
+        let hit = expected.iter().enumerate().position(|(i, e)| {
+            !used[i] && e.severity == d.severity && e.line == line && d.message.contains(&e.text)
+        });
+        match hit {
+            Some(i) => used[i] = true,
+            None => {
+                let at = d.loc.as_ref().map(|l| l.to_string()).unwrap_or_else(|| "<unknown>".into());
+                failures.push(format!("{at}: error: unexpected {}: {}", d.severity.as_str(), d.message));
+            }
+        }
+    }
+    for (i, e) in expected.iter().enumerate() {
+        if !used[i] {
+            failures.push(format!(
+                "{file}:{}:{}: error: expected {} \"{}\" was not produced",
+                e.at.0,
+                e.at.1,
+                e.severity.as_str(),
+                e.text
+            ));
+        }
+    }
+    failures
+}

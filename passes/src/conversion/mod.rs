@@ -1,0 +1,3 @@
+//! Conversions from Phobos dialects to upstream dialects, one file per source dialect.
+
+pub mod lane_to_gpu;

@@ -1,0 +1,99 @@
+//! Wraps a Phobos pass function as an MLIR external pass.
+//!
+//! MLIR clones a pass per worker thread and runs the clones concurrently, so the wrapper holds
+//! only `Send + Sync` state: the diagnostics sink (an `Arc`) and the parsed options.
+
+use crate::registry::{Options, PassInfo};
+use melior::{
+    dialect::DialectHandle,
+    ir::{r#type::TypeId, OperationRef},
+    pass::{create_external, ExternalPass, Pass, RunExternalPass},
+    ContextRef,
+};
+use phobos_dialects::{diag::Diagnostics, ir::Op};
+
+/// What a pass function gets: where to report, and its options.
+#[derive(Clone, Debug)]
+pub struct PassCx {
+    pub diags: Diagnostics,
+    pub options: Options,
+}
+
+/// A pass body: rewrites `op` (the anchor op) in place. On failure it has reported at least one
+/// error to `cx.diags`.
+pub type PassFn = fn(Op, &PassCx) -> Result<(), ()>;
+
+#[derive(Clone)]
+struct Wrapper {
+    run: PassFn,
+    cx: PassCx,
+}
+
+impl<'c> RunExternalPass<'c> for Wrapper {
+    fn initialize(&mut self, _context: ContextRef<'c>) {}
+
+    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
+        let op = Op(operation.to_raw());
+        let ok = (self.run)(op, &self.cx).is_ok();
+        // Step 2. The Rust verifiers run after every Phobos pass, on what it produced.
+        let verified = phobos_dialects::verify(op, &self.cx.diags);
+        if !ok || !verified {
+            pass.signal_failure();
+        }
+    }
+}
+
+/// 8-byte aligned anchors for MLIR TypeIDs: one per registry entry, plus the IR printer.
+#[repr(align(8))]
+struct PassId(#[allow(dead_code)] u8);
+static PASS_IDS: [PassId; 64] = [const { PassId(0) }; 64];
+
+/// Builds the MLIR pass for registry entry `index`.
+pub fn make_pass(index: usize, info: &PassInfo, cx: PassCx) -> Pass {
+    let handles = [
+        DialectHandle::gpu(),
+        DialectHandle::arith(),
+        DialectHandle::scf(),
+        DialectHandle::memref(),
+        DialectHandle::func(),
+        DialectHandle::llvm(),
+    ];
+    create_external(
+        Wrapper { run: info.run, cx },
+        TypeId::create(&PASS_IDS[index]),
+        info.name,
+        info.flag,
+        info.summary,
+        info.anchor,
+        &handles,
+    )
+}
+
+#[derive(Clone)]
+struct Printer {
+    header: String,
+    generic: bool,
+}
+
+impl<'c> RunExternalPass<'c> for Printer {
+    fn initialize(&mut self, _context: ContextRef<'c>) {}
+    fn run(&mut self, operation: OperationRef<'c, '_>, _pass: ExternalPass<'_>) {
+        let op = Op(operation.to_raw());
+        let text = if self.generic { op.to_generic_string() } else { op.to_string() };
+        eprintln!("// -----// IR Dump {} //----- //\n{}\n", self.header, text);
+    }
+}
+
+/// A pass that prints the IR it runs on to stderr under `// -----// IR Dump <header> //----- //`,
+/// for `--mlir-print-ir-before=FLAG` / `--mlir-print-ir-after=FLAG`.
+pub fn print_pass(header: String, generic: bool) -> Pass {
+    create_external(
+        Printer { header, generic },
+        TypeId::create(&PASS_IDS[63]),
+        "PrintIR",
+        "phobos-print-ir",
+        "prints the IR",
+        "",
+        &[],
+    )
+}

@@ -1,0 +1,3 @@
+//! Passes over upstream gpu ops.
+
+pub mod expand_subgroup_ids;

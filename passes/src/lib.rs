@@ -1,0 +1,40 @@
+//! Phobos's passes, the registry that names them, and the pipeline builder that runs them in one
+//! MLIR pass manager with upstream passes.
+//!
+//! One pass per file; each file's `//!` block says what the pass does, its pre- and
+//! postconditions, and its limits.
+
+pub mod conversion;
+pub mod external;
+pub mod gpu;
+pub mod pipeline;
+pub mod pipelines;
+pub mod registry;
+pub mod words;
+
+use registry::{OptInfo, PassInfo};
+
+/// The registry's table (see [`registry::passes`]).
+pub(crate) static PASSES: [PassInfo; 2] = [
+    PassInfo {
+        flag: "convert-lane-to-gpu",
+        name: "ConvertLaneToGpu",
+        summary: "lane.* collectives and shuffles to gpu.shuffle / nvvm.shfl.sync and arith",
+        description: conversion::lane_to_gpu::DESCRIPTION,
+        anchor: "gpu.module",
+        options: &[],
+        run: conversion::lane_to_gpu::run,
+    },
+    PassInfo {
+        flag: "expand-subgroup-ids",
+        name: "ExpandSubgroupIds",
+        summary: "gpu.subgroup_id / num_subgroups / subgroup_size to thread-id arithmetic",
+        description: gpu::expand_subgroup_ids::DESCRIPTION,
+        anchor: "gpu.module",
+        options: &[],
+        run: gpu::expand_subgroup_ids::run,
+    },
+];
+
+#[allow(dead_code)]
+const NO_OPTIONS: &[OptInfo] = &[];

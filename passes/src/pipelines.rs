@@ -1,0 +1,103 @@
+//! Named pipelines: what a frontend and `phobos compile` run.
+//!
+//! - `phobos-to-simt`: Phobos dialects (L1) to the SIMT level (L2): upstream gpu, arith, scf,
+//!   memref, vector and nvvm only. The simulator executes exactly this level.
+//! - `phobos-simt-to-llvm{chip O libdevice}`: L2 to the LLVM dialect inside the gpu.module, with
+//!   the NVVM target attached (MLIR's own passes; notes §1.1 of the toolchain notes).
+//! - `phobos-to-ptx{chip O libdevice}`: both, then `gpu-module-to-binary{format=isa}`, which
+//!   replaces each gpu.module by a gpu.binary holding PTX.
+
+use crate::registry::split_options;
+
+/// Chips the NVPTX backend of LLVM 22 knows and Phobos supports (sm_70 and newer).
+pub const CHIPS: &[&str] = &[
+    "sm_70", "sm_72", "sm_75", "sm_80", "sm_86", "sm_87", "sm_89", "sm_90", "sm_90a", "sm_100", "sm_100a", "sm_101",
+    "sm_101a", "sm_120", "sm_120a",
+];
+
+/// The named pipelines with a one-line summary each.
+pub const PIPELINES: &[(&str, &str)] = &[
+    ("phobos-to-simt", "Phobos dialects (L1) to the SIMT level (upstream gpu/arith/scf/memref/vector/nvvm)"),
+    ("phobos-simt-to-llvm", "SIMT level to the LLVM dialect with an NVVM target {chip=sm_90 O=3 libdevice=PATH}"),
+    ("phobos-to-ptx", "Phobos dialects to PTX in a gpu.binary {chip=sm_90 O=3 libdevice=PATH}"),
+];
+
+/// The Phobos passes of `phobos-to-simt`, in order, for the gpu.module.
+pub const SIMT_PASSES: &str = "convert-lane-to-gpu,expand-subgroup-ids,canonicalize,cse";
+
+/// Target options of the pipelines that reach LLVM.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Target {
+    pub chip: String,
+    pub opt_level: u32,
+    pub libdevice: Option<String>,
+}
+
+impl Default for Target {
+    fn default() -> Self {
+        Target { chip: "sm_90".into(), opt_level: 3, libdevice: None }
+    }
+}
+
+impl Target {
+    /// Parses `chip=sm_90 O=3 libdevice=PATH`.
+    pub fn parse(options: &str) -> Result<Target, String> {
+        let mut t = Target::default();
+        for (k, v) in split_options(options)? {
+            match k.as_str() {
+                "chip" => t.chip = v,
+                "O" => {
+                    t.opt_level = v.parse().ok().filter(|o| *o <= 3).ok_or_else(|| format!("O must be 0 to 3, got '{v}'"))?
+                }
+                "libdevice" => t.libdevice = (!v.is_empty()).then_some(v),
+                _ => return Err(format!("no option '{k}' (options: chip, O, libdevice)")),
+            }
+        }
+        if !CHIPS.contains(&t.chip.as_str()) {
+            return Err(format!("unsupported chip '{}' (supported: {})", t.chip, CHIPS.join(", ")));
+        }
+        if let Some(l) = &t.libdevice {
+            if !std::path::Path::new(l).is_file() {
+                return Err(format!("libdevice '{l}' does not exist"));
+            }
+        }
+        Ok(t)
+    }
+
+    fn options(&self) -> String {
+        let mut s = format!("chip={} O={}", self.chip, self.opt_level);
+        if let Some(l) = &self.libdevice {
+            s.push_str(&format!(" l={l}"));
+        }
+        s
+    }
+}
+
+/// The upstream pipeline from L2 to the LLVM dialect (notes §1.1).
+pub fn simt_to_llvm(t: &Target) -> String {
+    format!(
+        "nvvm-attach-target{{{}}},gpu.module(convert-nvgpu-to-nvvm,expand-strided-metadata,lower-affine,\
+         convert-vector-to-scf,convert-scf-to-cf,convert-gpu-to-nvvm{{has-redux=1 use-bare-ptr-memref-call-conv=1}},\
+         canonicalize,cse,reconcile-unrealized-casts)",
+        t.options()
+    )
+}
+
+/// The expansion of a named pipeline (a list at builtin.module level), None if `name` is not one.
+pub fn expand(name: &str, options: &str) -> Option<Result<String, String>> {
+    let simt = format!("gpu.module({SIMT_PASSES})");
+    Some(match name {
+        "phobos-to-simt" => {
+            if options.trim().is_empty() {
+                Ok(simt)
+            } else {
+                Err("'phobos-to-simt' takes no options".into())
+            }
+        }
+        "phobos-simt-to-llvm" => Target::parse(options).map(|t| simt_to_llvm(&t)),
+        "phobos-to-ptx" => {
+            Target::parse(options).map(|t| format!("{simt},{},gpu-module-to-binary{{format=isa}}", simt_to_llvm(&t)))
+        }
+        _ => return None,
+    })
+}

@@ -1,0 +1,165 @@
+//! Moving values between lanes as 32-bit words, and the combines of the built-in folds.
+//!
+//! The shuffle hardware moves 32 bits. A narrower value is widened to one word; a 64-bit value
+//! moves as two words with the same source lane (seed 002: "two for a 64-bit value").
+//! Full-warp shuffles, and xor shuffles of any width, use `gpu.shuffle` with width 32 (MLIR's
+//! `width` means "the first N lanes are active", not CUDA's segments: toolchain notes §1.3).
+//! Segmented `down`/`up`/`from` use `nvvm.shfl.sync` with the segment mask packed into its clamp
+//! operand, so that a source outside the lane's piece reads the lane's own value in hardware.
+
+use phobos_dialects::{
+    ir::{Builder, Scalar, Ty, Val},
+    lane::{Kind, WARP},
+};
+
+/// The direction of a hardware shuffle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shfl {
+    Xor,
+    Down,
+    Up,
+    Idx,
+}
+
+impl Shfl {
+    fn gpu_mode(self) -> &'static str {
+        match self {
+            Shfl::Xor => "#gpu<shuffle_mode xor>",
+            Shfl::Down => "#gpu<shuffle_mode down>",
+            Shfl::Up => "#gpu<shuffle_mode up>",
+            Shfl::Idx => "#gpu<shuffle_mode idx>",
+        }
+    }
+    fn nvvm_kind(self) -> &'static str {
+        match self {
+            Shfl::Xor => "#nvvm<shfl_kind bfly>",
+            Shfl::Down => "#nvvm<shfl_kind down>",
+            Shfl::Up => "#nvvm<shfl_kind up>",
+            Shfl::Idx => "#nvvm<shfl_kind idx>",
+        }
+    }
+}
+
+/// Shuffles one 32-bit value (i32 or f32). `operand` is an i32: mask, distance or source lane.
+pub fn shuffle_word(b: Builder, v: Val, mode: Shfl, operand: Val, width: i64) -> Val {
+    let ty = v.ty();
+    if width == WARP || mode == Shfl::Xor {
+        let w32 = b.i32(WARP);
+        let i1 = b.ctx.i(1);
+        return b.op("gpu.shuffle", &[v, operand, w32], &[ty, i1], &[("mode", b.ctx.a(mode.gpu_mode()))]).result(0);
+    }
+    // CUDA-style segment: c[12:8] is the segment mask, c[4:0] the clamp lane.
+    let seg = (WARP - width) << 8;
+    let clamp = if mode == Shfl::Up { seg } else { seg | (WARP - 1) };
+    let mask = b.i32(-1);
+    let c = b.i32(clamp);
+    b.v("nvvm.shfl.sync", &[mask, v, operand, c], ty, &[("kind", b.ctx.a(mode.nvvm_kind()))])
+}
+
+/// Shuffles a scalar of any supported type, word by word.
+pub fn shuffle(b: Builder, v: Val, mode: Shfl, operand: Val, width: i64) -> Val {
+    let ty = v.ty();
+    let i32t = b.ctx.i(32);
+    let i64t = b.ctx.i(64);
+    match ty.scalar().expect("verified scalar") {
+        Scalar::Int(32) | Scalar::F32 => shuffle_word(b, v, mode, operand, width),
+        Scalar::Int(w) if w < 32 => {
+            let x = b.cast("arith.extui", v, i32t);
+            let s = shuffle_word(b, x, mode, operand, width);
+            b.cast("arith.trunci", s, ty)
+        }
+        Scalar::F16 | Scalar::BF16 => {
+            let i16t = b.ctx.i(16);
+            let x = b.cast("arith.bitcast", v, i16t);
+            let x = b.cast("arith.extui", x, i32t);
+            let s = shuffle_word(b, x, mode, operand, width);
+            let s = b.cast("arith.trunci", s, i16t);
+            b.cast("arith.bitcast", s, ty)
+        }
+        Scalar::Int(_) => shuffle_i64(b, v, mode, operand, width),
+        Scalar::F64 => {
+            let x = b.cast("arith.bitcast", v, i64t);
+            let s = shuffle_i64(b, x, mode, operand, width);
+            b.cast("arith.bitcast", s, ty)
+        }
+        Scalar::Index => {
+            let x = b.cast("arith.index_cast", v, i64t);
+            let s = shuffle_i64(b, x, mode, operand, width);
+            b.cast("arith.index_cast", s, ty)
+        }
+    }
+}
+
+fn shuffle_i64(b: Builder, v: Val, mode: Shfl, operand: Val, width: i64) -> Val {
+    let i32t = b.ctx.i(32);
+    let i64t = b.ctx.i(64);
+    let c32 = b.const_int(i64t, 32);
+    let lo = b.cast("arith.trunci", v, i32t);
+    let hi = b.bin("arith.shrui", v, c32);
+    let hi = b.cast("arith.trunci", hi, i32t);
+    let lo = shuffle_word(b, lo, mode, operand, width);
+    let hi = shuffle_word(b, hi, mode, operand, width);
+    let lo = b.cast("arith.extui", lo, i64t);
+    let hi = b.cast("arith.extui", hi, i64t);
+    let hi = b.bin("arith.shli", hi, c32);
+    b.bin("arith.ori", lo, hi)
+}
+
+/// The combine of a built-in fold: `a op c`.
+pub fn combine(b: Builder, kind: Kind, a: Val, c: Val) -> Val {
+    let float = a.ty().is_float();
+    let name = match (kind, float) {
+        (Kind::Sum, true) => "arith.addf",
+        (Kind::Sum, false) => "arith.addi",
+        // maximumf/minimumf lower to native max.NaN / min.NaN; maxnumf would need libdevice.
+        (Kind::Max, true) => "arith.maximumf",
+        (Kind::Max, false) => "arith.maxsi",
+        (Kind::Min, true) => "arith.minimumf",
+        (Kind::Min, false) => "arith.minsi",
+        (Kind::Any, _) => "arith.ori",
+        (Kind::All, _) => "arith.andi",
+    };
+    b.bin(name, a, c)
+}
+
+/// The identity of a built-in fold for type `ty`: combining it changes nothing.
+pub fn identity(b: Builder, kind: Kind, ty: Ty) -> Val {
+    let s = ty.scalar().expect("verified scalar");
+    if s.is_float() {
+        let v = match kind {
+            Kind::Sum => 0.0,
+            Kind::Max => f64::NEG_INFINITY,
+            Kind::Min => f64::INFINITY,
+            Kind::Any | Kind::All => unreachable!("any/all fold i1"),
+        };
+        return b.const_float(ty, v);
+    }
+    let bits = s.bits();
+    let v: i64 = match kind {
+        Kind::Sum | Kind::Any => 0,
+        Kind::All => -1,
+        Kind::Max if bits == 64 => i64::MIN,
+        Kind::Max => -(1i64 << (bits - 1)),
+        Kind::Min if bits == 64 => i64::MAX,
+        Kind::Min => (1i64 << (bits - 1)) - 1,
+    };
+    b.const_int(ty, v)
+}
+
+/// Whether `a > c` (for argmax): ordered greater for floats, signed for integers.
+pub fn greater(b: Builder, a: Val, c: Val) -> Val {
+    if a.ty().is_float() {
+        b.cmpf("ogt", a, c)
+    } else {
+        b.cmpi("sgt", a, c)
+    }
+}
+
+/// Whether `a == c` (for argmax ties).
+pub fn equal(b: Builder, a: Val, c: Val) -> Val {
+    if a.ty().is_float() {
+        b.cmpf("oeq", a, c)
+    } else {
+        b.cmpi("eq", a, c)
+    }
+}
