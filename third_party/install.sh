@@ -8,7 +8,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 LLVM=/usr/lib/llvm-22
 CUDA_WHEEL="nvidia-cuda-nvcc-cu12==12.9.86"
 TOOLS="$root/.tools"
-PKGS="llvm-22-dev libmlir-22-dev mlir-22-tools libclang-22-dev clang-22 libpolly-22-dev libzstd-dev zlib1g-dev lld-22"
+PKGS="llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools libclang-22-dev clang-22 libpolly-22-dev libzstd-dev zlib1g-dev lld-22"
 
 missing=""
 for p in $PKGS; do

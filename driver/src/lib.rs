@@ -1,5 +1,8 @@
 //! The Phobos driver: `phobos-opt`, the `phobos` CLI, and the library API behind both.
 
+pub mod cli;
+pub mod compile;
+pub mod env;
 pub mod opt;
 pub mod ptx;
 pub mod run;
@@ -24,7 +27,8 @@ pub fn version_line(tool: &str) -> String {
 
 /// Sets up `tracing` from `PHOBOS_LOG` (or `RUST_LOG`), to stderr.
 pub fn init_logging() {
-    let filter = std::env::var("PHOBOS_LOG").or_else(|_| std::env::var("RUST_LOG")).unwrap_or_else(|_| "warn".into());
+    let filter = env::get("PHOBOS_LOG")
+        .ok_or(()).or_else(|_| std::env::var("RUST_LOG")).unwrap_or_else(|_| "warn".into());
     let _ = tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::new(filter))
         .with_writer(std::io::stderr)

@@ -152,7 +152,9 @@ fn run(m: &ArgMatches) -> Result<bool, String> {
         std::io::stdin().read_to_string(&mut s).map_err(|e| format!("reading stdin: {e}"))?;
         (s, "<stdin>".to_string())
     } else {
-        (std::fs::read_to_string(input).map_err(|e| format!("{input}: {e}"))?, input.clone())
+        // Bytes that are not UTF-8 are replaced, so the parser reports them at their place.
+        let bytes = std::fs::read(input).map_err(|e| format!("{input}: {e}"))?;
+        (String::from_utf8_lossy(&bytes).into_owned(), input.clone())
     };
     let from_flags = pipeline_from_flags(m);
     let pipeline = match (m.get_one::<String>("pass-pipeline"), from_flags) {

@@ -94,7 +94,8 @@ pub fn run_pipeline(
     if printing.any() || printing.tree_dir.is_some() {
         pm.enable_ir_printing(&PassIrPrintingOptions {
             before_all: printing.before_all,
-            after_all: printing.after_all || printing.after_change,
+            // MLIR prints "after failure" only when after-all printing is on too.
+            after_all: printing.after_all || printing.after_change || printing.after_failure,
             module_scope: printing.module_scope,
             on_change: printing.after_change,
             on_failure: printing.after_failure,
@@ -111,7 +112,7 @@ pub fn run_pipeline(
     ));
     pm.enable_ir_printing(&PassIrPrintingOptions {
         before_all: false,
-        after_all: false,
+        after_all: true,
         module_scope: false,
         on_change: false,
         on_failure: true,

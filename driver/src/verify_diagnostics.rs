@@ -37,6 +37,10 @@ pub fn parse_expectations(src: &str) -> Result<Vec<Expected>, (u32, u32, String)
                 rest = &rest[p + 9..];
                 continue;
             };
+            if s.starts_with("-re") {
+                return Err((lineno, col, "expected-*-re (regex) is not supported; use a plain substring".into()));
+            }
+            let s = s.trim_start_matches(' ');
             let (target, s) = if let Some(s) = s.strip_prefix('@') {
                 let end = s.find(|c: char| c.is_whitespace() || c == '{').unwrap_or(s.len());
                 let w = &s[..end];

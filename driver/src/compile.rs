@@ -1,0 +1,186 @@
+//! Compiling L1 IR (Phobos dialects over upstream gpu) to each stage: SIMT, LLVM, PTX.
+
+use crate::{
+    ptx,
+    run::{run_pipeline, IrPrinting, RunError},
+    session::{OwnedModule, Session},
+};
+use phobos_dialects::diag::Diagnostic;
+use phobos_passes::{
+    pipeline::BuildConfig,
+    pipelines::{simt_to_llvm, Target, SIMT_PASSES},
+};
+use std::path::{Path, PathBuf};
+
+/// The stages a compile can stop at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, clap::ValueEnum)]
+pub enum Stage {
+    /// The Phobos dialects over upstream gpu/arith/scf/memref (what a frontend produces).
+    L1,
+    /// Upstream gpu/arith/scf/memref/vector/nvvm only: what the simulator executes.
+    Simt,
+    /// The LLVM dialect inside the gpu.module, with the NVVM target attached.
+    Llvm,
+    /// PTX text.
+    Ptx,
+}
+
+impl Stage {
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::L1 => "l1",
+            Stage::Simt => "simt",
+            Stage::Llvm => "llvm",
+            Stage::Ptx => "ptx",
+        }
+    }
+}
+
+/// What to compile for and what to keep.
+#[derive(Clone, Debug, Default)]
+pub struct CompileOptions {
+    pub target: Target,
+    /// Write the IR after every pass, one numbered file per pass, into this directory.
+    pub dump_dir: Option<PathBuf>,
+    /// mlir-opt style printing around passes.
+    pub printing: IrPrinting,
+    /// `--mlir-print-ir-before/after=FLAG` lists.
+    pub print_before: Vec<String>,
+    pub print_after: Vec<String>,
+}
+
+/// Why a compile failed. The diagnostics are in the session's channel.
+#[derive(Debug, thiserror::Error)]
+pub enum CompileError {
+    #[error("the input does not parse or verify")]
+    Invalid,
+    #[error("{0}")]
+    Run(String),
+    #[error("{0}")]
+    Io(String),
+}
+
+/// The pipeline text from L1 to `stage`, None for L1 itself.
+pub fn pipeline_to(stage: Stage, target: &Target) -> Option<String> {
+    let simt = format!("gpu.module({SIMT_PASSES})");
+    match stage {
+        Stage::L1 => None,
+        Stage::Simt => Some(format!("builtin.module({simt})")),
+        Stage::Llvm => Some(format!("builtin.module({simt},{})", simt_to_llvm(target))),
+        Stage::Ptx => Some(format!("builtin.module({simt},{},gpu-module-to-binary{{format=isa}})", simt_to_llvm(target))),
+    }
+}
+
+/// Lowers `module` (L1) in place to `stage`.
+pub fn lower(session: &Session, module: &OwnedModule, stage: Stage, opts: &CompileOptions) -> Result<(), CompileError> {
+    if !phobos_dialects::verify(module.op, &session.diags) {
+        return Err(CompileError::Invalid);
+    }
+    let Some(pipeline) = pipeline_to(stage, &opts.target) else { return Ok(()) };
+    let cfg = BuildConfig {
+        diags: session.diags.clone(),
+        print_before: opts.print_before.clone(),
+        print_after: opts.print_after.clone(),
+        generic: opts.printing.flags.generic,
+        implicit_nesting: false,
+    };
+    let scratch = opts.dump_dir.as_ref().map(|_| {
+        std::env::temp_dir().join(format!("phobos-dump-{}-{}", std::process::id(), unique()))
+    });
+    let mut printing = opts.printing.clone();
+    if let (Some(dir), Some(s)) = (&opts.dump_dir, &scratch) {
+        printing.after_all = true;
+        printing.module_scope = true;
+        printing.tree_dir = Some(s.clone());
+        std::fs::create_dir_all(dir).map_err(|e| CompileError::Io(format!("{}: {e}", dir.display())))?;
+        let input = module.op.to_string();
+        std::fs::write(dir.join("00-l1-input.mlir"), input)
+            .map_err(|e| CompileError::Io(format!("{}: {e}", dir.display())))?;
+    }
+    let result = run_pipeline(session, module, &pipeline, &cfg, &printing);
+    if let (Some(dir), Some(s)) = (&opts.dump_dir, &scratch) {
+        flatten_dumps(s, dir)?;
+        let _ = std::fs::remove_dir_all(s);
+    }
+    result.map_err(|e| match e {
+        RunError::Pipeline(p) => CompileError::Run(p.to_string()),
+        other => CompileError::Run(other.to_string()),
+    })?;
+    if !phobos_dialects::verify(module.op, &session.diags) {
+        return Err(CompileError::Invalid);
+    }
+    Ok(())
+}
+
+fn unique() -> usize {
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    N.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+/// The stage the output of the `index`-th pass (0-based) of a compile is in: the first passes
+/// are `phobos-to-simt`'s, the binary pass gives PTX, the rest lead to LLVM.
+fn stage_after(index: usize, flag: &str) -> &'static str {
+    if index < SIMT_PASSES.split(',').count() {
+        "simt"
+    } else if flag == "gpu-module-to-binary" {
+        "ptx"
+    } else {
+        "llvm"
+    }
+}
+
+/// Turns MLIR's per-op tree of dumps into one numbered file per pass, in execution order:
+/// `01-simt-convert-lane-to-gpu.mlir`, ...
+fn flatten_dumps(tree: &Path, out: &Path) -> Result<(), CompileError> {
+    let mut files = Vec::new();
+    fn walk(d: &Path, out: &mut Vec<PathBuf>) {
+        if let Ok(rd) = std::fs::read_dir(d) {
+            for e in rd.flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    walk(&p, out)
+                } else {
+                    out.push(p)
+                }
+            }
+        }
+    }
+    walk(tree, &mut files);
+    // MLIR names a top-level pass's dump `N_flag` and a nested one `N_M_flag`, where N counts
+    // top-level entries and M counts nested passes across the run; (N, M or -1) is run order.
+    let mut keyed: Vec<((i64, i64), String, PathBuf)> = files
+        .into_iter()
+        .filter_map(|p| {
+            let stem = p.file_stem()?.to_str()?.to_string();
+            let parts: Vec<&str> = stem.splitn(3, '_').collect();
+            let n: i64 = parts.first()?.parse().ok()?;
+            match parts.get(1).and_then(|s| s.parse::<i64>().ok()) {
+                Some(m) => Some(((n, m), parts.get(2)?.to_string(), p)),
+                None => Some(((n, -1), stem.splitn(2, '_').nth(1)?.to_string(), p)),
+            }
+        })
+        .collect();
+    keyed.sort_by_key(|(k, _, _)| *k);
+    for (i, (_, flag, path)) in keyed.iter().enumerate() {
+        let dest = out.join(format!("{:02}-{}-{}.mlir", i + 1, stage_after(i, flag), flag));
+        std::fs::copy(path, &dest).map_err(|e| CompileError::Io(format!("{}: {e}", dest.display())))?;
+    }
+    Ok(())
+}
+
+/// The text of `module` at `stage`: the IR, or the PTX for `Stage::Ptx`.
+pub fn output_text(module: &OwnedModule, stage: Stage) -> Result<String, CompileError> {
+    if stage == Stage::Ptx {
+        let ptx = ptx::extract(module.op);
+        if ptx.is_empty() {
+            return Err(CompileError::Run("no gpu.binary was produced".into()));
+        }
+        return Ok(ptx.into_iter().map(|(_, t)| t).collect::<Vec<_>>().join("\n"));
+    }
+    Ok(module.op.to_string())
+}
+
+/// Renders diagnostics with source lines, for the CLI.
+pub fn render(diags: &[Diagnostic], source: &dyn Fn(&str) -> Option<String>) -> String {
+    diags.iter().map(|d| d.render_with_source(source)).collect()
+}

@@ -1,0 +1,16 @@
+// RUN: %expect-exit 1 phobos-opt %s --pass-pipeline='builtin.module(gpu.module(no-such-pass))' 2>&1 | FileCheck %s
+// RUN: %expect-exit 1 phobos-opt %s --pass-pipeline='builtin.module(convert-lane-to-gpu)' 2>&1 | FileCheck %s --check-prefix=ANCHOR
+// RUN: %expect-exit 1 phobos-opt %s --pass-pipeline='builtin.module(convert-gpu-to-nvvm)' 2>&1 | FileCheck %s --check-prefix=UPSTREAM
+// RUN: %expect-exit 1 phobos-opt %s --pass-pipeline='gpu.module(convert-lane-to-gpu)' 2>&1 | FileCheck %s --check-prefix=TOP
+// RUN: %expect-exit 1 phobos-opt %s --pass-pipeline='convert-lane-to-gpu' 2>&1 | FileCheck %s --check-prefix=UNANCHORED
+// RUN: %expect-exit 1 phobos-opt %s --pass-pipeline='builtin.module(gpu.module(convert-lane-to-gpu' 2>&1 | FileCheck %s --check-prefix=PAREN
+// Pipeline mistakes are located in the pipeline text and exit 1; none reaches MLIR's aborts.
+
+// CHECK: <pass-pipeline>:1:27: error: 'no-such-pass' does not refer to a registered pass or pass pipeline
+// ANCHOR: <pass-pipeline>:1:16: error: pass 'convert-lane-to-gpu' runs on 'gpu.module' ops, not on 'builtin.module'; nest it: gpu.module(convert-lane-to-gpu)
+// UPSTREAM: <pass-pipeline>:1:16: error: Can't add pass 'ConvertGpuOpsToNVVMOps' restricted to 'gpu.module'
+// TOP: <pass-pipeline>:1:1: error: can't run a pass pipeline anchored on 'gpu.module' on a 'builtin.module'
+// UNANCHORED: <pass-pipeline>:1:1: error: expected pass pipeline to be wrapped with the anchor operation type
+// PAREN: <pass-pipeline>:1:26: error: unbalanced '(' in pass pipeline
+gpu.module @m {
+}
