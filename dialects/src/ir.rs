@@ -717,18 +717,24 @@ impl Builder {
     pub fn index(self, v: i64) -> Val {
         self.const_int(self.ctx.index(), v)
     }
-    /// A float constant of type `ty` (f16/f32/f64), written so that infinities print.
+    /// A float constant of type `ty` (f16/bf16/f32/f64). Infinities and NaN are written as bit
+    /// patterns; finite values in decimal with a '.', as MLIR's lexer wants.
     pub fn const_float(self, ty: Ty, v: f64) -> Val {
-        let text = if v.is_infinite() {
+        let text = if v.is_finite() {
+            let mut s = format!("{v:e}");
+            if !s.contains('.') {
+                let e = s.find('e').unwrap_or(s.len());
+                s.insert_str(e, ".0");
+            }
+            format!("{s} : {ty}")
+        } else {
             let bits = match ty.scalar() {
-                Some(Scalar::F16) => format!("0x{:04X}", if v > 0.0 { 0x7C00u16 } else { 0xFC00 }),
-                Some(Scalar::BF16) => format!("0x{:04X}", if v > 0.0 { 0x7F80u16 } else { 0xFF80 }),
+                Some(Scalar::F16) => format!("0x{:04X}", if v.is_nan() { 0x7E00u16 } else if v > 0.0 { 0x7C00 } else { 0xFC00 }),
+                Some(Scalar::BF16) => format!("0x{:04X}", if v.is_nan() { 0x7FC0u16 } else if v > 0.0 { 0x7F80 } else { 0xFF80 }),
                 Some(Scalar::F64) => format!("0x{:016X}", v.to_bits()),
                 _ => format!("0x{:08X}", (v as f32).to_bits()),
             };
             format!("{bits} : {ty}")
-        } else {
-            format!("{v:e} : {ty}")
         };
         self.v("arith.constant", &[], ty, &[("value", self.ctx.a(&text))])
     }

@@ -10,7 +10,10 @@ use melior::{
     pass::{create_external, ExternalPass, Pass, RunExternalPass},
     ContextRef,
 };
-use phobos_dialects::{diag::Diagnostics, ir::Op};
+use phobos_dialects::{
+    diag::{Diagnostic, Diagnostics},
+    ir::Op,
+};
 
 /// What a pass function gets: where to report, and its options.
 #[derive(Clone, Debug)]
@@ -34,7 +37,22 @@ impl<'c> RunExternalPass<'c> for Wrapper {
 
     fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
         let op = Op(operation.to_raw());
-        let ok = (self.run)(op, &self.cx).is_ok();
+        // A panic must not cross the C API (it would abort the process): report it as an
+        // internal error at the op the pass ran on, and fail the pass.
+        let run = self.run;
+        let cx = &self.cx;
+        let ok = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(op, cx))) {
+            Ok(r) => r.is_ok(),
+            Err(p) => {
+                let msg = p
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_else(|| "unknown panic".into());
+                cx.diags.emit(Diagnostic::error_at(op.loc(), format!("internal error in a Phobos pass: {msg}")));
+                false
+            }
+        };
         // Step 2. The Rust verifiers run after every Phobos pass, on what it produced.
         let verified = phobos_dialects::verify(op, &self.cx.diags);
         if !ok || !verified {

@@ -4,9 +4,11 @@
 //! One pass per file; each file's `//!` block says what the pass does, its pre- and
 //! postconditions, and its limits.
 
+pub mod analysis;
 pub mod conversion;
 pub mod external;
 pub mod gpu;
+pub mod ids;
 pub mod pipeline;
 pub mod pipelines;
 pub mod registry;
@@ -15,7 +17,25 @@ pub mod words;
 use registry::{OptInfo, PassInfo};
 
 /// The registry's table (see [`registry::passes`]).
-pub(crate) static PASSES: [PassInfo; 2] = [
+pub(crate) static PASSES: [PassInfo; 4] = [
+    PassInfo {
+        flag: "verify-uniformity",
+        name: "VerifyUniformity",
+        summary: "rejects collectives under control their warp or CTA does not share",
+        description: analysis::verify_uniformity::DESCRIPTION,
+        anchor: "gpu.module",
+        options: &[],
+        run: analysis::verify_uniformity::run,
+    },
+    PassInfo {
+        flag: "convert-cta-to-gpu",
+        name: "ConvertCtaToGpu",
+        summary: "cta.* folds to warp butterflies, a workgroup scratch and three gpu.barriers",
+        description: conversion::cta_to_gpu::DESCRIPTION,
+        anchor: "gpu.module",
+        options: &[],
+        run: conversion::cta_to_gpu::run,
+    },
     PassInfo {
         flag: "convert-lane-to-gpu",
         name: "ConvertLaneToGpu",

@@ -1,3 +1,4 @@
 //! Conversions from Phobos dialects to upstream dialects, one file per source dialect.
 
+pub mod cta_to_gpu;
 pub mod lane_to_gpu;

@@ -16,10 +16,12 @@
 // LLVM: nvvm.shfl.sync bfly
 // L1: "lane.reduce"
 // DUMP: 00-l1-input.mlir
-// DUMP-NEXT: 01-simt-convert-lane-to-gpu.mlir
-// DUMP: 05-llvm-nvvm-attach-target.mlir
-// DUMP: 11-llvm-convert-gpu-to-nvvm.mlir
-// DUMP: 15-ptx-gpu-module-to-binary.mlir
+// DUMP-NEXT: 01-simt-verify-uniformity.mlir
+// DUMP-NEXT: 02-simt-convert-cta-to-gpu.mlir
+// DUMP-NEXT: 03-simt-convert-lane-to-gpu.mlir
+// DUMP: {{[0-9]+}}-llvm-nvvm-attach-target.mlir
+// DUMP: {{[0-9]+}}-llvm-convert-gpu-to-nvvm.mlir
+// DUMP: {{[0-9]+}}-ptx-gpu-module-to-binary.mlir
 // CHIP: phobos: error: unsupported chip 'sm_13'
 // MISSING: phobos: error: {{.*}}.missing: No such file or directory
 // USAGE: error: invalid value 'nope' for '--emit <EMIT>'

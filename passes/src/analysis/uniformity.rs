@@ -1,0 +1,281 @@
+//! Uniformity analysis: which values are the same across the CTA, across a warp, or differ per
+//! lane, and why.
+//!
+//! Lattice: `Uniform < Warp < Varying`. Sources: kernel arguments and constants are uniform;
+//! `gpu.thread_id`, `gpu.lane_id`, atomics and loads from private memory vary per lane;
+//! `gpu.subgroup_id` is warp-uniform; a full-warp lane fold's result is warp-uniform (uniform if
+//! its operand was); a CTA fold's result is uniform. Other ops take the join of their operands
+//! (loads included: the same address gives the same value). Structured control flow joins the
+//! values that reach a region's results with what steers it: an `scf.if` result with its
+//! condition, an `scf.for` result with its bounds and step (a loop that runs a different number
+//! of times per lane ends with different values), an `scf.while` result with its condition.
+//! Unstructured branches (`cf.cond_br`) join their condition into the successors' arguments.
+//! The facts grow monotonically; the function is re-walked until nothing changes.
+//!
+//! Each non-uniform fact remembers where its non-uniformity came from, so a rejection can say
+//! "depends on the lane id".
+
+use phobos_dialects::ir::{Op, Val};
+use std::collections::HashMap;
+
+/// How far a value is the same across threads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Level {
+    /// The same in every thread of the CTA.
+    Uniform,
+    /// The same in every lane of a warp; may differ between warps.
+    Warp,
+    /// May differ between lanes of a warp.
+    Varying,
+}
+
+impl Level {
+    /// What the level differs between, for messages.
+    pub fn between(self) -> &'static str {
+        match self {
+            Level::Uniform => "nothing",
+            Level::Warp => "warps",
+            Level::Varying => "lanes",
+        }
+    }
+}
+
+/// Why a value is not uniform.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reason {
+    ThreadId,
+    LaneId,
+    WarpId,
+    WarpFold,
+    SegmentedFold,
+    Atomic,
+    Private,
+    Unknown,
+}
+
+/// A value's level and, when not uniform, the op that made it so.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fact {
+    pub level: Level,
+    pub origin: Option<(Op, Reason)>,
+}
+
+impl Fact {
+    pub const UNIFORM: Fact = Fact { level: Level::Uniform, origin: None };
+    pub fn new(level: Level, op: Op, reason: Reason) -> Fact {
+        Fact { level, origin: (level != Level::Uniform).then_some((op, reason)) }
+    }
+    /// The least upper bound; the origin of the higher level wins (the first one on a tie).
+    pub fn join(self, other: Fact) -> Fact {
+        if other.level > self.level {
+            other
+        } else {
+            self
+        }
+    }
+    /// Caps the level at `max`, keeping the origin.
+    pub fn cap(self, max: Level, op: Op, reason: Reason) -> Fact {
+        if self.level > max {
+            Fact::new(max, op, reason)
+        } else {
+            self
+        }
+    }
+    /// Describes the origin: "the lane id (gpu.lane_id)".
+    pub fn origin_text(&self) -> String {
+        let Some((op, reason)) = self.origin else { return "nothing".into() };
+        match reason {
+            Reason::ThreadId => format!("the thread id ({})", op.name()),
+            Reason::LaneId => format!("the lane id ({})", op.name()),
+            Reason::WarpId => format!("the warp id ({})", op.name()),
+            Reason::WarpFold => format!("a full-warp fold ({}), the same within a warp only", op.name()),
+            Reason::SegmentedFold => format!("a fold over pieces narrower than the warp ({})", op.name()),
+            Reason::Atomic => format!("an atomic read-modify-write ({})", op.name()),
+            Reason::Private => "thread-private memory".to_string(),
+            Reason::Unknown => format!("the result of {}, which Phobos cannot prove uniform", op.name()),
+        }
+    }
+}
+
+/// The facts of every value in one function.
+#[derive(Default, Debug)]
+pub struct Uniformity {
+    facts: HashMap<Val, Fact>,
+}
+
+impl Uniformity {
+    /// The fact of `v`; values never reached (unreachable code) count as uniform.
+    pub fn fact(&self, v: Val) -> Fact {
+        self.facts.get(&v).copied().unwrap_or(Fact::UNIFORM)
+    }
+
+    fn raise(&mut self, v: Val, f: Fact) -> bool {
+        let old = self.fact(v);
+        let new = old.join(f);
+        if new.level != old.level || !self.facts.contains_key(&v) {
+            self.facts.insert(v, new);
+            return new.level != old.level;
+        }
+        false
+    }
+
+    /// Analyzes a `gpu.func` (or any function-like op): its arguments are uniform.
+    pub fn analyze(func: Op) -> Uniformity {
+        let mut u = Uniformity::default();
+        // Re-walk until no fact changes (the lattice has height 3, so this ends quickly).
+        for _ in 0..64 {
+            let mut changed = false;
+            for op in func.walk().into_iter().skip(1) {
+                changed |= u.transfer(op);
+            }
+            if !changed {
+                break;
+            }
+        }
+        u
+    }
+
+    fn join_all(&self, vals: &[Val]) -> Fact {
+        vals.iter().fold(Fact::UNIFORM, |f, v| f.join(self.fact(*v)))
+    }
+
+    /// Applies one op's transfer function; true when a fact grew.
+    fn transfer(&mut self, op: Op) -> bool {
+        let name = op.name();
+        let ops = op.operands();
+        let mut changed = false;
+        let mut set_all = |u: &mut Uniformity, f: Fact| {
+            for r in op.results() {
+                changed |= u.raise(r, f);
+            }
+        };
+        match name.as_str() {
+            "gpu.thread_id" | "gpu.global_id" | "nvvm.read.ptx.sreg.tid.x" | "nvvm.read.ptx.sreg.tid.y"
+            | "nvvm.read.ptx.sreg.tid.z" => set_all(self, Fact::new(Level::Varying, op, Reason::ThreadId)),
+            "gpu.lane_id" | "nvvm.read.ptx.sreg.laneid" => set_all(self, Fact::new(Level::Varying, op, Reason::LaneId)),
+            "gpu.subgroup_id" | "nvvm.read.ptx.sreg.warpid" => set_all(self, Fact::new(Level::Warp, op, Reason::WarpId)),
+            "gpu.block_id" | "gpu.block_dim" | "gpu.grid_dim" | "gpu.num_subgroups" | "gpu.subgroup_size"
+            | "gpu.cluster_id" | "gpu.cluster_dim" | "arith.constant" | "memref.get_global" | "memref.alloca" => {
+                set_all(self, Fact::UNIFORM)
+            }
+            "memref.atomic_rmw" | "memref.generic_atomic_rmw" | "llvm.atomicrmw" | "llvm.cmpxchg" => {
+                set_all(self, Fact::new(Level::Varying, op, Reason::Atomic))
+            }
+            "memref.load" | "vector.load" | "vector.maskedload" | "vector.transfer_read" => {
+                let mem = ops[0];
+                let private = mem.def().is_some_and(|d| d.is("memref.alloca")) || mem.ty().memory_space() == 5;
+                let f = if private { Fact::new(Level::Varying, op, Reason::Private) } else { self.join_all(&ops) };
+                set_all(self, f);
+            }
+            "cta.reduce" | "cta.argmax" | "cta.reduce_with" => set_all(self, Fact::UNIFORM),
+            "lane.reduce" | "lane.reduce_with" => {
+                let w = phobos_dialects::lane::width(op);
+                let f = self.fact(ops[0]);
+                let f = if w == 32 { f.cap(Level::Warp, op, Reason::WarpFold) } else { f };
+                set_all(self, f);
+            }
+            "lane.argmax" => {
+                let w = phobos_dialects::lane::width(op);
+                let f = if w == 32 {
+                    self.fact(ops[0]).cap(Level::Warp, op, Reason::WarpFold)
+                } else {
+                    Fact::new(Level::Varying, op, Reason::SegmentedFold)
+                };
+                set_all(self, f);
+            }
+            "lane.shuffle" | "gpu.shuffle" => {
+                // Every lane reads some lane's value in its warp: no more varying than the value,
+                // and `from s` with s the same in the whole warp gives one value per warp.
+                let value = self.fact(ops[0]);
+                let full_from = if name == "lane.shuffle" {
+                    phobos_dialects::lane::mode(op) == phobos_dialects::lane::Mode::From
+                        && phobos_dialects::lane::width(op) == 32
+                } else {
+                    op.attr("mode").is_some_and(|m| m.to_string().contains("idx"))
+                        && ops.get(2).and_then(|w| w.const_int()) == Some(32)
+                };
+                let f = if full_from && self.fact(ops[1]).level <= Level::Warp {
+                    value.cap(Level::Warp, op, Reason::WarpFold)
+                } else {
+                    value
+                };
+                set_all(self, f);
+                if op.num_results() > 1 {
+                    changed |= self.raise(op.result(1), self.fact(ops[1]));
+                }
+            }
+            "scf.if" => {
+                let cond = self.fact(ops[0]);
+                for i in 0..op.num_results() {
+                    let mut f = cond;
+                    for r in 0..op.num_regions() {
+                        if let Some(y) = op.region(r).first_block().and_then(|b| b.terminator()) {
+                            if i < y.num_operands() {
+                                f = f.join(self.fact(y.operand(i)));
+                            }
+                        }
+                    }
+                    changed |= self.raise(op.result(i), f);
+                }
+            }
+            "scf.for" => {
+                // Operands: lb, ub, step, inits...; block args: iv, iter_args...
+                let trip = self.join_all(&ops[..3]);
+                let body = op.region(0).first_block().expect("scf.for has a body");
+                let iv_fact = self.fact(ops[0]).join(self.fact(ops[2]));
+                changed |= self.raise(body.arg(0), iv_fact);
+                let yield_op = body.terminator();
+                for i in 0..op.num_results() {
+                    let mut f = self.fact(ops[3 + i]);
+                    if let Some(y) = yield_op {
+                        f = f.join(self.fact(y.operand(i)));
+                    }
+                    changed |= self.raise(body.arg(1 + i), f);
+                    changed |= self.raise(op.result(i), f.join(trip));
+                }
+            }
+            "scf.while" => {
+                let before = op.region(0).first_block().expect("scf.while has a before region");
+                let after = op.region(1).first_block().expect("scf.while has an after region");
+                let cond_op = before.terminator().expect("scf.condition");
+                let cond = self.fact(cond_op.operand(0));
+                let yield_op = after.terminator();
+                for i in 0..before.num_args() {
+                    let mut f = self.fact(ops[i]);
+                    if let Some(y) = yield_op {
+                        if i < y.num_operands() {
+                            f = f.join(self.fact(y.operand(i)));
+                        }
+                    }
+                    changed |= self.raise(before.arg(i), f);
+                }
+                for i in 0..after.num_args() {
+                    let f = self.fact(cond_op.operand(1 + i));
+                    changed |= self.raise(after.arg(i), f);
+                    if i < op.num_results() {
+                        changed |= self.raise(op.result(i), f.join(cond));
+                    }
+                }
+            }
+            "cf.br" | "cf.cond_br" => {
+                let cond = if name == "cf.cond_br" { self.fact(ops[0]) } else { Fact::UNIFORM };
+                // Operands after the condition go to the successors' arguments in order.
+                let mut k = if name == "cf.cond_br" { 1 } else { 0 };
+                for s in 0..unsafe { mlir_sys::mlirOperationGetNumSuccessors(op.0) } {
+                    let blk = phobos_dialects::ir::Blk(unsafe { mlir_sys::mlirOperationGetSuccessor(op.0, s) });
+                    for a in 0..blk.num_args() {
+                        if k < ops.len() {
+                            changed |= self.raise(blk.arg(a), self.fact(ops[k]).join(cond));
+                            k += 1;
+                        }
+                    }
+                }
+            }
+            _ => {
+                let f = self.join_all(&ops);
+                set_all(self, f);
+            }
+        }
+        changed
+    }
+}

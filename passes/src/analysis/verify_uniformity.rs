@@ -1,0 +1,170 @@
+//! `verify-uniformity`: proves that every collective runs under control its group shares, or
+//! rejects the kernel at the collective.
+//!
+//! A lane collective or shuffle (`lane.*`, `gpu.shuffle`, `gpu.subgroup_reduce`,
+//! `nvvm.shfl.sync`, `nvvm.vote.sync`) needs every lane of its warp: each enclosing condition,
+//! loop trip count and branch must be warp-uniform (control that differs only between warps is
+//! fine). A CTA collective (`cta.*`) or barrier (`gpu.barrier`) needs every thread of the CTA:
+//! its control must be uniform. The error is located at the collective and says which control
+//! differs and why ("depends on the lane id (gpu.lane_id)"); a note points at the condition.
+//!
+//! Runs on each gpu.func of a gpu.module; changes nothing. Limits: function calls are assumed
+//! to compute their results from their arguments only; a collective inside a `func.func` is
+//! rejected (only kernel bodies are analyzed); with unstructured control flow (`cf.cond_br`), a
+//! varying branch anywhere in the kernel makes every collective outside the entry block rejected.
+
+use crate::{
+    analysis::uniformity::{Fact, Level, Uniformity},
+    external::PassCx,
+};
+use phobos_dialects::{
+    diag::{Diagnostic, Severity},
+    ir::{print_with, Op, Val},
+};
+
+pub const DESCRIPTION: &str = "Checks that every lane collective and shuffle runs under warp-uniform control \
+and every CTA collective and barrier under CTA-uniform control, from a uniformity analysis of each kernel \
+(thread/lane ids, kernel arguments, loads, loop bounds, results of collectives). Rejections are located \
+at the collective, with a note at the varying condition. Changes no IR.";
+
+/// The control an op needs, if it is a collective.
+fn required(op: Op) -> Option<(Level, &'static str)> {
+    let n = op.name();
+    if n.starts_with("lane.")
+        || matches!(n.as_str(), "gpu.shuffle" | "gpu.subgroup_reduce" | "nvvm.shfl.sync" | "nvvm.vote.sync" | "nvvm.redux.sync")
+    {
+        Some((Level::Warp, "every lane of its warp (warp-uniform control)"))
+    } else if n.starts_with("cta.") || n == "gpu.barrier" || n == "gpu.all_reduce" {
+        Some((Level::Uniform, "every thread of its CTA (uniform control)"))
+    } else {
+        None
+    }
+}
+
+pub fn run(module: Op, cx: &PassCx) -> Result<(), ()> {
+    let mut failed = false;
+    let body = module.region(0).first_block().expect("gpu.module has a body");
+    for f in body.ops() {
+        if f.is("func.func") {
+            for op in f.walk() {
+                if required(op).is_some() && op.ancestor("lane.reduce_with").is_none() {
+                    cx.diags.emit(Diagnostic::op_error(
+                        op,
+                        "is in a function, where Phobos cannot check its control; collectives belong in kernel bodies",
+                    ));
+                    failed = true;
+                }
+            }
+        }
+        if !f.is("gpu.func") {
+            continue;
+        }
+        let u = Uniformity::analyze(f);
+        let branches: Vec<Op> = f.walk().into_iter().filter(|o| o.is("cf.cond_br")).collect();
+        let entry = f.region(0).first_block();
+        for op in f.walk() {
+            let Some((need, what)) = required(op) else { continue };
+            if let Some(d) = check(&u, f, op, need, what, &branches, entry) {
+                cx.diags.emit(d);
+                failed = true;
+            }
+        }
+    }
+    if failed {
+        Err(())
+    } else {
+        Ok(())
+    }
+}
+
+/// The first enclosing control that is not `need`-uniform: (description, steering value, fact).
+fn offending_control(u: &Uniformity, op: Op, need: Level) -> Option<(&'static str, Val, Fact)> {
+    let mut cur = op;
+    while let Some(p) = cur.parent() {
+        if p.is("gpu.func") {
+            break;
+        }
+        let found = match p.name().as_str() {
+            "scf.if" => Some(("the condition of an enclosing scf.if", p.operand(0))),
+            "scf.for" => {
+                // The trip count: the bound or step that differs.
+                (0..3).map(|i| p.operand(i)).find(|v| u.fact(*v).level > need).map(|v| ("the trip count of an enclosing scf.for", v))
+            }
+            "scf.while" => p
+                .region(0)
+                .first_block()
+                .and_then(|b| b.terminator())
+                .map(|c| ("the condition of an enclosing scf.while", c.operand(0))),
+            _ => None,
+        };
+        if let Some((what, v)) = found {
+            let fact = u.fact(v);
+            if fact.level > need {
+                return Some((what, v, fact));
+            }
+        }
+        cur = p;
+    }
+    None
+}
+
+/// `%3`: how the value prints inside its function.
+fn operand_name(func: Op, v: Val) -> String {
+    unsafe {
+        let flags = mlir_sys::mlirOpPrintingFlagsCreate();
+        let state = mlir_sys::mlirAsmStateCreateForOperation(func.0, flags);
+        let s = print_with(|cb, d| mlir_sys::mlirValuePrintAsOperand(v.0, state, cb, d));
+        mlir_sys::mlirAsmStateDestroy(state);
+        mlir_sys::mlirOpPrintingFlagsDestroy(flags);
+        s
+    }
+}
+
+fn check(
+    u: &Uniformity,
+    func: Op,
+    op: Op,
+    need: Level,
+    what: &str,
+    branches: &[Op],
+    entry: Option<phobos_dialects::ir::Blk>,
+) -> Option<Diagnostic> {
+    let (control, v, fact) = match offending_control(u, op, need) {
+        Some(x) => x,
+        None => {
+            // Unstructured control: a varying branch, and the op past the entry block.
+            if op.ancestor("gpu.func").and_then(|_| {
+                let mut cur = op;
+                while let Some(p) = cur.parent() {
+                    if p == func {
+                        return cur.block();
+                    }
+                    cur = p;
+                }
+                None
+            }) == entry
+            {
+                return None;
+            }
+            let br = branches.iter().find(|b| u.fact(b.operand(0)).level > need)?;
+            ("a conditional branch before it", br.operand(0), u.fact(br.operand(0)))
+        }
+    };
+    let name = operand_name(func, v);
+    let mut d = Diagnostic::op_error(
+        op,
+        format!(
+            "needs {what}, but {control} differs between {}: {name} depends on {}",
+            fact.level.between(),
+            fact.origin_text()
+        ),
+    );
+    let at = v.def().map(|o| o.loc()).unwrap_or_else(|| v.location());
+    d.notes.push(Diagnostic::new(Severity::Note, at.src(), format!("{name} differs between {} here", fact.level.between())));
+    if let Some((origin, _)) = fact.origin {
+        if Some(origin) != v.def() {
+            d.notes.push(Diagnostic::new(Severity::Note, origin.loc().src(), "it takes its value from here"));
+        }
+    }
+    Some(d)
+}
