@@ -9,6 +9,7 @@ pub mod cta;
 pub mod diag;
 pub mod ir;
 pub mod lane;
+pub mod tile;
 
 use diag::Diagnostics;
 use ir::Op;
@@ -24,10 +25,11 @@ use std::sync::Once;
 pub const IRDL_SOURCES: &[(&str, &str)] = &[
     ("lane", include_str!("../irdl/lane.irdl.mlir")),
     ("cta", include_str!("../irdl/cta.irdl.mlir")),
+    ("tile", include_str!("../irdl/tile.irdl.mlir")),
 ];
 
 /// Names of the Phobos dialects (the op-name prefixes).
-pub const DIALECTS: &[&str] = &["lane", "cta"];
+pub const DIALECTS: &[&str] = &["lane", "cta", "tile"];
 
 /// Loads the Phobos dialects into `ctx`. Returns an error naming the dialect whose IRDL did not
 /// load (a bug in Phobos, never in user input).
@@ -78,6 +80,7 @@ pub fn verify(root: Op, diags: &Diagnostics) -> bool {
         let r = match name.split_once('.') {
             Some(("lane", _)) => lane::verify(op),
             Some(("cta", _)) => cta::verify(op),
+            Some(("tile", _)) => tile::verify(op),
             _ => Ok(()),
         };
         if let Err(d) = r {

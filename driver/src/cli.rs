@@ -6,8 +6,9 @@ use crate::{
     session::Session,
 };
 use clap::{Parser, Subcommand};
+use phobos_dialects::diag::Diagnostic;
 use phobos_passes::pipelines::Target;
-use std::path::PathBuf;
+use std::{collections::BTreeMap, path::PathBuf};
 
 #[derive(Parser, Debug)]
 #[command(name = "phobos", version, long_version = crate::version_line("phobos"), about = "The Phobos GPU kernel compiler")]
@@ -18,20 +19,37 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Compile a kernel (L1 MLIR) to a stage: l1, simt, llvm or ptx.
+    /// Compile a kernel to a stage: ast (.phobos only), l1, simt, llvm or ptx.
     Compile(CompileArgs),
+}
+
+/// What `--emit` accepts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Emit {
+    /// The syntax tree, as JSON (.phobos input only).
+    Ast,
+    L1,
+    Simt,
+    Llvm,
+    Ptx,
 }
 
 #[derive(clap::Args, Debug)]
 struct CompileArgs {
-    /// The input: an `.mlir` file at the L1 level.
+    /// The input: a `.phobos` kernel, or an `.mlir` file at the L1 level.
     file: PathBuf,
+    /// The kernel to compile (may be left out when the file has one).
+    #[arg(long)]
+    kernel: Option<String>,
     /// What to write.
     #[arg(long, value_enum, default_value = "ptx")]
-    emit: Stage,
+    emit: Emit,
     /// The target chip.
     #[arg(long, default_value = "sm_90")]
     chip: String,
+    /// Fix a dimension at compile time: -D K=256 (repeatable).
+    #[arg(short = 'D', value_name = "NAME=VALUE")]
+    defines: Vec<String>,
     /// Output file; stdout when absent.
     #[arg(short = 'o')]
     output: Option<PathBuf>,
@@ -39,6 +57,13 @@ struct CompileArgs {
     /// and the pass.
     #[arg(long, value_name = "DIR")]
     dump_ir_dir: Option<PathBuf>,
+    /// Print `key: value` statistics on stderr (shared bytes, shuffles, barriers; registers and
+    /// spills when ptxas is found).
+    #[arg(long)]
+    stats: bool,
+    /// Write the entries' ABI (parameters, block size, shared memory) as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    manifest: Option<PathBuf>,
     /// libdevice.10.bc, for math functions (default: $PHOBOS_LIBDEVICE).
     #[arg(long)]
     libdevice: Option<PathBuf>,
@@ -80,6 +105,22 @@ fn fail(msg: impl std::fmt::Display) -> i32 {
     1
 }
 
+/// Parses `-D NAME=VALUE` flags.
+pub fn parse_defines(defs: &[String]) -> Result<BTreeMap<String, i64>, String> {
+    let mut out = BTreeMap::new();
+    for d in defs {
+        let (k, v) = d.split_once('=').ok_or_else(|| format!("-D {d}: expected NAME=VALUE"))?;
+        let v: i64 = v.trim().parse().map_err(|_| format!("-D {d}: the value must be an integer"))?;
+        if k.is_empty() || !k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return Err(format!("-D {d}: '{k}' is not a dimension name"));
+        }
+        if out.insert(k.to_string(), v).is_some() {
+            return Err(format!("-D {k} is given twice"));
+        }
+    }
+    Ok(out)
+}
+
 fn compile_cmd(a: CompileArgs) -> i32 {
     let libdevice = a.libdevice.clone().or_else(|| crate::env::get("PHOBOS_LIBDEVICE").map(PathBuf::from));
     let mut opts_text = format!("chip={}", a.chip);
@@ -90,14 +131,55 @@ fn compile_cmd(a: CompileArgs) -> i32 {
         Ok(t) => t,
         Err(e) => return fail(e),
     };
+    let defines = match parse_defines(&a.defines) {
+        Ok(d) => d,
+        Err(e) => return fail(e),
+    };
     let filename = a.file.display().to_string();
     let text = match std::fs::read(&a.file) {
         Ok(b) => String::from_utf8_lossy(&b).into_owned(),
         Err(e) => return fail(format!("{filename}: {e}")),
     };
-    if !filename.ends_with(".mlir") {
-        return fail(format!("{filename}: expected an .mlir file (L1 IR)"));
+    let is_phobos = filename.ends_with(".phobos");
+    if !is_phobos && !filename.ends_with(".mlir") {
+        return fail(format!("{filename}: expected a .phobos source or an .mlir file (L1 IR)"));
     }
+    if !is_phobos && (a.emit == Emit::Ast || a.kernel.is_some() || !defines.is_empty()) {
+        return fail("--emit=ast, --kernel and -D apply to .phobos sources");
+    }
+    // Step 1. The frontend: .phobos to L1 MLIR text.
+    let src = phobos_frontend::Source::new(filename.clone(), text.clone());
+    let (l1_text, entries) = if is_phobos {
+        if a.emit == Emit::Ast {
+            return match phobos_frontend::parse(&src) {
+                Ok(ast) => write_out(&a.output, &(serde_json::to_string_pretty(&ast).expect("AST serializes") + "\n")),
+                Err(d) => {
+                    eprint!("{}", d.render(&src));
+                    1
+                }
+            };
+        }
+        let fopts = phobos_frontend::Options { defines, kernel: a.kernel.clone() };
+        match phobos_frontend::compile(&src, &fopts) {
+            Ok(out) => (out.mlir, out.entries),
+            Err(diags) => {
+                for d in diags {
+                    eprint!("{}", d.render(&src));
+                }
+                return 1;
+            }
+        }
+    } else {
+        (text.clone(), Vec::new())
+    };
+    // Step 2. MLIR: parse, verify, lower to the stage asked for.
+    let stage = match a.emit {
+        Emit::Ast => unreachable!("handled above"),
+        Emit::L1 => Stage::L1,
+        Emit::Simt => Stage::Simt,
+        Emit::Llvm => Stage::Llvm,
+        Emit::Ptx => Stage::Ptx,
+    };
     let printing = IrPrinting {
         before_all: a.mlir_print_ir_before_all,
         after_all: a.mlir_print_ir_after_all,
@@ -118,19 +200,38 @@ fn compile_cmd(a: CompileArgs) -> i32 {
         print_before: a.mlir_print_ir_before.clone(),
         print_after: a.mlir_print_ir_after.clone(),
     };
-    let source = |f: &str| (f == filename).then(|| text.clone());
-    let module = session.parse(&text, &filename);
+    let parse_name = if is_phobos { format!("{filename}.l1.mlir") } else { filename.clone() };
+    let module = session.parse(&l1_text, &parse_name);
     let result = match &module {
-        Some(m) => compile::lower(&session, m, a.emit, &opts).and_then(|()| compile::output_text(m, a.emit)),
+        Some(m) => compile::lower(&session, m, stage, &opts).and_then(|()| compile::output_text(m, stage)),
         None => Err(compile::CompileError::Invalid),
     };
-    eprint!("{}", compile::render(&session.diags.take(), &source));
+    let source = |f: &str| (f == filename).then(|| text.clone());
+    let diags = session.diags.take();
+    eprint!("{}", render_for(&diags, is_phobos, &source));
     let out = match result {
         Ok(t) => t,
         Err(compile::CompileError::Invalid) => return 1,
         Err(e) => return fail(e),
     };
-    match &a.output {
+    if let Some(m) = &a.manifest {
+        let json = serde_json::to_string_pretty(&serde_json::json!({ "entries": entries })).expect("entries serialize");
+        if let Err(e) = std::fs::write(m, json + "\n") {
+            return fail(format!("{}: {e}", m.display()));
+        }
+    }
+    if a.stats {
+        if let Some(m) = &module {
+            for (k, v) in crate::stats::collect(m.op, stage, &out, &a.chip) {
+                eprintln!("{k}: {v}");
+            }
+        }
+    }
+    write_out(&a.output, &out)
+}
+
+fn write_out(dest: &Option<PathBuf>, out: &str) -> i32 {
+    match dest {
         Some(p) => {
             if let Err(e) = std::fs::write(p, out) {
                 return fail(format!("{}: {e}", p.display()));
@@ -139,4 +240,25 @@ fn compile_cmd(a: CompileArgs) -> i32 {
         None => print!("{out}"),
     }
     0
+}
+
+/// Renders diagnostics. For a .phobos source, the dialect's op names mean nothing to the author:
+/// `'lane.reduce' op width must be ...` reads `width must be ...`.
+pub fn render_for(diags: &[Diagnostic], is_phobos: bool, source: &dyn Fn(&str) -> Option<String>) -> String {
+    let strip = |d: &Diagnostic| -> Diagnostic {
+        let mut d = d.clone();
+        if is_phobos {
+            if let Some(rest) = d.message.strip_prefix('\'').and_then(|m| m.split_once("' op ")).map(|(_, r)| r.to_string()) {
+                d.message = rest;
+            }
+            d.notes.retain(|n| !n.message.starts_with("see current operation"));
+            for n in &mut d.notes {
+                if let Some(rest) = n.message.split_once("' op ").map(|(_, r)| r.to_string()) {
+                    n.message = rest;
+                }
+            }
+        }
+        d
+    };
+    diags.iter().map(|d| strip(d).render_with_source(source)).collect()
 }

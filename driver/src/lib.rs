@@ -8,6 +8,7 @@ pub mod ptx;
 pub mod run;
 pub mod session;
 pub mod split;
+pub mod stats;
 pub mod verify_diagnostics;
 
 /// Errors of the driver that are not diagnostics about the input.

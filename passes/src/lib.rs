@@ -17,7 +17,7 @@ pub mod words;
 use registry::{OptInfo, PassInfo};
 
 /// The registry's table (see [`registry::passes`]).
-pub(crate) static PASSES: [PassInfo; 4] = [
+pub(crate) static PASSES: [PassInfo; 5] = [
     PassInfo {
         flag: "verify-uniformity",
         name: "VerifyUniformity",
@@ -44,6 +44,15 @@ pub(crate) static PASSES: [PassInfo; 4] = [
         anchor: "gpu.module",
         options: &[],
         run: conversion::lane_to_gpu::run,
+    },
+    PassInfo {
+        flag: "prove-alignment",
+        name: "ProveAlignment",
+        summary: "sets vector.load/store alignment from a divisibility analysis (@aligned, constants, loops)",
+        description: analysis::prove_alignment::DESCRIPTION,
+        anchor: "gpu.module",
+        options: &[],
+        run: analysis::prove_alignment::run,
     },
     PassInfo {
         flag: "expand-subgroup-ids",

@@ -23,7 +23,7 @@ pub const PIPELINES: &[(&str, &str)] = &[
 ];
 
 /// The Phobos passes of `phobos-to-simt`, in order, for the gpu.module.
-pub const SIMT_PASSES: &str = "verify-uniformity,convert-cta-to-gpu,convert-lane-to-gpu,expand-subgroup-ids,canonicalize,cse";
+pub const SIMT_PASSES: &str = "verify-uniformity,convert-cta-to-gpu,convert-lane-to-gpu,expand-subgroup-ids,canonicalize,cse,prove-alignment";
 
 /// Target options of the pipelines that reach LLVM.
 #[derive(Clone, Debug, PartialEq, Eq)]

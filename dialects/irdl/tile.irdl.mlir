@@ -1,0 +1,19 @@
+// The `tile` dialect: CTA-cooperative copies of tensor tiles into shared memory (seed 002,
+// "Tiles and lanes in one kernel"). The Rust verifier (src/tile.rs) checks what IRDL cannot say:
+// the shape (positive extents), the operand count (a start and a size per dimension), and that
+// the result is a static workgroup memref of the shape and the source's element type.
+irdl.dialect @tile {
+  // %xs = "tile.copy"(%x, %start0, %start1, %dim0, %dim1) {shape = array<i64: 1, 256>}
+  //   : (memref<1099511627776xf32>, index, index, index, index) -> memref<1x256xf32, #gpu.address_space<workgroup>>
+  // Copies x[start0 :+ 1, start1 :+ 256] of the row-major tensor of sizes (dim0, dim1) held in the
+  // 1-D memref. Elements outside the tensor are not read; they are zero in the tile.
+  irdl.operation @copy {
+    %src = irdl.base "!builtin.memref"
+    %idx = irdl.is index
+    %dst = irdl.base "!builtin.memref"
+    %shape = irdl.base "#builtin.dense_array"
+    irdl.operands(source: %src, indices: variadic %idx)
+    irdl.results(tile: %dst)
+    irdl.attributes { "shape" = %shape }
+  }
+}

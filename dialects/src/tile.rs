@@ -1,0 +1,43 @@
+//! The `tile` dialect: the Rust half of its verification.
+
+use crate::{diag::Diagnostic, ir::Op};
+
+/// The tile's extents (`shape` attribute). Call after [`verify`].
+pub fn shape(op: Op) -> Vec<i64> {
+    op.attr("shape").and_then(|a| a.dense_ints()).unwrap_or_default()
+}
+
+pub fn verify(op: Op) -> Result<(), Diagnostic> {
+    if !op.is("tile.copy") {
+        return Ok(());
+    }
+    let Some(shape) = op.attr("shape").and_then(|a| a.dense_ints()) else {
+        return Err(Diagnostic::op_error(op, "shape must be an array<i64: ...>"));
+    };
+    if shape.is_empty() || shape.iter().any(|e| *e <= 0) {
+        return Err(Diagnostic::op_error(op, format!("shape must list positive extents, got {shape:?}")));
+    }
+    let rank = shape.len();
+    if op.num_operands() != 1 + 2 * rank {
+        return Err(Diagnostic::op_error(
+            op,
+            format!("takes the source, then a start and a size per dimension: {} operands for rank {rank}, got {}", 1 + 2 * rank, op.num_operands()),
+        ));
+    }
+    let src = op.operand(0).ty();
+    if src.shape().len() != 1 {
+        return Err(Diagnostic::op_error(op, format!("the source must be a 1-D memref (the tensor's buffer), got {src}")));
+    }
+    let res = op.result(0).ty();
+    let want: Vec<Option<i64>> = shape.iter().map(|e| Some(*e)).collect();
+    if res.shape() != want {
+        return Err(Diagnostic::op_error(op, format!("the result's shape must be the tile's {shape:?}, got {res}")));
+    }
+    if res.element() != src.element() {
+        return Err(Diagnostic::op_error(op, format!("the tile's element type {} differs from the source's {}", res.element(), src.element())));
+    }
+    if res.memory_space() != 3 {
+        return Err(Diagnostic::op_error(op, format!("the tile must live in workgroup memory, got {res}")));
+    }
+    Ok(())
+}

@@ -1,0 +1,582 @@
+//! A recursive-descent parser. Statements need no separator; an expression does not continue
+//! past a newline with a binary operator, `(` or `[` on the next line.
+
+use crate::{
+    ast::*,
+    lexer::{lex, Tok, Token},
+    span::{Diag, Result, Span},
+};
+
+/// Names the language reserves: built-ins, casts and keywords.
+pub const RESERVED: &[&str] = &[
+    "sum", "max", "min", "any", "all", "argmax", "reduce", "shfl", "range", "elem", "store", "word", "dp4a", "byteperm",
+    "popcount", "i8", "i16", "i32", "i64", "f16", "f32", "f64", "bool", "let", "var", "if", "else", "for", "in", "fn",
+    "kernel", "tensor", "ctx", "true", "false",
+];
+
+/// Collective and shuffle names, which take `<...>`.
+pub const COLLECTIVES: &[&str] = &["sum", "max", "min", "any", "all", "argmax", "reduce", "shfl"];
+
+/// Scalar type names.
+pub const TYPES: &[&str] = &["i8", "i16", "i32", "i64", "f16", "f32", "f64", "bool"];
+
+/// Parses a whole file.
+pub fn parse(text: &str) -> Result<File> {
+    let toks = lex(text)?;
+    let mut p = Parser { toks, pos: 0, depth: 0 };
+    let mut items = Vec::new();
+    while !p.at_eof() {
+        items.push(p.item()?);
+    }
+    Ok(File { items })
+}
+
+struct Parser {
+    toks: Vec<Token>,
+    pos: usize,
+    depth: u32,
+}
+
+/// Nesting beyond this is an error, not a stack overflow.
+const MAX_DEPTH: u32 = 200;
+
+impl Parser {
+    fn peek(&self) -> &Token {
+        &self.toks[self.pos]
+    }
+    fn at_eof(&self) -> bool {
+        matches!(self.peek().tok, Tok::Eof)
+    }
+    fn bump(&mut self) -> Token {
+        let t = self.toks[self.pos].clone();
+        if self.pos + 1 < self.toks.len() {
+            self.pos += 1;
+        }
+        t
+    }
+    fn is_punct(&self, p: &str) -> bool {
+        matches!(&self.peek().tok, Tok::Punct(q) if *q == p)
+    }
+    fn is_ident(&self, name: &str) -> bool {
+        matches!(&self.peek().tok, Tok::Ident(n) if n == name)
+    }
+    fn describe(t: &Token) -> String {
+        match &t.tok {
+            Tok::Ident(n) => format!("'{n}'"),
+            Tok::Int(i) => format!("'{i}'"),
+            Tok::Float(f) => format!("'{f}'"),
+            Tok::Punct(p) => format!("'{p}'"),
+            Tok::Eof => "the end of the file".into(),
+        }
+    }
+    fn expected<T>(&self, what: &str) -> Result<T> {
+        let t = self.peek();
+        Err(Diag::error(t.span, format!("expected {what}, found {}", Self::describe(t))))
+    }
+    fn eat_punct(&mut self, p: &str) -> Result<Span> {
+        if self.is_punct(p) {
+            Ok(self.bump().span)
+        } else {
+            self.expected(&format!("'{p}'"))
+        }
+    }
+    fn eat_keyword(&mut self, k: &str) -> Result<Span> {
+        if self.is_ident(k) {
+            Ok(self.bump().span)
+        } else {
+            self.expected(&format!("'{k}'"))
+        }
+    }
+    fn ident(&mut self, what: &str) -> Result<Ident> {
+        match &self.peek().tok {
+            Tok::Ident(n) => {
+                let name = n.clone();
+                let span = self.bump().span;
+                Ok(Ident { name, span })
+            }
+            _ => self.expected(what),
+        }
+    }
+    /// A name the program binds: not a reserved word.
+    fn binder(&mut self, what: &str) -> Result<Ident> {
+        let id = self.ident(what)?;
+        if RESERVED.contains(&id.name.as_str()) {
+            return Err(Diag::error(id.span, format!("'{}' is reserved by the language; pick another name", id.name)));
+        }
+        Ok(id)
+    }
+    fn enter(&mut self, span: Span) -> Result<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(Diag::error(span, format!("nesting deeper than {MAX_DEPTH} levels")));
+        }
+        Ok(())
+    }
+
+    fn item(&mut self) -> Result<Item> {
+        let mut attrs = Vec::new();
+        while self.is_punct("@") {
+            attrs.push(self.attr()?);
+        }
+        if self.is_ident("fn") {
+            if let Some(a) = attrs.first() {
+                let span = match a {
+                    Attr::Launch { span, .. } | Attr::Aligned { span, .. } | Attr::Autotune { span, .. } => *span,
+                };
+                return Err(Diag::error(span, "attributes apply to kernels, not to fn"));
+            }
+            return self.fn_def().map(Item::Fn);
+        }
+        if self.is_ident("kernel") {
+            return self.kernel(attrs).map(Item::Kernel);
+        }
+        self.expected("'kernel', 'fn' or an attribute such as @launch")
+    }
+
+    fn attr(&mut self) -> Result<Attr> {
+        let at = self.eat_punct("@")?;
+        let name = self.ident("an attribute name")?;
+        self.eat_punct("(")?;
+        let attr = match name.name.as_str() {
+            "launch" => {
+                let threads = self.expr()?;
+                let end = self.eat_punct(")")?;
+                Attr::Launch { threads, span: at.to(end) }
+            }
+            "aligned" => {
+                let mut dims = Vec::new();
+                loop {
+                    let d = self.ident("a dimension name")?;
+                    self.eat_punct("=")?;
+                    dims.push((d, self.expr()?));
+                    if !self.is_punct(",") {
+                        break;
+                    }
+                    self.bump();
+                }
+                let end = self.eat_punct(")")?;
+                Attr::Aligned { dims, span: at.to(end) }
+            }
+            "autotune" => {
+                let mut dims = Vec::new();
+                loop {
+                    let d = self.ident("a dimension name")?;
+                    self.eat_keyword("in")?;
+                    self.eat_punct("[")?;
+                    let mut vals = Vec::new();
+                    while !self.is_punct("]") {
+                        vals.push(self.expr()?);
+                        if !self.is_punct(",") {
+                            break;
+                        }
+                        self.bump();
+                    }
+                    let close = self.eat_punct("]")?;
+                    if vals.is_empty() {
+                        return Err(Diag::error(d.span.to(close), format!("@autotune lists no value for {}", d.name)));
+                    }
+                    dims.push((d, vals));
+                    if !self.is_punct(",") {
+                        break;
+                    }
+                    self.bump();
+                }
+                let end = self.eat_punct(")")?;
+                Attr::Autotune { dims, span: at.to(end) }
+            }
+            other => {
+                return Err(Diag::error(
+                    name.span,
+                    format!("unknown attribute '@{other}' (expected @launch, @aligned or @autotune)"),
+                ))
+            }
+        };
+        Ok(attr)
+    }
+
+    fn fn_def(&mut self) -> Result<FnDef> {
+        let start = self.eat_keyword("fn")?;
+        let name = self.binder("a function name")?;
+        self.eat_punct("(")?;
+        let mut params = Vec::new();
+        while !self.is_punct(")") {
+            params.push(self.binder("a parameter name")?);
+            if !self.is_punct(",") {
+                break;
+            }
+            self.bump();
+        }
+        self.eat_punct(")")?;
+        self.eat_punct("=")?;
+        let body = self.expr()?;
+        let span = start.to(body.span);
+        Ok(FnDef { name, params, body, span })
+    }
+
+    fn kernel(&mut self, attrs: Vec<Attr>) -> Result<Kernel> {
+        let start = self.eat_keyword("kernel")?;
+        let name = self.binder("a kernel name")?;
+        self.eat_punct("(")?;
+        let mut params = Vec::new();
+        while !self.is_punct(")") {
+            params.push(self.param()?);
+            if !self.is_punct(",") {
+                break;
+            }
+            self.bump();
+        }
+        self.eat_punct(")")?;
+        let body = self.block()?;
+        let span = start.to(body.span);
+        Ok(Kernel { name, attrs, params, body, span })
+    }
+
+    fn param(&mut self) -> Result<Param> {
+        let name = self.binder("a parameter name")?;
+        self.eat_punct(":")?;
+        self.eat_keyword("tensor")?;
+        self.eat_punct("<")?;
+        let elem = self.type_name()?;
+        self.eat_punct(">")?;
+        self.eat_punct("[")?;
+        let mut dims = Vec::new();
+        while !self.is_punct("]") {
+            if let Tok::Int(v) = self.peek().tok {
+                let span = self.bump().span;
+                if v <= 0 {
+                    return Err(Diag::error(span, format!("a tensor dimension must be positive, got {v}")));
+                }
+                dims.push(DimSpec::Const(v, span));
+            } else {
+                dims.push(DimSpec::Name(self.binder("a dimension (a name or a positive integer)")?));
+            }
+            if !self.is_punct(",") {
+                break;
+            }
+            self.bump();
+        }
+        let end = self.eat_punct("]")?;
+        if dims.is_empty() {
+            return Err(Diag::error(name.span.to(end), "a tensor needs at least one dimension"));
+        }
+        Ok(Param { span: name.span.to(end), name, elem, dims })
+    }
+
+    fn type_name(&mut self) -> Result<TypeName> {
+        let id = self.ident("a type (i8, i16, i32, i64, f16, f32, f64 or bool)")?;
+        if !TYPES.contains(&id.name.as_str()) {
+            return Err(Diag::error(
+                id.span,
+                format!("unknown type '{}' (expected i8, i16, i32, i64, f16, f32, f64 or bool)", id.name),
+            ));
+        }
+        Ok(TypeName { name: id.name, span: id.span })
+    }
+
+    fn block(&mut self) -> Result<Block> {
+        let open = self.eat_punct("{")?;
+        self.enter(open)?;
+        let mut stmts = Vec::new();
+        while !self.is_punct("}") {
+            if self.at_eof() {
+                return Err(Diag::error(open, "this '{' is never closed"));
+            }
+            stmts.push(self.stmt()?);
+        }
+        let close = self.eat_punct("}")?;
+        self.depth -= 1;
+        Ok(Block { stmts, span: open.to(close) })
+    }
+
+    fn stmt(&mut self) -> Result<Stmt> {
+        if self.is_ident("let") || self.is_ident("var") {
+            let mutable = self.is_ident("var");
+            let start = self.bump().span;
+            let name = self.binder("a variable name")?;
+            let ty = if self.is_punct(":") {
+                self.bump();
+                Some(self.type_name()?)
+            } else {
+                None
+            };
+            self.eat_punct("=")?;
+            let init = self.expr()?;
+            let span = start.to(init.span);
+            return Ok(Stmt::Let { mutable, name, ty, init, span });
+        }
+        if self.is_ident("if") {
+            return self.if_stmt();
+        }
+        if self.is_ident("for") {
+            let start = self.bump().span;
+            let var = self.binder("a loop variable")?;
+            self.eat_keyword("in")?;
+            self.eat_keyword("range")?;
+            self.eat_punct("(")?;
+            let a = self.expr()?;
+            self.eat_punct(",")?;
+            let b = self.expr()?;
+            let step = if self.is_punct(",") {
+                self.bump();
+                Some(self.expr()?)
+            } else {
+                None
+            };
+            self.eat_punct(")")?;
+            let body = self.block()?;
+            let span = start.to(body.span);
+            return Ok(Stmt::For { var, start: a, stop: b, step, body, span });
+        }
+        let e = self.expr()?;
+        let assign_ops: &[(&str, Option<BinOp>)] = &[
+            ("=", None),
+            ("+=", Some(BinOp::Add)),
+            ("-=", Some(BinOp::Sub)),
+            ("*=", Some(BinOp::Mul)),
+            ("/=", Some(BinOp::Div)),
+            ("%=", Some(BinOp::Rem)),
+            ("&=", Some(BinOp::BitAnd)),
+            ("|=", Some(BinOp::BitOr)),
+            ("^=", Some(BinOp::BitXor)),
+            ("<<=", Some(BinOp::Shl)),
+            (">>=", Some(BinOp::Shr)),
+        ];
+        for (p, op) in assign_ops {
+            if self.is_punct(p) {
+                self.bump();
+                if !matches!(e.kind, ExprKind::Name(_) | ExprKind::Subscript(..)) {
+                    return Err(Diag::error(e.span, "only a variable or a tensor element can be assigned"));
+                }
+                let value = self.expr()?;
+                let span = e.span.to(value.span);
+                return Ok(Stmt::Assign { target: e, op: *op, value, span });
+            }
+        }
+        Ok(Stmt::Expr(e))
+    }
+
+    fn if_stmt(&mut self) -> Result<Stmt> {
+        let start = self.eat_keyword("if")?;
+        let cond = self.expr()?;
+        let then = self.block()?;
+        let els = if self.is_ident("else") {
+            self.bump();
+            if self.is_ident("if") {
+                let nested = self.if_stmt()?;
+                let span = match &nested {
+                    Stmt::If { span, .. } => *span,
+                    _ => unreachable!(),
+                };
+                Some(Block { stmts: vec![nested], span })
+            } else {
+                Some(self.block()?)
+            }
+        } else {
+            None
+        };
+        let end = els.as_ref().map(|b| b.span).unwrap_or(then.span);
+        Ok(Stmt::If { cond, then, els, span: start.to(end) })
+    }
+
+    /// A full expression.
+    pub fn expr(&mut self) -> Result<Expr> {
+        self.binary(0)
+    }
+
+    fn binop(&self, min_prec: u8) -> Option<(BinOp, u8)> {
+        let t = self.peek();
+        if t.newline_before {
+            return None;
+        }
+        let Tok::Punct(p) = &t.tok else { return None };
+        let (op, prec) = match *p {
+            "||" => (BinOp::Or, 1),
+            "&&" => (BinOp::And, 2),
+            "==" => (BinOp::Eq, 3),
+            "!=" => (BinOp::Ne, 3),
+            "<" => (BinOp::Lt, 3),
+            "<=" => (BinOp::Le, 3),
+            ">" => (BinOp::Gt, 3),
+            ">=" => (BinOp::Ge, 3),
+            "|" => (BinOp::BitOr, 4),
+            "^" => (BinOp::BitXor, 5),
+            "&" => (BinOp::BitAnd, 6),
+            "<<" => (BinOp::Shl, 7),
+            ">>" => (BinOp::Shr, 7),
+            "+" => (BinOp::Add, 8),
+            "-" => (BinOp::Sub, 8),
+            "*" => (BinOp::Mul, 9),
+            "/" => (BinOp::Div, 9),
+            "%" => (BinOp::Rem, 9),
+            _ => return None,
+        };
+        (prec >= min_prec).then_some((op, prec))
+    }
+
+    fn binary(&mut self, min_prec: u8) -> Result<Expr> {
+        let mut lhs = self.unary()?;
+        while let Some((op, prec)) = self.binop(min_prec) {
+            let opspan = self.bump().span;
+            self.enter(opspan)?;
+            let rhs = self.binary(prec + 1)?;
+            self.depth -= 1;
+            // Comparisons do not chain: `a < b < c` is an error, not (a < b) < c.
+            if prec == 3 {
+                if let Some((_, 3)) = self.binop(3) {
+                    let t = self.peek().span;
+                    return Err(Diag::error(t, "comparisons do not chain; combine them with && or ||"));
+                }
+            }
+            let span = lhs.span.to(rhs.span);
+            lhs = Expr { kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), span };
+        }
+        Ok(lhs)
+    }
+
+    fn unary(&mut self) -> Result<Expr> {
+        let op = match &self.peek().tok {
+            Tok::Punct("-") => Some(UnOp::Neg),
+            Tok::Punct("!") => Some(UnOp::Not),
+            Tok::Punct("~") => Some(UnOp::BitNot),
+            _ => None,
+        };
+        if let Some(op) = op {
+            let start = self.bump().span;
+            self.enter(start)?;
+            let e = self.unary()?;
+            self.depth -= 1;
+            let span = start.to(e.span);
+            return Ok(Expr { kind: ExprKind::Unary(op, Box::new(e)), span });
+        }
+        self.primary()
+    }
+
+    fn args(&mut self) -> Result<(Vec<Expr>, Span)> {
+        self.eat_punct("(")?;
+        let mut args = Vec::new();
+        while !self.is_punct(")") {
+            args.push(self.expr()?);
+            if !self.is_punct(",") {
+                break;
+            }
+            self.bump();
+        }
+        let end = self.eat_punct(")")?;
+        Ok((args, end))
+    }
+
+    fn primary(&mut self) -> Result<Expr> {
+        let t = self.peek().clone();
+        match &t.tok {
+            Tok::Int(v) => {
+                self.bump();
+                Ok(Expr { kind: ExprKind::Int(*v), span: t.span })
+            }
+            Tok::Float(v) => {
+                self.bump();
+                Ok(Expr { kind: ExprKind::Float(*v), span: t.span })
+            }
+            Tok::Punct("(") => {
+                let open = self.bump().span;
+                self.enter(open)?;
+                let mut e = self.expr()?;
+                self.depth -= 1;
+                let close = self.eat_punct(")")?;
+                e.span = open.to(close);
+                Ok(e)
+            }
+            Tok::Ident(name) => {
+                let name = name.clone();
+                let id = Ident { name: name.clone(), span: self.bump().span };
+                match name.as_str() {
+                    "true" | "false" => return Ok(Expr { kind: ExprKind::Bool(name == "true"), span: id.span }),
+                    "ctx" => {
+                        let mut path = String::new();
+                        let mut end = id.span;
+                        while self.is_punct(".") && !self.peek().newline_before {
+                            self.bump();
+                            let f = self.ident("a ctx field")?;
+                            if !path.is_empty() {
+                                path.push('.');
+                            }
+                            path.push_str(&f.name);
+                            end = f.span;
+                        }
+                        if path.is_empty() {
+                            return Err(Diag::error(
+                                id.span,
+                                "ctx needs a field: ctx.thread, ctx.lane, ctx.lanes, ctx.warp, ctx.warps, ctx.block.x",
+                            ));
+                        }
+                        return Ok(Expr { kind: ExprKind::Ctx(path), span: id.span.to(end) });
+                    }
+                    _ => {}
+                }
+                if COLLECTIVES.contains(&name.as_str()) && self.is_punct("<") && !self.peek().newline_before {
+                    return self.collective(id);
+                }
+                if self.is_punct("(") && !self.peek().newline_before {
+                    let (args, end) = self.args()?;
+                    let span = id.span.to(end);
+                    return Ok(Expr { kind: ExprKind::Call(id, args), span });
+                }
+                if self.is_punct("[") && !self.peek().newline_before {
+                    return self.subscript(id);
+                }
+                Ok(Expr { kind: ExprKind::Name(name), span: id.span })
+            }
+            _ => self.expected("an expression"),
+        }
+    }
+
+    fn collective(&mut self, op: Ident) -> Result<Expr> {
+        self.eat_punct("<")?;
+        let mut config = Vec::new();
+        loop {
+            let key = self.ident("a configuration (over, width, from, xor, down or up)")?;
+            if !["over", "width", "from", "xor", "down", "up"].contains(&key.name.as_str()) {
+                return Err(Diag::error(
+                    key.span,
+                    format!("unknown configuration '{}' (expected over, width, from, xor, down or up)", key.name),
+                ));
+            }
+            // Parsed above the comparisons, so that '>' closes the brackets.
+            let value = self.binary(4)?;
+            config.push(Config { key, value });
+            if !self.is_punct(",") {
+                break;
+            }
+            self.bump();
+        }
+        self.eat_punct(">")?;
+        let (args, end) = self.args()?;
+        let span = op.span.to(end);
+        Ok(Expr { kind: ExprKind::Collective { op, config, args }, span })
+    }
+
+    fn subscript(&mut self, name: Ident) -> Result<Expr> {
+        self.eat_punct("[")?;
+        let mut idx = Vec::new();
+        loop {
+            if self.is_punct(":") {
+                idx.push(Index::Full(self.bump().span));
+            } else {
+                let start = self.expr()?;
+                if self.is_punct(":+") {
+                    self.bump();
+                    let len = self.expr()?;
+                    idx.push(Index::Run { start, len });
+                } else {
+                    idx.push(Index::Point(start));
+                }
+            }
+            if !self.is_punct(",") {
+                break;
+            }
+            self.bump();
+        }
+        let end = self.eat_punct("]")?;
+        let span = name.span.to(end);
+        Ok(Expr { kind: ExprKind::Subscript(name, idx), span })
+    }
+}
