@@ -67,6 +67,12 @@ struct CompileArgs {
     /// libdevice.10.bc, for math functions (default: $PHOBOS_LIBDEVICE).
     #[arg(long)]
     libdevice: Option<PathBuf>,
+    /// Check diagnostics against `// expected-error {{...}}` comments in the source (lit tests).
+    #[arg(long)]
+    verify_diagnostics: bool,
+    /// Split the source on `// -----` and compile each part on its own (lit tests).
+    #[arg(long)]
+    split_input_file: bool,
     #[arg(long)]
     mlir_print_ir_before_all: bool,
     #[arg(long)]
@@ -122,6 +128,110 @@ pub fn parse_defines(defs: &[String]) -> Result<BTreeMap<String, i64>, String> {
 }
 
 fn compile_cmd(a: CompileArgs) -> i32 {
+    if a.verify_diagnostics || a.split_input_file {
+        return verify_cmd(&a);
+    }
+    compile_one(&a)
+}
+
+/// Converts a frontend diagnostic into the driver's, with file:line:col.
+fn from_frontend(d: &phobos_frontend::Diag, src: &phobos_frontend::Source) -> Diagnostic {
+    let (line, col) = src.line_col(d.span.start);
+    let severity = match d.level {
+        phobos_frontend::span::Level::Error => phobos_dialects::diag::Severity::Error,
+        phobos_frontend::span::Level::Note => phobos_dialects::diag::Severity::Note,
+    };
+    Diagnostic {
+        severity,
+        loc: Some(phobos_dialects::ir::SrcLoc { file: src.name.clone(), line, col }),
+        message: d.message.clone(),
+        notes: d.notes.iter().map(|n| from_frontend(n, src)).collect(),
+    }
+}
+
+/// `--split-input-file` / `--verify-diagnostics` for sources: each part is compiled to
+/// `--emit`; its diagnostics (frontend's and MLIR's) are printed or checked against the part's
+/// `expected-*` comments.
+fn verify_cmd(a: &CompileArgs) -> i32 {
+    let filename = a.file.display().to_string();
+    let text = match std::fs::read(&a.file) {
+        Ok(b) => String::from_utf8_lossy(&b).into_owned(),
+        Err(e) => return fail(format!("{filename}: {e}")),
+    };
+    if !filename.ends_with(".phobos") {
+        return fail("phobos compile --verify-diagnostics/--split-input-file take a .phobos source (use phobos-opt for .mlir)");
+    }
+    let defines = match parse_defines(&a.defines) {
+        Ok(d) => d,
+        Err(e) => return fail(e),
+    };
+    let target = match Target::parse(&format!("chip={}", a.chip)) {
+        Ok(t) => t,
+        Err(e) => return fail(e),
+    };
+    let stage = match a.emit {
+        Emit::Ast | Emit::L1 => Stage::L1,
+        Emit::Simt => Stage::Simt,
+        Emit::Llvm => Stage::Llvm,
+        Emit::Ptx => Stage::Ptx,
+    };
+    let chunks = if a.split_input_file { crate::split::split(&text) } else { vec![crate::split::Chunk { text: text.clone(), first_line: 1 }] };
+    let session = match Session::new(true) {
+        Ok(s) => s,
+        Err(e) => return fail(e),
+    };
+    let source = |f: &str| (f == filename).then(|| text.clone());
+    let mut ok = true;
+    let mut outputs = Vec::new();
+    for chunk in &chunks {
+        let src = phobos_frontend::Source::new(filename.clone(), chunk.text.clone());
+        let fopts = phobos_frontend::Options { defines: defines.clone(), kernel: a.kernel.clone() };
+        let mut diags: Vec<Diagnostic> = Vec::new();
+        match phobos_frontend::compile(&src, &fopts) {
+            Err(ds) => diags.extend(ds.iter().map(|d| from_frontend(d, &src))),
+            Ok(out) => {
+                let module = session.parse(&out.mlir, &format!("{filename}.l1.mlir"));
+                if let Some(m) = &module {
+                    let opts = CompileOptions { target: target.clone(), ..Default::default() };
+                    if compile::lower(&session, m, stage, &opts).is_ok() {
+                        if let Ok(t) = compile::output_text(m, stage) {
+                            outputs.push(t);
+                        }
+                    }
+                }
+                diags.extend(session.diags.take());
+            }
+        }
+        if a.verify_diagnostics {
+            let expected = match crate::verify_diagnostics::parse_expectations(&chunk.text) {
+                Ok(e) => e,
+                Err((l, c, m)) => return fail(format!("{filename}:{l}:{c}: {m}")),
+            };
+            // Dialect errors read as the source author sees them (no op names).
+            let shown: Vec<Diagnostic> = render_map(&diags, true);
+            for f in crate::verify_diagnostics::check(&filename, &expected, &shown) {
+                eprintln!("{f}");
+                ok = false;
+            }
+        } else {
+            eprint!("{}", render_for(&diags, true, &source));
+            ok &= !diags.iter().any(|d| d.severity == phobos_dialects::diag::Severity::Error);
+        }
+    }
+    if !a.verify_diagnostics || !outputs.is_empty() {
+        let code = write_out(&a.output, &outputs.join("// -----\n"));
+        if code != 0 {
+            return code;
+        }
+    }
+    if ok {
+        0
+    } else {
+        1
+    }
+}
+
+fn compile_one(a: &CompileArgs) -> i32 {
     let libdevice = a.libdevice.clone().or_else(|| crate::env::get("PHOBOS_LIBDEVICE").map(PathBuf::from));
     let mut opts_text = format!("chip={}", a.chip);
     if let Some(l) = &libdevice {
@@ -215,7 +325,11 @@ fn compile_cmd(a: CompileArgs) -> i32 {
         Err(e) => return fail(e),
     };
     if let Some(m) = &a.manifest {
-        let json = serde_json::to_string_pretty(&serde_json::json!({ "entries": entries })).expect("entries serialize");
+        #[derive(serde::Serialize)]
+        struct Manifest<'a> {
+            entries: &'a [phobos_frontend::Entry],
+        }
+        let json = serde_json::to_string_pretty(&Manifest { entries: &entries }).expect("entries serialize");
         if let Err(e) = std::fs::write(m, json + "\n") {
             return fail(format!("{}: {e}", m.display()));
         }
@@ -245,11 +359,20 @@ fn write_out(dest: &Option<PathBuf>, out: &str) -> i32 {
 /// Renders diagnostics. For a .phobos source, the dialect's op names mean nothing to the author:
 /// `'lane.reduce' op width must be ...` reads `width must be ...`.
 pub fn render_for(diags: &[Diagnostic], is_phobos: bool, source: &dyn Fn(&str) -> Option<String>) -> String {
+    render_map(diags, is_phobos).iter().map(|d| d.render_with_source(source)).collect()
+}
+
+/// The diagnostics as a .phobos author reads them (see [`render_for`]).
+fn render_map(diags: &[Diagnostic], is_phobos: bool) -> Vec<Diagnostic> {
     let strip = |d: &Diagnostic| -> Diagnostic {
         let mut d = d.clone();
         if is_phobos {
             if let Some(rest) = d.message.strip_prefix('\'').and_then(|m| m.split_once("' op ")).map(|(_, r)| r.to_string()) {
                 d.message = rest;
+            }
+            // Control flow as the source spells it.
+            for (ir, src) in [("enclosing scf.if", "enclosing if"), ("enclosing scf.for", "enclosing for loop"), ("enclosing scf.while", "enclosing loop")] {
+                d.message = d.message.replace(ir, src);
             }
             d.notes.retain(|n| !n.message.starts_with("see current operation"));
             for n in &mut d.notes {
@@ -260,5 +383,5 @@ pub fn render_for(diags: &[Diagnostic], is_phobos: bool, source: &dyn Fn(&str) -
         }
         d
     };
-    diags.iter().map(|d| strip(d).render_with_source(source)).collect()
+    diags.iter().map(strip).collect()
 }

@@ -104,7 +104,11 @@ pub fn generate(file: &File, src: &Source, opts: &Options) -> std::result::Resul
         }
     }
     if kernels.is_empty() && errors.is_empty() {
-        errors.push(Diag::error(Span::default(), "the file defines no kernel"));
+        let at = file.items.first().map(|i| match i {
+            Item::Fn(f) => f.name.span,
+            Item::Kernel(k) => k.name.span,
+        });
+        errors.push(Diag::error(at.unwrap_or_default(), "the file defines no kernel"));
     }
     let mut body = String::new();
     let mut entries = Vec::new();

@@ -48,6 +48,7 @@ if ptxas:
 libdevice = os.path.join(root, ".tools", "cuda", "nvidia", "cuda_nvcc", "nvvm", "libdevice", "libdevice.10.bc")
 config.substitutions.append(("%libdevice", libdevice))
 config.substitutions.append(("%expect-exit", f"bash {os.path.join(config.test_source_root, 'tools', 'expect-exit.sh')}"))
+config.substitutions.append(("%examples", os.path.join(root, "examples")))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "inputs")))
 
 # GPU tests: only where a CUDA driver is present.
