@@ -480,7 +480,13 @@ impl<'a> Gen<'a> {
         for p in &k.params {
             let elem = Scalar::parse(&p.elem.name).expect("parser checked the type");
             let mty = format!("memref<{TENSOR_EXTENT}x{}>", elem.mem());
-            args.push(format!("%arg_{}: {mty} {{llvm.noalias, llvm.align = 16 : i64}}", p.name.name));
+            let dims: Vec<String> = p.dims.iter().map(|d| format!("\"{}\"", d.name())).collect();
+            args.push(format!(
+                "%arg_{}: {mty} {{llvm.noalias, llvm.align = 16 : i64, phobos.tensor = \"{}\", phobos.dims = [{}]}}",
+                p.name.name,
+                p.name.name,
+                dims.join(", ")
+            ));
             params.push(AbiParam::Tensor {
                 name: p.name.name.clone(),
                 elem: p.elem.name.clone(),
@@ -501,8 +507,8 @@ impl<'a> Gen<'a> {
             if fixed.contains_key(&d.name) {
                 continue;
             }
-            let attr = aligned.get(&d.name).map(|a| format!(" {{phobos.divisibility = {a} : i64}}")).unwrap_or_default();
-            args.push(format!("%dim_{}: i64{attr}", d.name));
+            let div = aligned.get(&d.name).map(|a| format!(", phobos.divisibility = {a} : i64")).unwrap_or_default();
+            args.push(format!("%dim_{}: i64 {{phobos.dim = \"{}\"{div}}}", d.name, d.name));
             params.push(AbiParam::Dim { name: d.name.clone() });
         }
         // Step 2. Bind the dimensions (i32 values and index values) and the tensors.

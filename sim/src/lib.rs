@@ -1,0 +1,14 @@
+//! A CPU SIMT simulator of the SIMT level: the IR right before MLIR's own conversion to NVVM,
+//! which is what Phobos's passes produce. It runs the lowered program, not the source, so it
+//! tests the passes themselves, on any machine.
+//!
+//! [`translate`] turns a `gpu.func` into a compact instruction list once; [`run`] executes it
+//! over a grid of CTAs with sanitizer checks ([`Fault`]).
+
+pub mod exec;
+pub mod program;
+pub mod translate;
+
+pub use exec::{run, ArgValue, Fault, FaultKind, Launch, Options, Stats};
+pub use program::{ArgKind, Kernel, Prim};
+pub use translate::{translate, Unsupported};

@@ -1,0 +1,300 @@
+//! The simulator's compact form of a kernel: a flat list of instructions per kernel over
+//! numbered register slots, translated once from the SIMT-level MLIR.
+//!
+//! Structured control flow (`scf.if`, `scf.for`, `scf.while`) becomes begin/latch/end
+//! instructions that push and pop lane masks, so a warp runs in lockstep with a mask of active
+//! lanes, and can stop at any instruction (a barrier, a time slice) and resume.
+
+use phobos_dialects::ir::SrcLoc;
+
+/// Scalar element types as the simulator stores them: every element is a u64 of raw bits
+/// (integers zero-extended to 64 bits, floats as their IEEE bits).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Prim {
+    I1,
+    I8,
+    I16,
+    I32,
+    I64,
+    F16,
+    BF16,
+    F32,
+    F64,
+}
+
+impl Prim {
+    pub fn bits(self) -> u32 {
+        match self {
+            Prim::I1 => 1,
+            Prim::I8 => 8,
+            Prim::I16 | Prim::F16 | Prim::BF16 => 16,
+            Prim::I32 | Prim::F32 => 32,
+            Prim::I64 | Prim::F64 => 64,
+        }
+    }
+    /// Bytes in memory (i1 takes a byte).
+    pub fn bytes(self) -> usize {
+        (self.bits() as usize).div_ceil(8)
+    }
+    pub fn is_float(self) -> bool {
+        matches!(self, Prim::F16 | Prim::BF16 | Prim::F32 | Prim::F64)
+    }
+    pub fn mask(self) -> u64 {
+        if self.bits() == 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.bits()) - 1
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Prim::I1 => "i1",
+            Prim::I8 => "i8",
+            Prim::I16 => "i16",
+            Prim::I32 => "i32",
+            Prim::I64 => "i64",
+            Prim::F16 => "f16",
+            Prim::BF16 => "bf16",
+            Prim::F32 => "f32",
+            Prim::F64 => "f64",
+        }
+    }
+}
+
+/// A register slot: `len` elements per lane starting at `off` (in u64 words, times 32 lanes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slot {
+    pub off: u32,
+    pub len: u32,
+}
+
+/// Where a memref points.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MemSrc {
+    /// Kernel argument `i` (a global buffer).
+    Arg(usize),
+    /// Workgroup memory at a byte offset in the CTA's shared memory.
+    Shared { offset: u32, bytes: u32 },
+    /// Thread-private memory at a byte offset in each thread's private area.
+    Private { offset: u32, bytes: u32 },
+}
+
+/// A memref value: its memory, element type and static row-major strides (in elements).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MemRef {
+    pub src: MemSrc,
+    pub elem: Prim,
+    pub strides: Vec<u64>,
+    /// A name for messages: the tensor's, or the global's.
+    pub name: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    DivS,
+    DivU,
+    RemS,
+    RemU,
+    And,
+    Or,
+    Xor,
+    Shl,
+    ShrS,
+    ShrU,
+    MaxS,
+    MinS,
+    MaxU,
+    MinU,
+    FAdd,
+    FSub,
+    FMul,
+    FDiv,
+    FRem,
+    /// maximumf / minimumf: NaN propagating.
+    FMax,
+    FMin,
+    /// maxnumf / minnumf: NaN ignoring.
+    FMaxNum,
+    FMinNum,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnOp {
+    FNeg,
+    CtPop,
+    AbsF,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CastOp {
+    ExtS,
+    ExtU,
+    Trunc,
+    SiToFp,
+    UiToFp,
+    FpToSi,
+    FpToUi,
+    ExtF,
+    TruncF,
+    /// Same bits, another type (same width).
+    Bitcast,
+}
+
+/// Comparison predicates (arith.cmpi and arith.cmpf numbering is folded into these).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pred {
+    Eq,
+    Ne,
+    Slt,
+    Sle,
+    Sgt,
+    Sge,
+    Ult,
+    Ule,
+    Ugt,
+    Uge,
+    /// Float predicates: (ordered?, relation), where the relation is one of the integer ones
+    /// and unordered predicates are true on NaN.
+    F { unordered: bool, rel: FRel },
+    FTrue,
+    FFalse,
+    FOrd,
+    FUno,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FRel {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShflKind {
+    Up,
+    Down,
+    Bfly,
+    Idx,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Id {
+    ThreadId(u8),
+    BlockId(u8),
+    BlockDim(u8),
+    GridDim(u8),
+    LaneId,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AtomicKind {
+    AddI,
+    AddF,
+    MaxS,
+    MinS,
+    MaxU,
+    MinU,
+    MaxF,
+    MinF,
+    And,
+    Or,
+    Xor,
+    Exchange,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RedKind {
+    Add,
+    Mul,
+    Max,
+    Min,
+    And,
+    Or,
+    Xor,
+}
+
+/// One instruction. `loc` indexes [`Kernel::locs`] for fault messages.
+#[derive(Clone, Debug)]
+pub enum Inst {
+    Const { dst: Slot, vals: Vec<u64> },
+    Bin { op: BinOp, ty: Prim, dst: Slot, a: Slot, b: Slot, loc: u32 },
+    Un { op: UnOp, ty: Prim, dst: Slot, a: Slot },
+    Cmp { pred: Pred, ty: Prim, dst: Slot, a: Slot, b: Slot },
+    Cast { op: CastOp, from: Prim, to: Prim, dst: Slot, a: Slot },
+    Select { dst: Slot, c: Slot, a: Slot, b: Slot },
+    Id { id: Id, dst: Slot },
+    Load { dst: Slot, mem: usize, idx: Vec<Slot>, n: u32, align: u32, loc: u32 },
+    Store { src: Slot, mem: usize, idx: Vec<Slot>, n: u32, align: u32, loc: u32 },
+    Atomic { kind: AtomicKind, ty: Prim, dst: Slot, val: Slot, mem: usize, idx: Vec<Slot>, loc: u32 },
+    /// compare-and-swap: dst = old; if old == cmp { mem = val }
+    Cas { dst: Slot, cmp: Slot, val: Slot, mem: usize, idx: Vec<Slot>, loc: u32 },
+    FromElements { dst: Slot, srcs: Vec<Slot> },
+    Broadcast { dst: Slot, src: Slot },
+    Extract { dst: Slot, src: Slot, pos: u32 },
+    Insert { dst: Slot, vec: Slot, val: Slot, pos: u32 },
+    ExtractSlice { dst: Slot, src: Slot, offset: u32 },
+    /// Reinterpret the bytes of a vector as another element type.
+    VBitcast { dst: Slot, src: Slot, from: Prim, to: Prim },
+    Reduce { kind: RedKind, ty: Prim, dst: Slot, src: Slot, acc: Option<Slot> },
+    /// A warp shuffle with PTX semantics; `mask` is the member mask, `c` the packed
+    /// segment/clamp; `valid` receives the predicate when present.
+    Shfl { kind: ShflKind, dst: Slot, valid: Option<Slot>, v: Slot, b: Slot, c: Slot, mask: Slot, bits: u32, loc: u32 },
+    /// gpu.shuffle with MLIR's width: member mask (1 << width) - 1.
+    GpuShfl { kind: ShflKind, dst: Slot, valid: Slot, v: Slot, b: Slot, width: Slot, bits: u32, loc: u32 },
+    Dp4a { dst: Slot, a: Slot, b: Slot, c: Slot, a_signed: bool, b_signed: bool },
+    Prmt { dst: Slot, a: Slot, b: Slot, sel: Slot },
+    /// nvvm.vote.sync: ballot (i32), any, all (i1).
+    Vote { kind: u8, dst: Slot, mask: Slot, pred: Slot, loc: u32 },
+    FunnelShift { dst: Slot, hi: Slot, lo: Slot, amount: Slot, left: bool },
+    Barrier { loc: u32 },
+    /// Masked copies: `dst[i] = src[i]` for the active lanes (yields).
+    Move { pairs: Vec<(Slot, Slot)> },
+    IfBegin { cond: Slot, else_pc: u32 },
+    Else { end_pc: u32 },
+    IfEnd,
+    ForInit { iv: Slot, lb: Slot, iters: Vec<(Slot, Slot)> },
+    ForHead { iv: Slot, ub: Slot, ty: Prim, exit_pc: u32 },
+    ForLatch { iv: Slot, step: Slot, ty: Prim, head_pc: u32, iters: Vec<(Slot, Slot)> },
+    ForEnd { results: Vec<(Slot, Slot)> },
+    WhileInit { args: Vec<(Slot, Slot)> },
+    WhileCond { cond: Slot, exit_pc: u32, results: Vec<(Slot, Slot)>, after: Vec<(Slot, Slot)> },
+    WhileLatch { head_pc: u32, args: Vec<(Slot, Slot)> },
+    WhileEnd,
+    Return,
+}
+
+/// A translated kernel.
+#[derive(Clone, Debug)]
+pub struct Kernel {
+    pub name: String,
+    pub insts: Vec<Inst>,
+    /// u64 words of registers per lane (slots are laid out lane-minor).
+    pub regs: u32,
+    pub memrefs: Vec<MemRef>,
+    /// Bytes of static shared memory per CTA.
+    pub shared_bytes: u32,
+    /// Bytes of private memory per thread.
+    pub private_bytes: u32,
+    /// Argument kinds in order.
+    pub args: Vec<ArgKind>,
+    /// (op name, source location) for messages.
+    pub locs: Vec<(String, Option<SrcLoc>)>,
+    /// Argument slots: scalars arrive here.
+    pub arg_slots: Vec<Option<(Slot, Prim)>>,
+    pub block: Option<[u32; 3]>,
+}
+
+/// What a kernel argument is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ArgKind {
+    /// A buffer of `elem`, named `name` (from `phobos.tensor` when present).
+    Buffer { name: String, elem: Prim, dims: Vec<String> },
+    /// A scalar, named `name` (from `phobos.dim` when present).
+    Scalar { name: String, ty: Prim },
+}
