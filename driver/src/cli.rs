@@ -21,6 +21,35 @@ struct Cli {
 enum Command {
     /// Compile a kernel to a stage: ast (.phobos only), l1, simt, llvm or ptx.
     Compile(CompileArgs),
+    /// Run a kernel on tensors from .npy files; write every tensor back to DIR/NAME.npy.
+    Run(RunArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct RunArgs {
+    /// A `.phobos` source, or an `.mlir` file at the L1 or SIMT level.
+    file: PathBuf,
+    /// The kernel to run (may be left out when the file has one).
+    #[arg(long)]
+    kernel: Option<String>,
+    /// The grid: X[,Y[,Z]] CTAs.
+    #[arg(long, value_name = "X[,Y[,Z]]")]
+    grid: String,
+    /// A tensor argument: NAME=PATH.npy (repeatable).
+    #[arg(long = "arg", value_name = "NAME=PATH.npy")]
+    args: Vec<String>,
+    /// Where every tensor argument is written after the run.
+    #[arg(long, default_value = "phobos-out")]
+    out: PathBuf,
+    /// Which machine runs the kernel.
+    #[arg(long, value_enum, default_value = "auto")]
+    backend: crate::runner::Backend,
+    /// Bind a dimension (or pick an @autotune value): -D N=1024 (repeatable).
+    #[arg(short = 'D', value_name = "NAME=VALUE")]
+    defines: Vec<String>,
+    /// The target chip (the simulator models its shared-memory limit).
+    #[arg(long, default_value = "sm_90")]
+    chip: String,
 }
 
 /// What `--emit` accepts.
@@ -103,6 +132,37 @@ pub fn main(args: Vec<String>) -> i32 {
     };
     match cli.command {
         Command::Compile(a) => compile_cmd(a),
+        Command::Run(a) => run_cmd(a),
+    }
+}
+
+fn run_cmd(a: RunArgs) -> i32 {
+    let parsed = (|| -> Result<crate::runner::RunRequest, String> {
+        Ok(crate::runner::RunRequest {
+            file: a.file.clone(),
+            kernel: a.kernel.clone(),
+            grid: crate::runner::parse_grid(&a.grid)?,
+            args: a.args.iter().map(|s| crate::runner::parse_arg(s)).collect::<Result<_, _>>()?,
+            out: a.out.clone(),
+            backend: a.backend,
+            defines: parse_defines(&a.defines)?,
+            chip: a.chip.clone(),
+        })
+    })();
+    let req = match parsed {
+        Ok(r) => r,
+        Err(e) => return fail(e),
+    };
+    match crate::runner::run(&req) {
+        Ok(()) => 0,
+        Err(e) => {
+            match &e {
+                crate::runner::RunError::Usage(m) => eprintln!("phobos: error: {m}"),
+                crate::runner::RunError::Fault(m) => eprintln!("{m}"),
+                crate::runner::RunError::Compile => {}
+            }
+            e.exit_code()
+        }
     }
 }
 

@@ -2,10 +2,13 @@
 
 pub mod cli;
 pub mod compile;
+pub mod cuda;
 pub mod env;
+pub mod npy;
 pub mod opt;
 pub mod ptx;
 pub mod run;
+pub mod runner;
 pub mod session;
 pub mod split;
 pub mod stats;

@@ -1,0 +1,383 @@
+//! `phobos run`: compile a kernel, bind its tensors from `.npy` files and its dimensions from
+//! their shapes and `-D`, run it on a backend, and write every tensor back.
+
+use crate::{
+    compile::{self, CompileOptions, Stage},
+    npy::{self, Array, Dtype},
+    session::Session,
+};
+use phobos_frontend::AbiParam;
+use std::{
+    collections::BTreeMap,
+    path::{Path, PathBuf},
+};
+
+/// Why a run stopped. Exit codes: usage, compile and argument errors are 1; a fault in the
+/// kernel is 2.
+#[derive(Debug)]
+pub enum RunError {
+    /// A message for the user (exit 1).
+    Usage(String),
+    /// Diagnostics were printed already (exit 1).
+    Compile,
+    /// A fault in the kernel (exit 2).
+    Fault(String),
+}
+
+impl RunError {
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            RunError::Fault(_) => 2,
+            _ => 1,
+        }
+    }
+}
+
+/// Which machine runs the kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Backend {
+    /// A usable GPU if there is one, else the simulator.
+    Auto,
+    Sim,
+    Cuda,
+}
+
+/// Everything `phobos run` takes.
+#[derive(Clone, Debug)]
+pub struct RunRequest {
+    pub file: PathBuf,
+    pub kernel: Option<String>,
+    pub grid: [u32; 3],
+    pub args: Vec<(String, PathBuf)>,
+    pub out: PathBuf,
+    pub backend: Backend,
+    pub defines: BTreeMap<String, i64>,
+    pub chip: String,
+}
+
+/// What a kernel takes, and what its compiled entries fix.
+#[derive(Clone, Debug)]
+pub struct Signature {
+    pub kernel: String,
+    pub params: Vec<AbiParam>,
+    /// (entry name, dimensions it fixes)
+    pub entries: Vec<(String, BTreeMap<String, i64>)>,
+    pub aligned: BTreeMap<String, i64>,
+    pub autotune: BTreeMap<String, Vec<i64>>,
+}
+
+/// Parses `X[,Y[,Z]]`.
+pub fn parse_grid(s: &str) -> Result<[u32; 3], String> {
+    let parts: Vec<&str> = s.split(',').map(str::trim).collect();
+    if parts.is_empty() || parts.len() > 3 {
+        return Err(format!("--grid {s}: expected X[,Y[,Z]]"));
+    }
+    let mut g = [1u32; 3];
+    for (i, p) in parts.iter().enumerate() {
+        g[i] = p.parse().ok().filter(|v| *v > 0).ok_or_else(|| format!("--grid {s}: '{p}' is not a positive integer"))?;
+    }
+    Ok(g)
+}
+
+/// Parses `NAME=PATH`.
+pub fn parse_arg(s: &str) -> Result<(String, PathBuf), String> {
+    let (n, p) = s.split_once('=').ok_or_else(|| format!("--arg {s}: expected NAME=PATH.npy"))?;
+    if n.is_empty() {
+        return Err(format!("--arg {s}: the name is empty"));
+    }
+    Ok((n.to_string(), PathBuf::from(p)))
+}
+
+fn shape_text(shape: &[u64]) -> String {
+    if shape.len() == 1 {
+        format!("({},)", shape[0])
+    } else {
+        format!("({})", shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", "))
+    }
+}
+
+/// Binds tensors and dimensions; returns the arrays in parameter order and the dimension values.
+pub fn bind(
+    sig: &Signature,
+    arrays: &BTreeMap<String, (Array, PathBuf)>,
+    defines: &BTreeMap<String, i64>,
+) -> Result<(Vec<Option<Array>>, BTreeMap<String, i64>), String> {
+    let tensor_names: Vec<&str> = sig.params.iter().filter_map(|p| if let AbiParam::Tensor { name, .. } = p { Some(name.as_str()) } else { None }).collect();
+    for name in arrays.keys() {
+        if !tensor_names.contains(&name.as_str()) {
+            return Err(format!("{} has no tensor named '{name}' (it has {})", sig.kernel, tensor_names.join(", ")));
+        }
+    }
+    let mut dims: BTreeMap<String, (i64, String)> = BTreeMap::new();
+    let mut known_dims: Vec<String> = Vec::new();
+    let mut out = Vec::new();
+    for p in &sig.params {
+        match p {
+            AbiParam::Tensor { name, elem, dims: tdims } => {
+                let Some((a, path)) = arrays.get(name) else {
+                    return Err(format!("missing --arg {name}=FILE.npy ({} takes {})", sig.kernel, tensor_names.join(", ")));
+                };
+                let want = Dtype::from_phobos(elem).ok_or_else(|| format!("tensor {name} has element type {elem}, which .npy cannot hold"))?;
+                if a.dtype != want {
+                    return Err(format!("{name} is tensor<{elem}>, but {} holds {}", path.display(), a.dtype.numpy()));
+                }
+                if !tdims.is_empty() && a.shape.len() != tdims.len() {
+                    return Err(format!(
+                        "{name} is tensor<{elem}>[{}] ({} dimension{}), but {} has shape {}",
+                        tdims.join(", "),
+                        tdims.len(),
+                        if tdims.len() == 1 { "" } else { "s" },
+                        path.display(),
+                        shape_text(&a.shape)
+                    ));
+                }
+                for (i, d) in tdims.iter().enumerate() {
+                    let v = a.shape[i] as i64;
+                    if let Ok(lit) = d.parse::<i64>() {
+                        if lit != v {
+                            return Err(format!(
+                                "dimension {i} of {name} is {lit}, but {} has shape {}",
+                                path.display(),
+                                shape_text(&a.shape)
+                            ));
+                        }
+                        continue;
+                    }
+                    known_dims.push(d.clone());
+                    match dims.get(d) {
+                        Some((old, from)) if *old != v => {
+                            return Err(format!("{d} is {old} from {from} but {v} from {}", path.display()));
+                        }
+                        Some(_) => {}
+                        None => {
+                            dims.insert(d.clone(), (v, path.display().to_string()));
+                        }
+                    }
+                }
+                out.push(Some(a.clone()));
+            }
+            AbiParam::Dim { name } => {
+                known_dims.push(name.clone());
+                out.push(None);
+            }
+        }
+    }
+    for (k, _) in &sig.entries.iter().flat_map(|(_, f)| f.iter()).collect::<Vec<_>>() {
+        known_dims.push((*k).clone());
+    }
+    for (k, v) in defines {
+        if !known_dims.contains(k) {
+            return Err(format!("-D {k}={v}: {} has no dimension {k}", sig.kernel));
+        }
+        match dims.get(k) {
+            Some((old, from)) if old != v => return Err(format!("-D {k}={v} conflicts with {k} = {old} from {from}")),
+            _ => {
+                dims.insert(k.clone(), (*v, "-D".into()));
+            }
+        }
+    }
+    for p in &sig.params {
+        if let AbiParam::Dim { name } = p {
+            if !dims.contains_key(name) {
+                return Err(format!("dimension {name} is not bound: no --arg array has it; give -D {name}=VALUE"));
+            }
+        }
+    }
+    let values: BTreeMap<String, i64> = dims.into_iter().map(|(k, (v, _))| (k, v)).collect();
+    for (k, a) in &sig.aligned {
+        if let Some(v) = values.get(k) {
+            if v % a != 0 {
+                return Err(format!("@aligned({k} = {a}) promises {k} is a multiple of {a}, but {k} = {v}"));
+            }
+        }
+    }
+    for (k, v) in &values {
+        if *v > i32::MAX as i64 || *v < 0 {
+            return Err(format!("{k} = {v} is outside 0..2^31-1"));
+        }
+    }
+    Ok((out, values))
+}
+
+/// The entry whose fixed dimensions match the bound values.
+pub fn select_entry(sig: &Signature, values: &BTreeMap<String, i64>) -> Result<String, String> {
+    for (name, fixed) in &sig.entries {
+        if fixed.iter().all(|(k, v)| values.get(k).is_none_or(|b| b == v)) {
+            return Ok(name.clone());
+        }
+    }
+    for (k, list) in &sig.autotune {
+        if let Some(v) = values.get(k) {
+            if !list.contains(v) {
+                return Err(format!(
+                    "{k} = {v} is not one of the values @autotune lists for {k}: {}",
+                    list.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ")
+                ));
+            }
+        }
+    }
+    Err(format!("no compiled entry of {} matches the bound dimensions", sig.kernel))
+}
+
+/// Compiles `req.file` to the SIMT level; returns the session's module, the signature, and the
+/// source text for messages.
+pub fn load<'s>(session: &'s Session, req: &RunRequest) -> Result<(crate::session::OwnedModule<'s>, Signature), RunError> {
+    let filename = req.file.display().to_string();
+    let text = std::fs::read(&req.file).map(|b| String::from_utf8_lossy(&b).into_owned()).map_err(|e| RunError::Usage(format!("{filename}: {e}")))?;
+    let is_phobos = filename.ends_with(".phobos");
+    if !is_phobos && !filename.ends_with(".mlir") {
+        return Err(RunError::Usage(format!("{filename}: expected a .phobos source or an .mlir file")));
+    }
+    let source = |f: &str| (f == filename).then(|| text.clone());
+    let (mlir, entries) = if is_phobos {
+        let src = phobos_frontend::Source::new(filename.clone(), text.clone());
+        match phobos_frontend::compile(&src, &phobos_frontend::Options::default()) {
+            Ok(o) => (o.mlir, Some(o.entries)),
+            Err(ds) => {
+                for d in ds {
+                    eprint!("{}", d.render(&src));
+                }
+                return Err(RunError::Compile);
+            }
+        }
+    } else {
+        (text.clone(), None)
+    };
+    let module = session.parse(&mlir, &if is_phobos { format!("{filename}.l1.mlir") } else { filename.clone() });
+    let lowered = match &module {
+        Some(m) => {
+            let target = phobos_passes::pipelines::Target::parse(&format!("chip={}", req.chip)).map_err(RunError::Usage)?;
+            compile::lower(session, m, Stage::Simt, &CompileOptions { target, ..Default::default() })
+        }
+        None => Err(compile::CompileError::Invalid),
+    };
+    eprint!("{}", crate::cli::render_for(&session.diags.take(), is_phobos, &source));
+    let module = match (module, lowered) {
+        (Some(m), Ok(())) => m,
+        (_, Err(compile::CompileError::Run(m))) => {
+            eprintln!("phobos: error: {m}");
+            return Err(RunError::Compile);
+        }
+        _ => return Err(RunError::Compile),
+    };
+    let sig = match entries {
+        Some(entries) => {
+            let kernels: Vec<String> = entries.iter().map(|e| e.kernel.clone()).fold(Vec::new(), |mut v, k| {
+                if !v.contains(&k) {
+                    v.push(k)
+                }
+                v
+            });
+            let kernel = match &req.kernel {
+                Some(k) if kernels.contains(k) => k.clone(),
+                Some(k) => return Err(RunError::Usage(format!("no kernel named '{k}' (the file has: {})", kernels.join(", ")))),
+                None if kernels.len() == 1 => kernels[0].clone(),
+                None => return Err(RunError::Usage(format!("the file has several kernels; pick one with --kernel ({})", kernels.join(", ")))),
+            };
+            let mine: Vec<&phobos_frontend::Entry> = entries.iter().filter(|e| e.kernel == kernel).collect();
+            Signature {
+                kernel: kernel.clone(),
+                params: mine[0].params.clone(),
+                entries: mine.iter().map(|e| (e.name.clone(), e.fixed.clone())).collect(),
+                aligned: mine[0].aligned.clone(),
+                autotune: mine[0].autotune.clone(),
+            }
+        }
+        None => mlir_signature(&module, req)?,
+    };
+    Ok((module, sig))
+}
+
+/// The signature of a kernel in an `.mlir` file, from its arguments (`phobos.tensor`,
+/// `phobos.dims` and `phobos.dim` name them when present).
+fn mlir_signature(module: &crate::session::OwnedModule, req: &RunRequest) -> Result<Signature, RunError> {
+    let gm = module.op.find_all("gpu.module");
+    let Some(gm) = gm.first().copied() else { return Err(RunError::Usage("the module has no gpu.module".into())) };
+    let body = gm.region(0).first_block().expect("gpu.module body");
+    let kernels: Vec<String> = body.ops().filter(|o| o.is("gpu.func")).filter_map(|o| o.str_attr("sym_name")).collect();
+    let kernel = match &req.kernel {
+        Some(k) => k.clone(),
+        None if kernels.len() == 1 => kernels[0].clone(),
+        None => return Err(RunError::Usage(format!("the module has several kernels; pick one with --kernel ({})", kernels.join(", ")))),
+    };
+    let k = phobos_sim::translate(gm, &kernel).map_err(|u| RunError::Usage(u.to_string()))?;
+    let params = k
+        .args
+        .iter()
+        .map(|a| match a {
+            phobos_sim::ArgKind::Buffer { name, elem, dims } => AbiParam::Tensor {
+                name: name.clone(),
+                elem: match elem {
+                    phobos_sim::Prim::I1 => "bool".into(),
+                    p => p.name().to_string(),
+                },
+                dims: dims.clone(),
+            },
+            phobos_sim::ArgKind::Scalar { name, .. } => AbiParam::Dim { name: name.clone() },
+        })
+        .collect();
+    Ok(Signature { kernel: kernel.clone(), params, entries: vec![(kernel, BTreeMap::new())], aligned: BTreeMap::new(), autotune: BTreeMap::new() })
+}
+
+/// Runs a request end to end; prints `backend: ...` on stderr.
+pub fn run(req: &RunRequest) -> Result<(), RunError> {
+    // Step 1. The backend.
+    let use_cuda = match req.backend {
+        Backend::Sim => false,
+        Backend::Cuda => {
+            return Err(RunError::Usage(crate::cuda::unavailable_reason()));
+        }
+        Backend::Auto => crate::cuda::usable(),
+    };
+    let _ = use_cuda;
+    // Step 2. Compile to the SIMT level and learn the signature.
+    let session = Session::new(true).map_err(|e| RunError::Usage(e.to_string()))?;
+    let (module, sig) = load(&session, req)?;
+    // Step 3. Read the arrays and bind the dimensions.
+    let mut arrays = BTreeMap::new();
+    for (name, path) in &req.args {
+        if arrays.contains_key(name) {
+            return Err(RunError::Usage(format!("--arg {name} is given twice")));
+        }
+        let a = npy::read(path).map_err(RunError::Usage)?;
+        arrays.insert(name.clone(), (a, path.clone()));
+    }
+    let (bound, values) = bind(&sig, &arrays, &req.defines).map_err(RunError::Usage)?;
+    let entry = select_entry(&sig, &values).map_err(RunError::Usage)?;
+    // Step 4. Translate the entry and run it.
+    let gm = module.op.find_all("gpu.module")[0];
+    let kernel = phobos_sim::translate(gm, &entry).map_err(|u| RunError::Usage(u.to_string()))?;
+    let block = kernel.block.ok_or_else(|| RunError::Usage(format!("{entry} has no known_block_size; the simulator needs the block size")))?;
+    let mut bufs: Vec<Vec<u8>> = Vec::new();
+    let mut args = Vec::new();
+    let mut outputs: Vec<(String, usize, Array)> = Vec::new();
+    // The compiled entry's parameters: tensors, then the dimensions it did not fix.
+    let fixed = sig.entries.iter().find(|(n, _)| *n == entry).map(|(_, f)| f.clone()).unwrap_or_default();
+    for (p, a) in sig.params.iter().zip(&bound) {
+        match (p, a) {
+            (AbiParam::Tensor { name, .. }, Some(arr)) => {
+                bufs.push(arr.data.clone());
+                args.push(phobos_sim::ArgValue::Buffer(bufs.len() - 1));
+                outputs.push((name.clone(), bufs.len() - 1, arr.clone()));
+            }
+            (AbiParam::Dim { name }, _) => {
+                if !fixed.contains_key(name) {
+                    args.push(phobos_sim::ArgValue::Int(values[name]));
+                }
+            }
+            _ => unreachable!("bind gives an array per tensor"),
+        }
+    }
+    eprintln!("backend: sim");
+    let launch = phobos_sim::Launch { grid: req.grid, block, args, dynamic_shared: 0 };
+    let t0 = std::time::Instant::now();
+    let stats = phobos_sim::run(&kernel, &launch, &mut bufs, &phobos_sim::Options::default()).map_err(|f| RunError::Fault(f.to_string()))?;
+    tracing::info!("{entry}: {} CTAs, {} thread-instructions in {:.1} ms", stats.ctas, stats.thread_insts, t0.elapsed().as_secs_f64() * 1e3);
+    // Step 5. Write every tensor back.
+    std::fs::create_dir_all(&req.out).map_err(|e| RunError::Usage(format!("{}: {e}", req.out.display())))?;
+    for (name, b, mut arr) in outputs {
+        arr.data = std::mem::take(&mut bufs[b]);
+        npy::write(&Path::new(&req.out).join(format!("{name}.npy")), &arr).map_err(RunError::Usage)?;
+    }
+    Ok(())
+}
