@@ -30,8 +30,14 @@ if [ ! -x "$ptxas" ]; then
   mkdir -p "$TOOLS"
   python3 -m pip install --quiet --disable-pip-version-check --no-deps --target "$TOOLS/cuda" "$CUDA_WHEEL" >&2
 fi
+# NumPy, for the lit tests that check `phobos run` outputs against a NumPy reference.
+if ! PYTHONPATH="$TOOLS/python" python3 -c "import numpy" 2>/dev/null; then
+  echo "third_party: installing numpy==2.4.6 into $TOOLS/python" >&2
+  python3 -m pip install --quiet --disable-pip-version-check --target "$TOOLS/python" numpy==2.4.6 >&2
+fi
 libdevice="$TOOLS/cuda/nvidia/cuda_nvcc/nvvm/libdevice/libdevice.10.bc"
 [ -f "$libdevice" ] || { echo "third_party: $libdevice missing" >&2; exit 1; }
 echo "llvm: $LLVM"
 echo "ptxas: $ptxas"
 echo "libdevice: $libdevice"
+echo "numpy: $TOOLS/python"

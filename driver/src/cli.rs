@@ -50,6 +50,10 @@ struct RunArgs {
     /// The target chip (the simulator models its shared-memory limit).
     #[arg(long, default_value = "sm_90")]
     chip: String,
+    /// The simulator reports a warp that runs more instructions than this as a deadlock or a
+    /// runaway spin loop.
+    #[arg(long, value_name = "N")]
+    max_warp_instructions: Option<u64>,
 }
 
 /// What `--emit` accepts.
@@ -147,6 +151,7 @@ fn run_cmd(a: RunArgs) -> i32 {
             backend: a.backend,
             defines: parse_defines(&a.defines)?,
             chip: a.chip.clone(),
+            max_warp_insts: a.max_warp_instructions,
         })
     })();
     let req = match parsed {

@@ -53,6 +53,8 @@ pub struct RunRequest {
     pub backend: Backend,
     pub defines: BTreeMap<String, i64>,
     pub chip: String,
+    /// The simulator's bound on instructions per warp (a spin loop past it is a deadlock).
+    pub max_warp_insts: Option<u64>,
 }
 
 /// What a kernel takes, and what its compiled entries fix.
@@ -224,6 +226,19 @@ pub fn select_entry(sig: &Signature, values: &BTreeMap<String, i64>) -> Result<S
 pub fn load<'s>(session: &'s Session, req: &RunRequest) -> Result<(crate::session::OwnedModule<'s>, Signature), RunError> {
     let filename = req.file.display().to_string();
     let text = std::fs::read(&req.file).map(|b| String::from_utf8_lossy(&b).into_owned()).map_err(|e| RunError::Usage(format!("{filename}: {e}")))?;
+    load_text(session, &filename, &text, req.kernel.as_deref(), &req.chip)
+}
+
+/// Like [`load`], for source text in memory; `filename` ends in `.phobos` or `.mlir`.
+pub fn load_text<'s>(
+    session: &'s Session,
+    filename: &str,
+    text: &str,
+    kernel: Option<&str>,
+    chip: &str,
+) -> Result<(crate::session::OwnedModule<'s>, Signature), RunError> {
+    let filename = filename.to_string();
+    let text = text.to_string();
     let is_phobos = filename.ends_with(".phobos");
     if !is_phobos && !filename.ends_with(".mlir") {
         return Err(RunError::Usage(format!("{filename}: expected a .phobos source or an .mlir file")));
@@ -244,9 +259,21 @@ pub fn load<'s>(session: &'s Session, req: &RunRequest) -> Result<(crate::sessio
         (text.clone(), None)
     };
     let module = session.parse(&mlir, &if is_phobos { format!("{filename}.l1.mlir") } else { filename.clone() });
+    // An .mlir file already at the SIMT level (no Phobos op) runs as written: the simulator can
+    // then run kernels the compiler would reject or never produce (a missing barrier).
+    let is_l1 = |m: &crate::session::OwnedModule| {
+        m.op.walk().into_iter().any(|o| phobos_dialects::is_phobos_op(o) || o.is("gpu.subgroup_id") || o.is("gpu.num_subgroups"))
+    };
     let lowered = match &module {
+        Some(m) if !is_phobos && !is_l1(m) => {
+            if phobos_dialects::verify(m.op, &session.diags) {
+                Ok(())
+            } else {
+                Err(compile::CompileError::Invalid)
+            }
+        }
         Some(m) => {
-            let target = phobos_passes::pipelines::Target::parse(&format!("chip={}", req.chip)).map_err(RunError::Usage)?;
+            let target = phobos_passes::pipelines::Target::parse(&format!("chip={chip}")).map_err(RunError::Usage)?;
             compile::lower(session, m, Stage::Simt, &CompileOptions { target, ..Default::default() })
         }
         None => Err(compile::CompileError::Invalid),
@@ -268,35 +295,40 @@ pub fn load<'s>(session: &'s Session, req: &RunRequest) -> Result<(crate::sessio
                 }
                 v
             });
-            let kernel = match &req.kernel {
-                Some(k) if kernels.contains(k) => k.clone(),
+            let kernel = match kernel.map(str::to_string) {
+                Some(k) if kernels.contains(&k) => k,
                 Some(k) => return Err(RunError::Usage(format!("no kernel named '{k}' (the file has: {})", kernels.join(", ")))),
                 None if kernels.len() == 1 => kernels[0].clone(),
                 None => return Err(RunError::Usage(format!("the file has several kernels; pick one with --kernel ({})", kernels.join(", ")))),
             };
-            let mine: Vec<&phobos_frontend::Entry> = entries.iter().filter(|e| e.kernel == kernel).collect();
-            Signature {
-                kernel: kernel.clone(),
-                params: mine[0].params.clone(),
-                entries: mine.iter().map(|e| (e.name.clone(), e.fixed.clone())).collect(),
-                aligned: mine[0].aligned.clone(),
-                autotune: mine[0].autotune.clone(),
-            }
+            signature(&entries, &kernel)
         }
-        None => mlir_signature(&module, req)?,
+        None => mlir_signature(&module, kernel)?,
     };
     Ok((module, sig))
 }
 
+/// The signature of `kernel` from the frontend's entries (all its specializations).
+pub fn signature(entries: &[phobos_frontend::Entry], kernel: &str) -> Signature {
+    let mine: Vec<&phobos_frontend::Entry> = entries.iter().filter(|e| e.kernel == kernel).collect();
+    Signature {
+        kernel: kernel.to_string(),
+        params: mine.first().map(|e| e.params.clone()).unwrap_or_default(),
+        entries: mine.iter().map(|e| (e.name.clone(), e.fixed.clone())).collect(),
+        aligned: mine.first().map(|e| e.aligned.clone()).unwrap_or_default(),
+        autotune: mine.first().map(|e| e.autotune.clone()).unwrap_or_default(),
+    }
+}
+
 /// The signature of a kernel in an `.mlir` file, from its arguments (`phobos.tensor`,
 /// `phobos.dims` and `phobos.dim` name them when present).
-fn mlir_signature(module: &crate::session::OwnedModule, req: &RunRequest) -> Result<Signature, RunError> {
+fn mlir_signature(module: &crate::session::OwnedModule, kernel: Option<&str>) -> Result<Signature, RunError> {
     let gm = module.op.find_all("gpu.module");
     let Some(gm) = gm.first().copied() else { return Err(RunError::Usage("the module has no gpu.module".into())) };
     let body = gm.region(0).first_block().expect("gpu.module body");
     let kernels: Vec<String> = body.ops().filter(|o| o.is("gpu.func")).filter_map(|o| o.str_attr("sym_name")).collect();
-    let kernel = match &req.kernel {
-        Some(k) => k.clone(),
+    let kernel = match kernel {
+        Some(k) => k.to_string(),
         None if kernels.len() == 1 => kernels[0].clone(),
         None => return Err(RunError::Usage(format!("the module has several kernels; pick one with --kernel ({})", kernels.join(", ")))),
     };
@@ -319,21 +351,11 @@ fn mlir_signature(module: &crate::session::OwnedModule, req: &RunRequest) -> Res
     Ok(Signature { kernel: kernel.clone(), params, entries: vec![(kernel, BTreeMap::new())], aligned: BTreeMap::new(), autotune: BTreeMap::new() })
 }
 
-/// Runs a request end to end; prints `backend: ...` on stderr.
+/// Runs a request end to end: reads the arrays, runs, writes every tensor to `req.out`.
 pub fn run(req: &RunRequest) -> Result<(), RunError> {
-    // Step 1. The backend.
-    let use_cuda = match req.backend {
-        Backend::Sim => false,
-        Backend::Cuda => {
-            return Err(RunError::Usage(crate::cuda::unavailable_reason()));
-        }
-        Backend::Auto => crate::cuda::usable(),
-    };
-    let _ = use_cuda;
-    // Step 2. Compile to the SIMT level and learn the signature.
+    let backend = choose_backend(req.backend)?;
     let session = Session::new(true).map_err(|e| RunError::Usage(e.to_string()))?;
     let (module, sig) = load(&session, req)?;
-    // Step 3. Read the arrays and bind the dimensions.
     let mut arrays = BTreeMap::new();
     for (name, path) in &req.args {
         if arrays.contains_key(name) {
@@ -342,16 +364,58 @@ pub fn run(req: &RunRequest) -> Result<(), RunError> {
         let a = npy::read(path).map_err(RunError::Usage)?;
         arrays.insert(name.clone(), (a, path.clone()));
     }
-    let (bound, values) = bind(&sig, &arrays, &req.defines).map_err(RunError::Usage)?;
-    let entry = select_entry(&sig, &values).map_err(RunError::Usage)?;
-    // Step 4. Translate the entry and run it.
+    eprintln!("backend: {backend}");
+    let mut opts = phobos_sim::Options::default();
+    if let Some(m) = req.max_warp_insts {
+        opts.max_warp_insts = m;
+    }
+    let outputs = execute_with(&module, &sig, &arrays, &req.defines, req.grid, &opts)?;
+    std::fs::create_dir_all(&req.out).map_err(|e| RunError::Usage(format!("{}: {e}", req.out.display())))?;
+    for (name, arr) in outputs {
+        npy::write(&Path::new(&req.out).join(format!("{name}.npy")), &arr).map_err(RunError::Usage)?;
+    }
+    Ok(())
+}
+
+/// The backend a request gets, by name for the `backend:` line.
+pub fn choose_backend(b: Backend) -> Result<&'static str, RunError> {
+    match b {
+        Backend::Sim => Ok("sim"),
+        Backend::Cuda => Err(RunError::Usage(crate::cuda::unavailable_reason())),
+        Backend::Auto => Ok("sim"),
+    }
+}
+
+/// Binds `arrays` to the kernel, runs it on the simulator, and returns every tensor after the
+/// run, in parameter order.
+pub fn execute(
+    module: &crate::session::OwnedModule,
+    sig: &Signature,
+    arrays: &BTreeMap<String, (Array, PathBuf)>,
+    defines: &BTreeMap<String, i64>,
+    grid: [u32; 3],
+) -> Result<Vec<(String, Array)>, RunError> {
+    execute_with(module, sig, arrays, defines, grid, &phobos_sim::Options::default())
+}
+
+/// [`execute`] with simulator options.
+pub fn execute_with(
+    module: &crate::session::OwnedModule,
+    sig: &Signature,
+    arrays: &BTreeMap<String, (Array, PathBuf)>,
+    defines: &BTreeMap<String, i64>,
+    grid: [u32; 3],
+    opts: &phobos_sim::Options,
+) -> Result<Vec<(String, Array)>, RunError> {
+    let (bound, values) = bind(sig, arrays, defines).map_err(RunError::Usage)?;
+    let entry = select_entry(sig, &values).map_err(RunError::Usage)?;
     let gm = module.op.find_all("gpu.module")[0];
     let kernel = phobos_sim::translate(gm, &entry).map_err(|u| RunError::Usage(u.to_string()))?;
     let block = kernel.block.ok_or_else(|| RunError::Usage(format!("{entry} has no known_block_size; the simulator needs the block size")))?;
     let mut bufs: Vec<Vec<u8>> = Vec::new();
     let mut args = Vec::new();
     let mut outputs: Vec<(String, usize, Array)> = Vec::new();
-    // The compiled entry's parameters: tensors, then the dimensions it did not fix.
+    // The entry's parameters: the tensors, then the dimensions it does not fix.
     let fixed = sig.entries.iter().find(|(n, _)| *n == entry).map(|(_, f)| f.clone()).unwrap_or_default();
     for (p, a) in sig.params.iter().zip(&bound) {
         match (p, a) {
@@ -368,16 +432,15 @@ pub fn run(req: &RunRequest) -> Result<(), RunError> {
             _ => unreachable!("bind gives an array per tensor"),
         }
     }
-    eprintln!("backend: sim");
-    let launch = phobos_sim::Launch { grid: req.grid, block, args, dynamic_shared: 0 };
+    let launch = phobos_sim::Launch { grid, block, args, dynamic_shared: 0 };
     let t0 = std::time::Instant::now();
-    let stats = phobos_sim::run(&kernel, &launch, &mut bufs, &phobos_sim::Options::default()).map_err(|f| RunError::Fault(f.to_string()))?;
+    let stats = phobos_sim::run(&kernel, &launch, &mut bufs, opts).map_err(|f| RunError::Fault(f.to_string()))?;
     tracing::info!("{entry}: {} CTAs, {} thread-instructions in {:.1} ms", stats.ctas, stats.thread_insts, t0.elapsed().as_secs_f64() * 1e3);
-    // Step 5. Write every tensor back.
-    std::fs::create_dir_all(&req.out).map_err(|e| RunError::Usage(format!("{}: {e}", req.out.display())))?;
-    for (name, b, mut arr) in outputs {
-        arr.data = std::mem::take(&mut bufs[b]);
-        npy::write(&Path::new(&req.out).join(format!("{name}.npy")), &arr).map_err(RunError::Usage)?;
-    }
-    Ok(())
+    Ok(outputs
+        .into_iter()
+        .map(|(name, b, mut arr)| {
+            arr.data = std::mem::take(&mut bufs[b]);
+            (name, arr)
+        })
+        .collect())
 }

@@ -3,6 +3,9 @@
 
 use std::process::Command;
 
+#[path = "suite/e2e.rs"]
+mod e2e;
+
 fn workspace_root() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root").to_path_buf()
 }

@@ -143,14 +143,15 @@ struct Warp {
     insts: u64,
 }
 
-/// Who touched a shared word last, in which barrier epoch (for the race check).
+/// Who touched a shared byte last, in which barrier epoch (for the race check). Threads are
+/// numbered from 1 (0 means nobody).
 #[derive(Clone, Copy, Default)]
 struct Word {
-    w_thread: u32,
     w_epoch: u32,
-    r_warp: u32,
-    r_thread: u32,
     r_epoch: u32,
+    w_thread: u16,
+    r_thread: u16,
+    r_warp: u8,
     r_multi_warp: bool,
 }
 
@@ -549,15 +550,15 @@ impl Ctx<'_> {
         if !self.opts.check_races {
             return Ok(());
         }
-        let t = w.index * 32 + lane as u32 + 1; // 0 means "nobody"
+        let t = (w.index * 32 + lane as u32 + 1) as u16; // 0 means "nobody"
         let epoch = cta.epoch;
-        for word in off / 4..(off + len).div_ceil(4) {
+        for word in off..off + len {
             let Some(s) = cta.words.get(word).copied() else { continue };
-            let other_warp = |th: u32| (th - 1) / 32 != w.index;
+            let other_warp = |th: u16| (th as u32 - 1) / 32 != w.index;
             let conflict = if write {
                 if s.w_epoch == epoch && s.w_thread != 0 && other_warp(s.w_thread) {
                     Some((s.w_thread, "write after a write"))
-                } else if s.r_epoch == epoch && s.r_thread != 0 && (s.r_multi_warp || s.r_warp != w.index) {
+                } else if s.r_epoch == epoch && s.r_thread != 0 && (s.r_multi_warp || s.r_warp as u32 != w.index) {
                     Some((s.r_thread, "write after a read"))
                 } else {
                     None
@@ -566,7 +567,7 @@ impl Ctx<'_> {
                 (s.w_epoch == epoch && s.w_thread != 0 && other_warp(s.w_thread)).then_some((s.w_thread, "read after a write"))
             };
             if let Some((other, what)) = conflict {
-                let o = self.thread_xyz(other - 1);
+                let o = self.thread_xyz(other as u32 - 1);
                 let mut f = self.fault(
                     FaultKind::Race,
                     cta,
@@ -577,7 +578,7 @@ impl Ctx<'_> {
                         o[0],
                         o[1],
                         o[2],
-                        word * 4
+                        word
                     ),
                 );
                 f.message = f.message.replacen("write after a write", "a write races with a write", 1);
@@ -588,13 +589,13 @@ impl Ctx<'_> {
                 s.w_thread = t;
                 s.w_epoch = epoch;
             } else if s.r_epoch == epoch {
-                if s.r_warp != w.index {
+                if s.r_warp as u32 != w.index {
                     s.r_multi_warp = true;
                 }
             } else {
                 s.r_epoch = epoch;
                 s.r_thread = t;
-                s.r_warp = w.index;
+                s.r_warp = w.index as u8;
                 s.r_multi_warp = false;
             }
         }
@@ -1283,7 +1284,7 @@ pub fn run(k: &Kernel, launch: &Launch, bufs: &mut [Vec<u8>], opts: &Options) ->
             let gy = launch.grid[1] as u64;
             let id = [(next % gx) as u32, ((next / gx) % gy) as u32, (next / (gx * gy)) as u32];
             let warps = (0..nwarps).map(|i| ctx.new_warp(i, threads)).collect();
-            resident.push(Cta { id, warps, shared: vec![0u8; shared_bytes], words: vec![Word::default(); shared_bytes.div_ceil(4)], epoch: 1 });
+            resident.push(Cta { id, warps, shared: vec![0u8; shared_bytes], words: vec![Word::default(); shared_bytes], epoch: 1 });
             next += 1;
         }
         if resident.is_empty() {

@@ -51,6 +51,14 @@ config.substitutions.append(("%expect-exit", f"bash {os.path.join(config.test_so
 config.substitutions.append(("%examples", os.path.join(root, "examples")))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "inputs")))
 
+# NumPy (third_party/install.sh puts it in .tools/python) for the `phobos run` tests.
+pydir = os.path.join(root, ".tools", "python")
+config.environment["PYTHONPATH"] = pydir
+config.substitutions.append(("%npy", f"python3 {os.path.join(config.test_source_root, 'tools', 'npy.py')}"))
+import subprocess
+if subprocess.run(["python3", "-c", "import numpy"], env={**os.environ, "PYTHONPATH": pydir}, capture_output=True).returncode == 0:
+    config.available_features.add("numpy")
+
 # GPU tests: only where a CUDA driver is present.
 if os.path.exists("/dev/nvidia0") or os.path.exists("/dev/nvidiactl"):
     config.available_features.add("cuda")

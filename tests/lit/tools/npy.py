@@ -1,0 +1,60 @@
+"""Inputs and NumPy references for the `phobos run` lit tests.
+
+  npy.py rand OUT SHAPE DTYPE SEED [LO HI]   uniform values (integers for int dtypes)
+  npy.py fill OUT SHAPE DTYPE VALUE          a constant array
+  npy.py range OUT N DTYPE                   0, 1, ..., N-1
+  npy.py matvec W x y [TOL]                  y == W @ x[0] within TOL * K
+  npy.py lanemax A O                         O[0,0] == max(A[0, :32])
+  npy.py equal A B                           A and B hold the same values
+Exits 1 with a message on a mismatch.
+"""
+import sys
+
+import numpy as np
+
+
+def shape(s):
+    return tuple(int(d) for d in s.split("x"))
+
+
+def main(argv):
+    cmd = argv[0]
+    if cmd == "rand":
+        out, shp, dt, seed = argv[1], shape(argv[2]), np.dtype(argv[3]), int(argv[4])
+        lo, hi = (float(argv[5]), float(argv[6])) if len(argv) > 6 else (-1.0, 1.0)
+        rng = np.random.default_rng(seed)
+        if np.issubdtype(dt, np.integer):
+            a = rng.integers(int(lo), int(hi) + 1, size=shp).astype(dt)
+        elif dt == np.bool_:
+            a = rng.integers(0, 2, size=shp).astype(dt)
+        else:
+            a = rng.uniform(lo, hi, size=shp).astype(dt)
+        np.save(out, a)
+    elif cmd == "fill":
+        np.save(argv[1], np.full(shape(argv[2]), float(argv[4]), dtype=np.dtype(argv[3])))
+    elif cmd == "range":
+        np.save(argv[1], np.arange(int(argv[2])).astype(np.dtype(argv[3])))
+    elif cmd == "matvec":
+        W, x, y = np.load(argv[1]), np.load(argv[2]), np.load(argv[3])
+        tol = float(argv[4]) if len(argv) > 4 else 1e-6
+        ref = W.astype(np.float64) @ x[0].astype(np.float64)
+        err = float(np.max(np.abs(y[0].astype(np.float64) - ref)))
+        if not err <= tol * W.shape[1]:
+            sys.exit(f"matvec: max abs error {err} > {tol} * K")
+        print(f"matvec ok: N={W.shape[0]} K={W.shape[1]} max abs error {err:.3g}")
+    elif cmd == "lanemax":
+        A, O = np.load(argv[1]), np.load(argv[2])
+        if O[0, 0] != A[0, :32].max():
+            sys.exit(f"lanemax: {O[0, 0]} != {A[0, :32].max()}")
+        print("lanemax ok")
+    elif cmd == "equal":
+        A, B = np.load(argv[1]), np.load(argv[2])
+        if A.shape != B.shape or not np.array_equal(A, B):
+            sys.exit(f"equal: {argv[1]} and {argv[2]} differ")
+        print("equal ok")
+    else:
+        sys.exit(f"npy.py: unknown command {cmd}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
