@@ -54,6 +54,9 @@ struct RunArgs {
     /// runaway spin loop.
     #[arg(long, value_name = "N")]
     max_warp_instructions: Option<u64>,
+    /// Print the launch's time and instruction counts on stderr (`key: value` lines).
+    #[arg(long)]
+    stats: bool,
 }
 
 /// What `--emit` accepts.
@@ -100,6 +103,10 @@ struct CompileArgs {
     /// libdevice.10.bc, for math functions (default: $PHOBOS_LIBDEVICE).
     #[arg(long)]
     libdevice: Option<PathBuf>,
+    /// Compile N more times in this process through the library API and print the median time
+    /// (`repeat_median_ms: X` on stderr): the warm compile latency.
+    #[arg(long, value_name = "N", hide = true)]
+    repeat: Option<usize>,
     /// Check diagnostics against `// expected-error {{...}}` comments in the source (lit tests).
     #[arg(long)]
     verify_diagnostics: bool,
@@ -152,6 +159,7 @@ fn run_cmd(a: RunArgs) -> i32 {
             defines: parse_defines(&a.defines)?,
             chip: a.chip.clone(),
             max_warp_insts: a.max_warp_instructions,
+            stats: a.stats,
         })
     })();
     let req = match parsed {
@@ -397,6 +405,31 @@ fn compile_one(a: &CompileArgs) -> i32 {
         let json = serde_json::to_string_pretty(&Manifest { entries: &entries }).expect("entries serialize");
         if let Err(e) = std::fs::write(m, json + "\n") {
             return fail(format!("{}: {e}", m.display()));
+        }
+    }
+    if let Some(n) = a.repeat {
+        let mut times = Vec::new();
+        for _ in 0..n {
+            let t0 = std::time::Instant::now();
+            let l1 = if is_phobos {
+                let fopts = phobos_frontend::Options { defines: parse_defines(&a.defines).unwrap_or_default(), kernel: a.kernel.clone() };
+                match phobos_frontend::compile(&src, &fopts) {
+                    Ok(o) => o.mlir,
+                    Err(_) => return fail("the source stopped compiling"),
+                }
+            } else {
+                l1_text.clone()
+            };
+            let Some(m) = session.parse(&l1, &parse_name) else { return fail("the L1 stopped parsing") };
+            let quiet = CompileOptions { target: opts.target.clone(), ..Default::default() };
+            if compile::lower(&session, &m, stage, &quiet).and_then(|()| compile::output_text(&m, stage)).is_err() {
+                return fail("the repeated compile failed");
+            }
+            times.push(t0.elapsed().as_secs_f64() * 1e3);
+        }
+        times.sort_by(|x, y| x.partial_cmp(y).expect("no NaN"));
+        if let Some(med) = times.get(times.len() / 2) {
+            eprintln!("repeat_median_ms: {med:.3}");
         }
     }
     if a.stats {

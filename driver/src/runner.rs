@@ -55,6 +55,8 @@ pub struct RunRequest {
     pub chip: String,
     /// The simulator's bound on instructions per warp (a spin loop past it is a deadlock).
     pub max_warp_insts: Option<u64>,
+    /// Print the launch's time and counts.
+    pub stats: bool,
 }
 
 /// What a kernel takes, and what its compiled entries fix.
@@ -369,7 +371,14 @@ pub fn run(req: &RunRequest) -> Result<(), RunError> {
     if let Some(m) = req.max_warp_insts {
         opts.max_warp_insts = m;
     }
-    let outputs = execute_with(&module, &sig, &arrays, &req.defines, req.grid, &opts)?;
+    let (outputs, stats, secs) = execute_timed(&module, &sig, &arrays, &req.defines, req.grid, &opts)?;
+    if req.stats {
+        eprintln!("sim_ms: {:.3}", secs * 1e3);
+        eprintln!("ctas: {}", stats.ctas);
+        eprintln!("warp_instructions: {}", stats.warp_insts);
+        eprintln!("thread_instructions: {}", stats.thread_insts);
+        eprintln!("thread_instructions_per_s: {:.0}", stats.thread_insts as f64 / secs.max(1e-9));
+    }
     std::fs::create_dir_all(&req.out).map_err(|e| RunError::Usage(format!("{}: {e}", req.out.display())))?;
     for (name, arr) in outputs {
         npy::write(&Path::new(&req.out).join(format!("{name}.npy")), &arr).map_err(RunError::Usage)?;
@@ -407,6 +416,18 @@ pub fn execute_with(
     grid: [u32; 3],
     opts: &phobos_sim::Options,
 ) -> Result<Vec<(String, Array)>, RunError> {
+    execute_timed(module, sig, arrays, defines, grid, opts).map(|(o, _, _)| o)
+}
+
+/// [`execute_with`], also giving the simulator's counts and the launch's wall time in seconds.
+pub fn execute_timed(
+    module: &crate::session::OwnedModule,
+    sig: &Signature,
+    arrays: &BTreeMap<String, (Array, PathBuf)>,
+    defines: &BTreeMap<String, i64>,
+    grid: [u32; 3],
+    opts: &phobos_sim::Options,
+) -> Result<(Vec<(String, Array)>, phobos_sim::Stats, f64), RunError> {
     let (bound, values) = bind(sig, arrays, defines).map_err(RunError::Usage)?;
     let entry = select_entry(sig, &values).map_err(RunError::Usage)?;
     let gm = module.op.find_all("gpu.module")[0];
@@ -435,12 +456,14 @@ pub fn execute_with(
     let launch = phobos_sim::Launch { grid, block, args, dynamic_shared: 0 };
     let t0 = std::time::Instant::now();
     let stats = phobos_sim::run(&kernel, &launch, &mut bufs, opts).map_err(|f| RunError::Fault(f.to_string()))?;
-    tracing::info!("{entry}: {} CTAs, {} thread-instructions in {:.1} ms", stats.ctas, stats.thread_insts, t0.elapsed().as_secs_f64() * 1e3);
-    Ok(outputs
+    let secs = t0.elapsed().as_secs_f64();
+    tracing::info!("{entry}: {} CTAs, {} thread-instructions in {:.1} ms", stats.ctas, stats.thread_insts, secs * 1e3);
+    let outputs = outputs
         .into_iter()
         .map(|(name, b, mut arr)| {
             arr.data = std::mem::take(&mut bufs[b]);
             (name, arr)
         })
-        .collect())
+        .collect();
+    Ok((outputs, stats, secs))
 }

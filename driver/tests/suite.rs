@@ -3,6 +3,9 @@
 
 use std::process::Command;
 
+#[path = "suite/snapshots.rs"]
+mod snapshots;
+
 #[path = "suite/e2e.rs"]
 mod e2e;
 

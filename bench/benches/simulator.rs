@@ -1,0 +1,78 @@
+//! The simulator on `lanes_matvec` at N = K = 1024 (256 CTAs of 128 threads): the time of the
+//! launch and simulated thread-instructions per second, next to Triton's CPU interpreter on the
+//! same kernel and sizes (`../shared/anchors/triton_interpret.py`) in the same run. Both exclude
+//! process start and file I/O: Phobos reports the launch alone (`phobos run --stats`).
+//!
+//!   cargo bench -p phobos-bench --bench simulator [-- --reps N]
+
+use phobos_bench::*;
+use std::process::Command;
+
+fn npy_f32(path: &std::path::Path, shape: &[usize], vals: impl Iterator<Item = f32>) {
+    let dims = shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ");
+    let comma = if shape.len() == 1 { "," } else { "" };
+    let mut header = format!("{{'descr': '<f4', 'fortran_order': False, 'shape': ({dims}{comma}), }}");
+    while (10 + header.len() + 1) % 64 != 0 {
+        header.push(' ');
+    }
+    header.push('\n');
+    let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
+    bytes.extend((header.len() as u16).to_le_bytes());
+    bytes.extend(header.as_bytes());
+    for v in vals {
+        bytes.extend(v.to_le_bytes());
+    }
+    std::fs::write(path, bytes).expect("writes the input");
+}
+
+fn main() {
+    let reps: usize = std::env::args().skip_while(|a| a != "--reps").nth(1).and_then(|n| n.parse().ok()).unwrap_or(3);
+    let (n, k) = (1024usize, 1024usize);
+    let phobos = phobos_release();
+    let dir = std::env::temp_dir().join(format!("phobos-simbench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut s: u64 = 0x2545F4914F6CDD1D;
+    let mut rnd = move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        ((s >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0) as f32
+    };
+    npy_f32(&dir.join("W.npy"), &[n, k], (0..n * k).map(|_| rnd()));
+    npy_f32(&dir.join("x.npy"), &[1, k], (0..k).map(|_| rnd()));
+    npy_f32(&dir.join("y.npy"), &[1, n], (0..n).map(|_| f32::NAN));
+    let launch = || {
+        let mut c = Command::new(&phobos);
+        c.arg("run").arg(root().join("examples/lanes_matvec.phobos")).args(["--grid", &(n / 4).to_string(), "--backend", "sim", "--stats"]);
+        for t in ["W", "x", "y"] {
+            c.arg("--arg").arg(format!("{t}={}", dir.join(format!("{t}.npy")).display()));
+        }
+        c.arg("--out").arg(dir.join("out"));
+        c
+    };
+    let parse = |o: &str, key: &str| o.lines().find_map(|l| l.strip_prefix(key)).and_then(|v| v.trim().parse::<f64>().ok()).unwrap_or(f64::NAN);
+    run(&mut launch()); // discarded warm-up
+    let mut ms = Vec::new();
+    let mut insts = 0.0;
+    for _ in 0..reps {
+        let o = run(&mut launch());
+        ms.push(parse(&o, "sim_ms: "));
+        insts = parse(&o, "thread_instructions: ");
+    }
+    let (mn, med, mx) = stats(&ms);
+    let mut report = serde_json::json!({
+        "bench": "simulator", "kernel": "lanes_matvec", "n": n, "k": k, "grid": n / 4, "machine": machine(), "reps": reps,
+        "phobos_launch_s": {"min": mn / 1e3, "median": med / 1e3, "max": mx / 1e3},
+        "thread_instructions": insts,
+        "thread_instructions_per_s": insts / (med / 1e3),
+    });
+    if let Some((py, anchors)) = triton_python() {
+        let o = run(Command::new(&py).arg(anchors.join("triton_interpret.py")).args(["--n", &n.to_string(), "--k", &k.to_string(), "--reps", &reps.to_string()]));
+        let t = last_json(&o);
+        let tmed = t["call_s"]["median"].as_f64().unwrap_or(f64::NAN);
+        report["triton"] = t;
+        report["ratio_triton_over_phobos"] = serde_json::json!((tmed / (med / 1e3) * 10.0).round() / 10.0);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    println!("{report}");
+}
