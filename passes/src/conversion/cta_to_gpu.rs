@@ -18,7 +18,7 @@
 //! Postcondition: no `cta.*` op is left; `gpu.barrier`s and one `scf.if` per fold appear.
 
 use crate::{
-    conversion::lane_to_gpu::{argmax_pair, butterfly, combine_function},
+    conversion::lane_to_gpu::{apply_combine, argmax_pair, butterfly, combine_block},
     external::PassCx,
     ids::{known_block_size, linear_thread_id, num_warps},
     words::{combine, identity},
@@ -186,8 +186,8 @@ fn lower(module: Op, op: Op) -> Result<(), Diagnostic> {
                     "a CTA fold with a combine function needs a known block size (known_block_size on the gpu.func)",
                 ));
             };
-            let callee = combine_function(module, op)?;
-            let call = |b: Builder, x: Val, y: Val| b.v("func.call", &[x, y], ty, &[("callee", b.ctx.sym_attr(&callee))]);
+            let blk = combine_block(module, op)?;
+            let call = |b: Builder, x: Val, y: Val| apply_combine(b, blk, x, y);
             let r = butterfly(b, v, lane::WARP, call);
             let (stored, sty) = storage(b, r);
             let buf = scratch(module, b, sty, &tag(sty));

@@ -7,8 +7,8 @@
 //!   ties go to the smaller lane.
 //! - `lane.shuffle`: one shuffle (two for 64-bit values). An operand that is not a constant
 //!   inside the piece is clamped first, so a source outside the piece reads the lane's own value.
-//! - A combine region is outlined into a private `func.func` in the gpu.module and called per
-//!   step; LLVM inlines it.
+//! - A combine (a region, or the body of `combine = @f`) is copied into every step, so no call
+//!   is left.
 //!
 //! Precondition: the ops verified (width, kinds, combine shape). Postcondition: no `lane.*` op
 //! is left. Limits: the butterfly is the only reduction strategy (no `redux.sync` for i32 yet).
@@ -19,9 +19,10 @@ use crate::{
 };
 use phobos_dialects::{
     diag::Diagnostic,
-    ir::{Builder, Op, Reg, Ty, Val},
+    ir::{Blk, Builder, Op, Val},
     lane::{self, Mode},
 };
+use std::collections::HashMap;
 
 pub const DESCRIPTION: &str = "Lowers lane.reduce, lane.reduce_with and lane.argmax to an xor butterfly of \
 log2(width) gpu.shuffle steps (argmax: two shuffles per step), and lane.shuffle to one gpu.shuffle, or \
@@ -56,9 +57,8 @@ fn lower(module: Op, op: Op) -> Result<(), Diagnostic> {
             butterfly(b, v, w, |b, a, c| combine(b, kind, a, c))
         }
         "lane.reduce_with" => {
-            let callee = combine_function(module, op)?;
-            let ty = v.ty();
-            butterfly(b, v, w, |b, a, c| call(b, &callee, a, c, ty))
+            let blk = combine_block(module, op)?;
+            butterfly(b, v, w, |b, a, c| apply_combine(b, blk, a, c))
         }
         "lane.argmax" => argmax(b, v, w),
         "lane.shuffle" => lower_shuffle(b, op, w),
@@ -142,13 +142,10 @@ fn lower_shuffle(b: Builder, op: Op, w: i64) -> Val {
     }
 }
 
-fn call(b: Builder, callee: &str, x: Val, y: Val, ty: Ty) -> Val {
-    b.v("func.call", &[x, y], ty, &[("callee", b.ctx.sym_attr(callee))])
-}
-
-/// The function a `*.reduce_with` calls: its `combine = @f`, checked, or its region outlined
-/// into a new private `func.func` of the gpu.module.
-pub fn combine_function(module: Op, op: Op) -> Result<String, Diagnostic> {
+/// The block of a `*.reduce_with`'s combine: its region, or the body of its `combine = @f`
+/// (checked: a `func.func` of this gpu.module of type (T, T) -> T with one block). The region
+/// must not use values from outside it: it is copied where the fold happens.
+pub fn combine_block(module: Op, op: Op) -> Result<Blk, Diagnostic> {
     let ty = op.operand(0).ty();
     let body = module.region(0).first_block().expect("gpu.module has a body");
     if let Some(sym) = op.attr("combine").and_then(|a| a.symbol()) {
@@ -161,46 +158,51 @@ pub fn combine_function(module: Op, op: Op) -> Result<String, Diagnostic> {
         if got != want {
             return Err(Diagnostic::op_error(op, format!("combine @{sym} must have type {want}, has {got}")));
         }
-        return Ok(sym);
+        let blocks = f.region(0).blocks();
+        if blocks.len() != 1 {
+            return Err(Diagnostic::op_error(op, format!("combine @{sym} must have one block, has {}", blocks.len())));
+        }
+        return Ok(blocks[0]);
     }
-    // The region must not use values from outside it: it becomes a function.
-    let region = op.region(0);
-    let blk = region.first_block().expect("verified combine region");
+    let blk = op.region(0).first_block().expect("verified combine region");
     for inner in blk.ops().flat_map(|o| o.walk()) {
         for v in inner.operands() {
             let defined_inside = match v.def() {
-                Some(d) => d.ancestor("lane.reduce_with").or(d.ancestor("cta.reduce_with")) == Some(op),
-                None => v.block_arg().is_some_and(|(bb, _)| {
-                    bb == blk || bb.parent_op().is_some_and(|p| p.ancestor(&op.name()) == Some(op))
-                }),
+                Some(d) => d.ancestor(&op.name()) == Some(op),
+                None => v.block_arg().is_some_and(|(bb, _)| bb == blk || bb.parent_op().is_some_and(|p| p.ancestor(&op.name()) == Some(op))),
             };
             if !defined_inside {
                 return Err(Diagnostic::op_error(op, "combine region uses a value defined outside it"));
             }
         }
     }
-    let existing: Vec<String> = body.ops().filter_map(|o| o.str_attr("sym_name")).collect();
-    let name = (0..).map(|i| format!("__phobos_combine_{i}")).find(|n| !existing.contains(n)).expect("a free name");
-    let first = body.first_op().expect("gpu.module is not empty");
-    let fb = Builder::before(first).with_loc(op.loc());
-    let fty = fb.ctx.t(&format!("({ty}, {ty}) -> {ty}"));
-    let func_region = Reg::create();
-    let ctx = fb.ctx;
-    let f = fb.op_with_regions(
-        "func.func",
-        &[],
-        &[],
-        &[
-            ("sym_name", ctx.str_attr(&name)),
-            ("function_type", ctx.a(&format!("{fty}"))),
-            ("sym_visibility", ctx.str_attr("private")),
-        ],
-        &[func_region],
-    );
-    unsafe { mlir_sys::mlirRegionTakeBody(f.region(0).0, region.0) };
-    let new_blk = f.region(0).first_block().expect("moved body");
-    let yield_op = new_blk.terminator().expect("verified gpu.yield");
-    Builder::before(yield_op).op("func.return", &[yield_op.operand(0)], &[], &[]);
-    yield_op.erase();
-    Ok(name)
+    Ok(blk)
+}
+
+/// Copies the combine `blk` at `b` with its arguments bound to `x` and `y`; returns the value its
+/// terminator (`gpu.yield` or `func.return`) gives.
+pub fn apply_combine(b: Builder, blk: Blk, x: Val, y: Val) -> Val {
+    let mut map: HashMap<Val, Val> = HashMap::new();
+    map.insert(blk.arg(0), x);
+    map.insert(blk.arg(1), y);
+    let term = blk.terminator().expect("verified terminator");
+    for op in blk.ops() {
+        if op == term {
+            break;
+        }
+        let c = op.clone_op();
+        for inner in c.walk() {
+            for i in 0..inner.num_operands() {
+                if let Some(m) = map.get(&inner.operand(i)) {
+                    inner.set_operand(i, *m);
+                }
+            }
+        }
+        b.insert(c);
+        for (old, new) in op.results().into_iter().zip(c.results()) {
+            map.insert(old, new);
+        }
+    }
+    let r = term.operand(0);
+    map.get(&r).copied().unwrap_or(r)
 }

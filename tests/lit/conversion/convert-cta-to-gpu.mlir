@@ -105,15 +105,16 @@ gpu.module @m {
 
 // -----
 
-// A user combine has no identity: the warps' results are folded in order by calls.
+// A user combine has no identity: the warps' results are folded in order, the combine copied
+// into each step.
 // CHECK-LABEL: gpu.func @custom
-// CHECK-COUNT-5: func.call @__phobos_combine_0
+// CHECK-COUNT-5: arith.maximumf
 // CHECK-COUNT-2: gpu.barrier
 // CHECK: memref.load
 // CHECK: memref.load
-// CHECK: func.call @__phobos_combine_0
+// CHECK: arith.maximumf
 // CHECK: memref.load
-// CHECK: func.call @__phobos_combine_0
+// CHECK: arith.maximumf
 // CHECK-NEXT: gpu.barrier
 gpu.module @m {
   gpu.func @custom(%x: f32) kernel attributes {known_block_size = array<i32: 96, 1, 1>} {

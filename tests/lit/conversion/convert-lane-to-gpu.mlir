@@ -156,13 +156,14 @@ gpu.module @m {
 
 // -----
 
-// A combine region becomes a private function, called once per butterfly step.
-// CHECK-LABEL: gpu.module @m
-// CHECK: func.func private @__phobos_combine_0(%[[A:.*]]: f32, %[[B:.*]]: f32) -> f32
-// CHECK: arith.maximumf %[[A]], %[[B]] : f32
-// CHECK: return
+// A combine region is copied into every butterfly step: no call is left.
 // CHECK-LABEL: gpu.func @reduce_region
-// CHECK-COUNT-3: func.call @__phobos_combine_0
+// CHECK-SAME: (%[[X:.*]]: f32)
+// CHECK: %[[S:.*]], %{{.*}} = gpu.shuffle  xor %[[X]]
+// CHECK: arith.maximumf %[[X]], %[[S]] : f32
+// CHECK-COUNT-2: arith.maximumf
+// CHECK-NOT: func.call
+// CHECK-NOT: lane.reduce_with
 gpu.module @m {
   gpu.func @reduce_region(%x: f32) kernel {
     %0 = "lane.reduce_with"(%x) ({
@@ -176,8 +177,10 @@ gpu.module @m {
 
 // -----
 
+// The body of a combine function is copied the same way.
 // CHECK-LABEL: gpu.func @reduce_symbol
-// CHECK-COUNT-5: func.call @mx
+// CHECK-COUNT-5: arith.maxsi
+// CHECK-NOT: func.call
 gpu.module @m {
   func.func private @mx(%a: i32, %b: i32) -> i32 {
     %m = arith.maxsi %a, %b : i32
