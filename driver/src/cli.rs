@@ -93,6 +93,9 @@ struct CompileArgs {
     /// and the pass.
     #[arg(long, value_name = "DIR")]
     dump_ir_dir: Option<PathBuf>,
+    /// Print remarks (e.g. which barriers were elided and why) with the diagnostics.
+    #[arg(long)]
+    remarks: bool,
     /// Print `key: value` statistics on stderr (shared bytes, shuffles, barriers; registers and
     /// spills when ptxas is found).
     #[arg(long)]
@@ -386,17 +389,24 @@ fn compile_one(a: &CompileArgs) -> i32 {
     let parse_name = if is_phobos { format!("{filename}.l1.mlir") } else { filename.clone() };
     let module = session.parse(&l1_text, &parse_name);
     let result = match &module {
-        Some(m) => compile::lower(&session, m, stage, &opts).and_then(|()| compile::output_text(m, stage)),
+        Some(m) => compile::lower(&session, m, stage, &opts).and_then(|info| compile::output_text(m, stage).map(|t| (t, info))),
         None => Err(compile::CompileError::Invalid),
     };
     let source = |f: &str| (f == filename).then(|| text.clone());
-    let diags = session.diags.take();
+    let mut diags = session.diags.take();
+    if !a.remarks {
+        diags.retain(|d| d.severity != phobos_dialects::diag::Severity::Remark);
+    }
     eprint!("{}", render_for(&diags, is_phobos, &source));
-    let out = match result {
+    let (out, info) = match result {
         Ok(t) => t,
         Err(compile::CompileError::Invalid) => return 1,
         Err(e) => return fail(e),
     };
+    let mut entries = entries;
+    for e in entries.iter_mut() {
+        e.dynamic_shared_bytes = info.dynamic_shared.get(&e.name).copied().unwrap_or(0);
+    }
     if let Some(m) = &a.manifest {
         #[derive(serde::Serialize)]
         struct Manifest<'a> {
@@ -422,7 +432,7 @@ fn compile_one(a: &CompileArgs) -> i32 {
             };
             let Some(m) = session.parse(&l1, &parse_name) else { return fail("the L1 stopped parsing") };
             let quiet = CompileOptions { target: opts.target.clone(), ..Default::default() };
-            if compile::lower(&session, &m, stage, &quiet).and_then(|()| compile::output_text(&m, stage)).is_err() {
+            if compile::lower(&session, &m, stage, &quiet).and_then(|_| compile::output_text(&m, stage)).is_err() {
                 return fail("the repeated compile failed");
             }
             times.push(t0.elapsed().as_secs_f64() * 1e3);
@@ -434,7 +444,8 @@ fn compile_one(a: &CompileArgs) -> i32 {
     }
     if a.stats {
         if let Some(m) = &module {
-            for (k, v) in crate::stats::collect(m.op, stage, &out, &a.chip) {
+            let dynamic: u64 = info.dynamic_shared.values().sum();
+            for (k, v) in crate::stats::collect(m.op, stage, &out, &a.chip, dynamic) {
                 eprintln!("{k}: {v}");
             }
         }

@@ -8,9 +8,12 @@ use crate::{
 use phobos_dialects::diag::Diagnostic;
 use phobos_passes::{
     pipeline::BuildConfig,
-    pipelines::{simt_to_llvm, Target, SIMT_PASSES},
+    pipelines::{simt_passes, simt_to_llvm, Target},
 };
-use std::path::{Path, PathBuf};
+use std::{
+    collections::BTreeMap,
+    path::{Path, PathBuf},
+};
 
 /// The stages a compile can stop at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, clap::ValueEnum)]
@@ -60,23 +63,60 @@ pub enum CompileError {
     Io(String),
 }
 
-/// The pipeline text from L1 to `stage`, None for L1 itself.
-pub fn pipeline_to(stage: Stage, target: &Target) -> Option<String> {
-    let simt = format!("gpu.module({SIMT_PASSES})");
+/// What lowering learned that the PTX does not say.
+#[derive(Clone, Debug, Default)]
+pub struct Lowered {
+    /// Dynamic shared memory per kernel (entry name -> bytes), from the shared-memory plan.
+    pub dynamic_shared: BTreeMap<String, u64>,
+}
+
+/// The pipeline from L1 to the SIMT level.
+pub fn simt_pipeline(target: &Target) -> String {
+    format!("builtin.module(gpu.module({}))", simt_passes(&target.chip))
+}
+
+/// The pipeline from the SIMT level to `stage` (LLVM or PTX).
+pub fn backend_pipeline(stage: Stage, target: &Target) -> Option<String> {
     match stage {
-        Stage::L1 => None,
-        Stage::Simt => Some(format!("builtin.module({simt})")),
-        Stage::Llvm => Some(format!("builtin.module({simt},{})", simt_to_llvm(target))),
-        Stage::Ptx => Some(format!("builtin.module({simt},{},gpu-module-to-binary{{format=isa}})", simt_to_llvm(target))),
+        Stage::L1 | Stage::Simt => None,
+        Stage::Llvm => Some(format!("builtin.module({})", simt_to_llvm(target))),
+        Stage::Ptx => Some(format!("builtin.module({},gpu-module-to-binary{{format=isa}})", simt_to_llvm(target))),
     }
 }
 
-/// Lowers `module` (L1) in place to `stage`.
-pub fn lower(session: &Session, module: &OwnedModule, stage: Stage, opts: &CompileOptions) -> Result<(), CompileError> {
+/// Lowers `module` (L1) in place to `stage`: the Phobos pipeline to the SIMT level, then MLIR's
+/// own to LLVM and PTX.
+pub fn lower(session: &Session, module: &OwnedModule, stage: Stage, opts: &CompileOptions) -> Result<Lowered, CompileError> {
     if !phobos_dialects::verify(module.op, &session.diags) {
         return Err(CompileError::Invalid);
     }
-    let Some(pipeline) = pipeline_to(stage, &opts.target) else { return Ok(()) };
+    let mut info = Lowered::default();
+    if stage == Stage::L1 {
+        return Ok(info);
+    }
+    if let Some(dir) = &opts.dump_dir {
+        std::fs::create_dir_all(dir).map_err(|e| CompileError::Io(format!("{}: {e}", dir.display())))?;
+        std::fs::write(dir.join("00-l1-input.mlir"), module.op.to_string()).map_err(|e| CompileError::Io(format!("{}: {e}", dir.display())))?;
+    }
+    let mut dumped = run_stage(session, module, &simt_pipeline(&opts.target), opts, 0, true)?;
+    for f in module.op.find_all("gpu.func") {
+        if let (Some(name), Some(b)) = (f.str_attr("sym_name"), f.int_attr("phobos.dynamic_shared_bytes")) {
+            info.dynamic_shared.insert(name, b as u64);
+        }
+    }
+    if let Some(p) = backend_pipeline(stage, &opts.target) {
+        dumped += run_stage(session, module, &p, opts, dumped, false)?;
+    }
+    let _ = dumped;
+    if !phobos_dialects::verify(module.op, &session.diags) {
+        return Err(CompileError::Invalid);
+    }
+    Ok(info)
+}
+
+/// Runs one pipeline, dumping into `opts.dump_dir` after file number `first`; returns how many
+/// files it dumped.
+fn run_stage(session: &Session, module: &OwnedModule, pipeline: &str, opts: &CompileOptions, first: usize, simt: bool) -> Result<usize, CompileError> {
     let cfg = BuildConfig {
         diags: session.diags.clone(),
         print_before: opts.print_before.clone(),
@@ -84,32 +124,24 @@ pub fn lower(session: &Session, module: &OwnedModule, stage: Stage, opts: &Compi
         generic: opts.printing.flags.generic,
         implicit_nesting: false,
     };
-    let scratch = opts.dump_dir.as_ref().map(|_| {
-        std::env::temp_dir().join(format!("phobos-dump-{}-{}", std::process::id(), unique()))
-    });
+    let scratch = opts.dump_dir.as_ref().map(|_| std::env::temp_dir().join(format!("phobos-dump-{}-{}", std::process::id(), unique())));
     let mut printing = opts.printing.clone();
-    if let (Some(dir), Some(s)) = (&opts.dump_dir, &scratch) {
+    if let Some(s) = &scratch {
         printing.after_all = true;
         printing.module_scope = true;
         printing.tree_dir = Some(s.clone());
-        std::fs::create_dir_all(dir).map_err(|e| CompileError::Io(format!("{}: {e}", dir.display())))?;
-        let input = module.op.to_string();
-        std::fs::write(dir.join("00-l1-input.mlir"), input)
-            .map_err(|e| CompileError::Io(format!("{}: {e}", dir.display())))?;
     }
-    let result = run_pipeline(session, module, &pipeline, &cfg, &printing);
+    let result = run_pipeline(session, module, pipeline, &cfg, &printing);
+    let mut n = 0;
     if let (Some(dir), Some(s)) = (&opts.dump_dir, &scratch) {
-        flatten_dumps(s, dir)?;
+        n = flatten_dumps(s, dir, first, simt)?;
         let _ = std::fs::remove_dir_all(s);
     }
     result.map_err(|e| match e {
         RunError::Pipeline(p) => CompileError::Run(p.to_string()),
         other => CompileError::Run(other.to_string()),
     })?;
-    if !phobos_dialects::verify(module.op, &session.diags) {
-        return Err(CompileError::Invalid);
-    }
-    Ok(())
+    Ok(n)
 }
 
 fn unique() -> usize {
@@ -117,10 +149,10 @@ fn unique() -> usize {
     N.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
-/// The stage the output of the `index`-th pass (0-based) of a compile is in: the first passes
-/// are `phobos-to-simt`'s, the binary pass gives PTX, the rest lead to LLVM.
-fn stage_after(index: usize, flag: &str) -> &'static str {
-    if index < SIMT_PASSES.split(',').count() {
+/// The stage the output of a pass is in: every pass of the Phobos pipeline leaves SIMT IR; after
+/// it, the binary pass gives PTX and the rest lead to LLVM.
+fn stage_after(simt: bool, flag: &str) -> &'static str {
+    if simt {
         "simt"
     } else if flag == "gpu-module-to-binary" {
         "ptx"
@@ -131,7 +163,7 @@ fn stage_after(index: usize, flag: &str) -> &'static str {
 
 /// Turns MLIR's per-op tree of dumps into one numbered file per pass, in execution order:
 /// `01-simt-convert-lane-to-gpu.mlir`, ...
-fn flatten_dumps(tree: &Path, out: &Path) -> Result<(), CompileError> {
+fn flatten_dumps(tree: &Path, out: &Path, first: usize, simt: bool) -> Result<usize, CompileError> {
     let mut files = Vec::new();
     fn walk(d: &Path, out: &mut Vec<PathBuf>) {
         if let Ok(rd) = std::fs::read_dir(d) {
@@ -162,10 +194,10 @@ fn flatten_dumps(tree: &Path, out: &Path) -> Result<(), CompileError> {
         .collect();
     keyed.sort_by_key(|(k, _, _)| *k);
     for (i, (_, flag, path)) in keyed.iter().enumerate() {
-        let dest = out.join(format!("{:02}-{}-{}.mlir", i + 1, stage_after(i, flag), flag));
+        let dest = out.join(format!("{:02}-{}-{}.mlir", first + i + 1, stage_after(simt, flag), flag));
         std::fs::copy(path, &dest).map_err(|e| CompileError::Io(format!("{}: {e}", dest.display())))?;
     }
-    Ok(())
+    Ok(keyed.len())
 }
 
 /// The text of `module` at `stage`: the IR, or the PTX for `Stage::Ptx`.

@@ -269,7 +269,7 @@ pub fn load_text<'s>(
     let lowered = match &module {
         Some(m) if !is_phobos && !is_l1(m) => {
             if phobos_dialects::verify(m.op, &session.diags) {
-                Ok(())
+                Ok(compile::Lowered::default())
             } else {
                 Err(compile::CompileError::Invalid)
             }
@@ -280,9 +280,11 @@ pub fn load_text<'s>(
         }
         None => Err(compile::CompileError::Invalid),
     };
-    eprint!("{}", crate::cli::render_for(&session.diags.take(), is_phobos, &source));
+    let mut diags = session.diags.take();
+    diags.retain(|d| d.severity != phobos_dialects::diag::Severity::Remark);
+    eprint!("{}", crate::cli::render_for(&diags, is_phobos, &source));
     let module = match (module, lowered) {
-        (Some(m), Ok(())) => m,
+        (Some(m), Ok(_)) => m,
         (_, Err(compile::CompileError::Run(m))) => {
             eprintln!("phobos: error: {m}");
             return Err(RunError::Compile);
@@ -367,7 +369,7 @@ pub fn run(req: &RunRequest) -> Result<(), RunError> {
         arrays.insert(name.clone(), (a, path.clone()));
     }
     eprintln!("backend: {backend}");
-    let mut opts = phobos_sim::Options::default();
+    let mut opts = phobos_sim::Options { shared_limit: phobos_passes::tile::plan_shared_memory::chip_limit(&req.chip) as u32, ..Default::default() };
     if let Some(m) = req.max_warp_insts {
         opts.max_warp_insts = m;
     }
@@ -453,7 +455,7 @@ pub fn execute_timed(
             _ => unreachable!("bind gives an array per tensor"),
         }
     }
-    let launch = phobos_sim::Launch { grid, block, args, dynamic_shared: 0 };
+    let launch = phobos_sim::Launch { grid, block, args, dynamic_shared: kernel.dynamic_shared };
     let t0 = std::time::Instant::now();
     let stats = phobos_sim::run(&kernel, &launch, &mut bufs, opts).map_err(|f| RunError::Fault(f.to_string()))?;
     let secs = t0.elapsed().as_secs_f64();

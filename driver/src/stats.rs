@@ -5,7 +5,7 @@ use phobos_dialects::ir::Op;
 
 /// Counts from the IR (shared bytes) and the output text (shuffles, barriers), plus registers
 /// and spills from `ptxas -v` when a PTX output and a ptxas are at hand.
-pub fn collect(module: Op, stage: Stage, out: &str, chip: &str) -> Vec<(String, String)> {
+pub fn collect(module: Op, stage: Stage, out: &str, chip: &str, dynamic_shared: u64) -> Vec<(String, String)> {
     let mut v = Vec::new();
     let mut shared: i64 = 0;
     for g in module.find_all("memref.global") {
@@ -26,7 +26,8 @@ pub fn collect(module: Op, stage: Stage, out: &str, chip: &str) -> Vec<(String, 
             .filter(|l| l.trim_start().starts_with(".shared"))
             .filter_map(|l| l.split('[').nth(1).and_then(|r| r.split(']').next()).and_then(|n| n.parse::<i64>().ok()))
             .sum();
-        v.push(("shared_bytes".into(), shared.max(shared_ptx).to_string()));
+        v.push(("shared_bytes".into(), (shared.max(shared_ptx) + dynamic_shared as i64).to_string()));
+        v.push(("dynamic_shared_bytes".into(), dynamic_shared.to_string()));
         v.push(("shuffles".into(), shuffles.to_string()));
         v.push(("barriers".into(), barriers.to_string()));
         if let Some(ptxas) = find_ptxas() {
@@ -56,7 +57,8 @@ pub fn collect(module: Op, stage: Stage, out: &str, chip: &str) -> Vec<(String, 
         }
     } else {
         let text = module.to_string();
-        v.push(("shared_bytes".into(), shared.to_string()));
+        v.push(("shared_bytes".into(), (shared + dynamic_shared as i64).to_string()));
+        v.push(("dynamic_shared_bytes".into(), dynamic_shared.to_string()));
         v.push(("shuffles".into(), (text.matches("gpu.shuffle").count() + text.matches("nvvm.shfl.sync").count() + text.matches("lane.").count()).to_string()));
         v.push(("barriers".into(), text.matches("gpu.barrier").count().to_string()));
     }

@@ -614,7 +614,7 @@ impl<'a> Gen<'a> {
                 if ty.is_some() {
                     return Err(Diag::error(span, "a tile copy takes no type annotation"));
                 }
-                let tile = self.tile_copy(t, idx, init.span)?;
+                let tile = self.tile_copy(t, idx, init.span, &name.name)?;
                 self.bind(&name.name, Bind::Tile(tile));
                 return Ok(());
             }
@@ -1798,7 +1798,7 @@ impl<'a> Gen<'a> {
     }
 
     /// `var xs = x[0 :+ 1, :]`: a CTA-cooperative copy into shared memory (`tile.copy`).
-    fn tile_copy(&mut self, t: &Ident, idx: &[Index], span: Span) -> Result<TileB> {
+    fn tile_copy(&mut self, t: &Ident, idx: &[Index], span: Span, var: &str) -> Result<TileB> {
         let Some(Bind::Tensor(tb)) = self.lookup(&t.name).cloned() else {
             return Err(Diag::error(t.span, format!("'{}' is not a tensor; a tile copies from a tensor", t.name)));
         };
@@ -1856,7 +1856,7 @@ impl<'a> Gen<'a> {
         let types: Vec<String> = std::iter::once(tb.mty.clone()).chain((0..2 * shape.len()).map(|_| "index".to_string())).collect();
         let v = self.emit(
             format!(
-                "\"tile.copy\"({}) {{shape = array<i64: {}>}} : ({}) -> {mty}",
+                "\"tile.copy\"({}) {{name = \"{var}\", shape = array<i64: {}>}} : ({}) -> {mty}",
                 operands.join(", "),
                 shape_txt.join(", "),
                 types.join(", ")

@@ -12,12 +12,13 @@ pub mod ids;
 pub mod pipeline;
 pub mod pipelines;
 pub mod registry;
+pub mod tile;
 pub mod words;
 
 use registry::{OptInfo, PassInfo};
 
 /// The registry's table (see [`registry::passes`]).
-pub(crate) static PASSES: [PassInfo; 5] = [
+pub(crate) static PASSES: [PassInfo; 9] = [
     PassInfo {
         flag: "verify-uniformity",
         name: "VerifyUniformity",
@@ -37,6 +38,24 @@ pub(crate) static PASSES: [PassInfo; 5] = [
         run: conversion::cta_to_gpu::run,
     },
     PassInfo {
+        flag: "tile-plan-shared-memory",
+        name: "TilePlanSharedMemory",
+        summary: "places tiles in dynamic shared memory (with reuse) and checks the chip's limit",
+        description: tile::plan_shared_memory::DESCRIPTION,
+        anchor: "gpu.module",
+        options: &[OptInfo { name: "chip", help: "the target chip, for its shared-memory limit", default: "sm_90" }],
+        run: tile::plan_shared_memory::run,
+    },
+    PassInfo {
+        flag: "convert-tile-to-gpu",
+        name: "ConvertTileToGpu",
+        summary: "tile.copy to a CTA-cooperative copy into dynamic shared memory, with its barriers",
+        description: conversion::tile_to_gpu::DESCRIPTION,
+        anchor: "gpu.module",
+        options: &[],
+        run: conversion::tile_to_gpu::run,
+    },
+    PassInfo {
         flag: "convert-lane-to-gpu",
         name: "ConvertLaneToGpu",
         summary: "lane.* collectives and shuffles to gpu.shuffle / nvvm.shfl.sync and arith",
@@ -44,6 +63,24 @@ pub(crate) static PASSES: [PassInfo; 5] = [
         anchor: "gpu.module",
         options: &[],
         run: conversion::lane_to_gpu::run,
+    },
+    PassInfo {
+        flag: "vector-fuse-dp4a",
+        name: "VectorFuseDp4a",
+        summary: "sums of i8 products to one dp4a (nvvm.dot.accumulate.4way) per four bytes",
+        description: conversion::vector_to_dp4a::DESCRIPTION,
+        anchor: "gpu.module",
+        options: &[],
+        run: conversion::vector_to_dp4a::run,
+    },
+    PassInfo {
+        flag: "elide-barriers",
+        name: "ElideBarriers",
+        summary: "removes barriers that order no shared-memory access, with a remark",
+        description: gpu::elide_barriers::DESCRIPTION,
+        anchor: "gpu.module",
+        options: &[],
+        run: gpu::elide_barriers::run,
     },
     PassInfo {
         flag: "prove-alignment",
@@ -64,6 +101,3 @@ pub(crate) static PASSES: [PassInfo; 5] = [
         run: gpu::expand_subgroup_ids::run,
     },
 ];
-
-#[allow(dead_code)]
-const NO_OPTIONS: &[OptInfo] = &[];

@@ -17,13 +17,19 @@ pub const CHIPS: &[&str] = &[
 
 /// The named pipelines with a one-line summary each.
 pub const PIPELINES: &[(&str, &str)] = &[
-    ("phobos-to-simt", "Phobos dialects (L1) to the SIMT level (upstream gpu/arith/scf/memref/vector/nvvm)"),
+    ("phobos-to-simt", "Phobos dialects (L1) to the SIMT level (upstream gpu/arith/scf/memref/vector/nvvm) {chip=sm_90}"),
     ("phobos-simt-to-llvm", "SIMT level to the LLVM dialect with an NVVM target {chip=sm_90 O=3 libdevice=PATH}"),
     ("phobos-to-ptx", "Phobos dialects to PTX in a gpu.binary {chip=sm_90 O=3 libdevice=PATH}"),
 ];
 
-/// The Phobos passes of `phobos-to-simt`, in order, for the gpu.module.
-pub const SIMT_PASSES: &str = "verify-uniformity,convert-cta-to-gpu,convert-lane-to-gpu,expand-subgroup-ids,canonicalize,cse,prove-alignment";
+/// The passes of `phobos-to-simt`, in order, for the gpu.module (`{chip}` is filled in).
+pub const SIMT_PASSES: &str = "verify-uniformity,convert-cta-to-gpu,tile-plan-shared-memory{chip={chip}},convert-tile-to-gpu,\
+convert-lane-to-gpu,vector-fuse-dp4a,expand-subgroup-ids,canonicalize,cse,elide-barriers,prove-alignment";
+
+/// `phobos-to-simt`'s gpu.module passes for a chip.
+pub fn simt_passes(chip: &str) -> String {
+    SIMT_PASSES.replace("{chip}", chip)
+}
 
 /// Target options of the pipelines that reach LLVM.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -85,19 +91,23 @@ pub fn simt_to_llvm(t: &Target) -> String {
 
 /// The expansion of a named pipeline (a list at builtin.module level), None if `name` is not one.
 pub fn expand(name: &str, options: &str) -> Option<Result<String, String>> {
-    let simt = format!("gpu.module({SIMT_PASSES})");
     Some(match name {
         "phobos-to-simt" => {
-            if options.trim().is_empty() {
-                Ok(simt)
-            } else {
-                Err("'phobos-to-simt' takes no options".into())
+            let mut chip = "sm_90".to_string();
+            for (k, v) in split_options(options).unwrap_or_default() {
+                if k != "chip" {
+                    return Some(Err(format!("'phobos-to-simt' has no option '{k}' (it has: chip)")));
+                }
+                chip = v;
             }
+            if !CHIPS.contains(&chip.as_str()) {
+                return Some(Err(format!("unsupported chip '{chip}' (supported: {})", CHIPS.join(", "))));
+            }
+            Ok(format!("gpu.module({})", simt_passes(&chip)))
         }
         "phobos-simt-to-llvm" => Target::parse(options).map(|t| simt_to_llvm(&t)),
-        "phobos-to-ptx" => {
-            Target::parse(options).map(|t| format!("{simt},{},gpu-module-to-binary{{format=isa}}", simt_to_llvm(&t)))
-        }
+        "phobos-to-ptx" => Target::parse(options)
+            .map(|t| format!("gpu.module({}),{},gpu-module-to-binary{{format=isa}}", simt_passes(&t.chip), simt_to_llvm(&t))),
         _ => return None,
     })
 }

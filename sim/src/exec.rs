@@ -100,11 +100,13 @@ pub struct Options {
     /// Instructions a warp runs before the next warp gets its turn.
     pub slice: u64,
     pub check_races: bool,
+    /// Shared memory per CTA the simulated chip allows (sm_90: 232448 bytes).
+    pub shared_limit: u32,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { max_warp_insts: 50_000_000, resident_ctas: 16, slice: 20_000, check_races: true }
+        Options { max_warp_insts: 50_000_000, resident_ctas: 16, slice: 20_000, check_races: true, shared_limit: 232448 }
     }
 }
 
@@ -510,12 +512,13 @@ impl Ctx<'_> {
             },
             MemSrc::Shared { offset, bytes } => (*bytes as usize, *offset as usize),
             MemSrc::Private { offset, bytes } => (*bytes as usize, *offset as usize),
+            MemSrc::Dynamic { offset } => (self.launch.dynamic_shared as usize, *offset as usize),
         };
         let elems = size / eb.max(1);
         if lin < 0 || (lin as u128 * eb as u128 + len as u128) > size as u128 {
             let space = match mr.src {
                 MemSrc::Arg(_) => "global",
-                MemSrc::Shared { .. } => "shared",
+                MemSrc::Shared { .. } | MemSrc::Dynamic { .. } => "shared",
                 MemSrc::Private { .. } => "private",
             };
             return Err(self.fault(
@@ -605,7 +608,7 @@ impl Ctx<'_> {
     fn read_bytes(&self, cta: &Cta, w: &Warp, lane: usize, src: &MemSrc, off: usize, len: usize) -> u128 {
         let bytes: &[u8] = match src {
             MemSrc::Arg(i) => &self.bufs[self.arg_buf[*i].expect("checked")][off..off + len],
-            MemSrc::Shared { .. } => &cta.shared[off..off + len],
+            MemSrc::Shared { .. } | MemSrc::Dynamic { .. } => &cta.shared[off..off + len],
             MemSrc::Private { .. } => {
                 let base = lane * self.k.private_bytes as usize;
                 &w.private[base + off..base + off + len]
@@ -738,7 +741,7 @@ impl Ctx<'_> {
                     let eb = elem.bytes();
                     for l in lanes(mask) {
                         let (src, off, len) = self.address(cta, w, l, *mem, idx, *n, *align, *loc, false)?;
-                        if matches!(src, MemSrc::Shared { .. }) {
+                        if matches!(src, MemSrc::Shared { .. } | MemSrc::Dynamic { .. }) {
                             self.check_race(cta, w, l, off, len, false, *loc)?;
                         }
                         for e in 0..*n {
@@ -752,7 +755,7 @@ impl Ctx<'_> {
                     let eb = elem.bytes();
                     for l in lanes(mask) {
                         let (dsrc, off, len) = self.address(cta, w, l, *mem, idx, *n, *align, *loc, true)?;
-                        if matches!(dsrc, MemSrc::Shared { .. }) {
+                        if matches!(dsrc, MemSrc::Shared { .. } | MemSrc::Dynamic { .. }) {
                             self.check_race(cta, w, l, off, len, true, *loc)?;
                         }
                         for e in 0..*n {
@@ -760,7 +763,7 @@ impl Ctx<'_> {
                             let o = off + e as usize * eb;
                             let bytes: &mut [u8] = match &dsrc {
                                 MemSrc::Arg(i) => &mut self.bufs[self.arg_buf[*i].expect("checked")][o..o + eb],
-                                MemSrc::Shared { .. } => &mut cta.shared[o..o + eb],
+                                MemSrc::Shared { .. } | MemSrc::Dynamic { .. } => &mut cta.shared[o..o + eb],
                                 MemSrc::Private { .. } => {
                                     let base = l * self.k.private_bytes as usize;
                                     &mut w.private[base + o..base + o + eb]
@@ -1138,7 +1141,7 @@ impl Ctx<'_> {
     fn write_raw(&mut self, cta: &mut Cta, w: &mut Warp, lane: usize, src: &MemSrc, off: usize, eb: usize, v: u64) {
         let bytes: &mut [u8] = match src {
             MemSrc::Arg(i) => &mut self.bufs[self.arg_buf[*i].expect("checked")][off..off + eb],
-            MemSrc::Shared { .. } => &mut cta.shared[off..off + eb],
+            MemSrc::Shared { .. } | MemSrc::Dynamic { .. } => &mut cta.shared[off..off + eb],
             MemSrc::Private { .. } => {
                 let base = lane * self.k.private_bytes as usize;
                 &mut w.private[base + off..base + off + eb]
@@ -1276,6 +1279,9 @@ pub fn run(k: &Kernel, launch: &Launch, bufs: &mut [Vec<u8>], opts: &Options) ->
     let nwarps = threads.div_ceil(32);
     let total: u64 = launch.grid.iter().map(|g| *g as u64).product();
     let shared_bytes = (k.shared_bytes + launch.dynamic_shared) as usize;
+    if shared_bytes > opts.shared_limit as usize {
+        return Err(bad(format!("the launch needs {shared_bytes} bytes of shared memory per CTA; the chip allows {}", opts.shared_limit)));
+    }
     let mut next: u64 = 0;
     let mut resident: Vec<Cta> = Vec::new();
     loop {

@@ -77,6 +77,9 @@ pub enum MemSrc {
     Shared { offset: u32, bytes: u32 },
     /// Thread-private memory at a byte offset in each thread's private area.
     Private { offset: u32, bytes: u32 },
+    /// The base of the dynamic shared memory (at `offset` in the CTA's shared memory); only
+    /// `memref.view`s of it are accessed.
+    Dynamic { offset: u32 },
 }
 
 /// A memref value: its memory, element type and static row-major strides (in elements).
@@ -288,6 +291,8 @@ pub struct Kernel {
     /// Argument slots: scalars arrive here.
     pub arg_slots: Vec<Option<(Slot, Prim)>>,
     pub block: Option<[u32; 3]>,
+    /// Dynamic shared memory the kernel needs (`phobos.dynamic_shared_bytes`).
+    pub dynamic_shared: u32,
 }
 
 /// What a kernel argument is.

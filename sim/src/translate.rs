@@ -79,6 +79,8 @@ struct Tr {
     shared: HashMap<String, (u32, u32)>,
     shared_bytes: u32,
     private_bytes: u32,
+    /// External zero-length workgroup globals: the dynamic shared memory's base.
+    dynamic: Vec<String>,
     inline_stack: Vec<String>,
     /// Where `func.return` puts its values while inlining.
     ret_slots: Vec<Vec<Slot>>,
@@ -105,6 +107,7 @@ pub fn translate(module: Op, name: &str) -> R<Kernel> {
         shared: HashMap::new(),
         shared_bytes: 0,
         private_bytes: 0,
+        dynamic: Vec::new(),
         inline_stack: Vec::new(),
         ret_slots: Vec::new(),
     };
@@ -139,7 +142,10 @@ pub fn translate(module: Op, name: &str) -> R<Kernel> {
             arg_slots.push(Some((s, p)));
         }
     }
+    // The dynamic shared memory starts after the static globals, 16-byte aligned.
+    t.shared_bytes = t.shared_bytes.div_ceil(16) * 16;
     t.block(entry)?;
+    let dynamic_shared = func.int_attr("phobos.dynamic_shared_bytes").unwrap_or(0) as u32;
     let block = func.attr("known_block_size").and_then(|a| a.dense_ints()).filter(|v| v.len() == 3).map(|v| [v[0] as u32, v[1] as u32, v[2] as u32]);
     Ok(Kernel {
         name: name.to_string(),
@@ -152,6 +158,7 @@ pub fn translate(module: Op, name: &str) -> R<Kernel> {
         locs: t.locs,
         arg_slots,
         block,
+        dynamic_shared,
     })
 }
 
@@ -204,6 +211,11 @@ impl Tr {
             }
             let (elem, _) = prim_of(ty.element()).ok_or_else(|| Unsupported { message: format!("shared global of {}", ty.element()), loc: g.loc().src() })?;
             let n: i64 = ty.shape().iter().map(|d| d.unwrap_or(0)).product();
+            if n == 0 && g.attr("initial_value").is_none() {
+                // `memref.global @g : memref<0xi8, 3>` with no initializer: the dynamic part.
+                self.dynamic.push(g.str_attr("sym_name").unwrap_or_default());
+                continue;
+            }
             let bytes = (n.max(0) as u32) * elem.bytes() as u32;
             let align = g.int_attr("alignment").unwrap_or(16).max(1) as u32;
             let off = self.shared_bytes.div_ceil(align) * align;
@@ -438,6 +450,34 @@ impl Tr {
             "gpu.barrier" => {
                 let loc = self.loc(op);
                 self.insts.push(Inst::Barrier { loc });
+            }
+            "memref.get_global" if self.dynamic.contains(&op.attr("name").and_then(|a| a.symbol()).unwrap_or_default()) => {
+                // The base of the dynamic shared memory; its views give typed tiles.
+                self.memrefs.push(MemRef { src: MemSrc::Dynamic { offset: self.shared_bytes }, elem: Prim::I8, strides: vec![1], name: "dynamic shared memory".into() });
+                self.memref_of.insert(op.result(0), self.memrefs.len() - 1);
+            }
+            "memref.view" => {
+                let base = self.memref(op, op.operand(0))?;
+                let MemSrc::Dynamic { offset } = self.memrefs[base].src else {
+                    return unsupported(op, "memref.view of memory other than the dynamic shared memory");
+                };
+                let Some(shift) = op.operand(1).const_int() else {
+                    return unsupported(op, "memref.view at a byte offset that is not a constant");
+                };
+                let ty = op.result(0).ty();
+                if op.num_operands() > 2 || ty.shape().iter().any(|d| d.is_none()) {
+                    return unsupported(op, "memref.view with dynamic sizes");
+                }
+                let (elem, _) = prim_of(ty.element()).ok_or_else(|| Unsupported { message: "view element type".into(), loc: op.loc().src() })?;
+                let n: i64 = ty.shape().iter().map(|d| d.unwrap_or(0)).product();
+                let name = op.str_attr("phobos.name").map(|n| format!("tile {n}")).unwrap_or_else(|| "a tile".into());
+                self.memrefs.push(MemRef {
+                    src: MemSrc::Shared { offset: offset + shift as u32, bytes: (n as u32) * elem.bytes() as u32 },
+                    elem,
+                    strides: strides_of(ty),
+                    name,
+                });
+                self.memref_of.insert(op.result(0), self.memrefs.len() - 1);
             }
             "memref.get_global" => {
                 let g = op.attr("name").and_then(|a| a.symbol()).unwrap_or_default();

@@ -341,3 +341,35 @@ fn every_shuffle_matches_reference_with_constant_and_varying_operands() {
         }
     }
 }
+
+#[test]
+fn staged_matvec_matches_reference_for_ragged_n() {
+    // K is autotuned to 256; N = 1, 5 and 130 are not multiples of the 4 warps per CTA.
+    for n in [1usize, 5, 130] {
+        matvec_check("staged_matvec.phobos", n, 256, 4, 7 * n as u64);
+    }
+}
+
+#[test]
+fn i8_matvec_matches_reference_exactly() {
+    let session = Session::new(true).unwrap();
+    let c = compile(&session, &std::fs::read_to_string(examples().join("i8_matvec.phobos")).unwrap());
+    for (n, k) in [(1usize, 32usize), (9, 64), (17, 512)] {
+        let mut rng = Rng::new((n * k) as u64);
+        let a: Vec<i8> = (0..k).map(|_| rng.int(-128, 127) as i8).collect();
+        let w: Vec<i8> = (0..n * k).map(|_| rng.int(-128, 127) as i8).collect();
+        let bytes = |v: &[i8], shape: &[u64]| Array { dtype: Dtype::I8, shape: shape.to_vec(), data: v.iter().map(|b| *b as u8).collect() };
+        let out = run(
+            &c,
+            "i8_matvec",
+            [n.div_ceil(8) as u32, 1, 1],
+            vec![("A", bytes(&a, &[1, k as u64])), ("W", bytes(&w, &[n as u64, k as u64])), ("C", array(T::F32, &[1, n as u64], &vec![f64::NAN; n]))],
+        )
+        .unwrap();
+        let got = values(&out["C"]);
+        for col in 0..n {
+            let want: i64 = (0..k).map(|j| a[j] as i64 * w[col * k + j] as i64).sum();
+            assert_eq!(got[col], want as f64, "i8_matvec N={n} K={k} column {col}");
+        }
+    }
+}

@@ -2,3 +2,5 @@
 
 pub mod cta_to_gpu;
 pub mod lane_to_gpu;
+pub mod tile_to_gpu;
+pub mod vector_to_dp4a;

@@ -1,3 +1,4 @@
 //! Passes over upstream gpu ops.
 
+pub mod elide_barriers;
 pub mod expand_subgroup_ids;

@@ -1,0 +1,241 @@
+//! `convert-tile-to-gpu`: lowers `tile.copy` to a copy shared by the CTA's threads, into the
+//! kernel's dynamic shared memory, with the barriers the copy needs.
+//!
+//! - The tile is a `memref.view` at its planned `offset` (from `tile-plan-shared-memory`) of
+//!   `@__phobos_dynamic_smem`, an external zero-length workgroup global (toolchain notes §1.3:
+//!   `gpu.dynamic_shared_memory` would overlap static shared memory).
+//! - The copy moves chunks of V elements along the tile's last dimension: V is 16 bytes' worth
+//!   when the tile's row length, the start and the source's row stride are provably multiples of
+//!   it (`prove-alignment`'s divisibility analysis), narrower otherwise, down to one element.
+//!   Thread t copies chunks t, t + T, t + 2T, ... (T threads per CTA).
+//! - Elements outside the tensor are never read; the tile holds zero there. A chunk that
+//!   crosses the tensor's edge is copied element by element.
+//! - A barrier after the copy, since threads then read elements other threads wrote; and, when
+//!   the copy runs inside a loop, a barrier before it, since other threads may still be reading
+//!   the previous iteration's tile. Each carries `phobos.barrier` saying why (`elide-barriers`
+//!   may drop a redundant one).
+//!
+//! Limits: no `cp.async` yet (the copy goes through registers); no swizzle or padding (reads of
+//! the seed kernels' tiles are along rows).
+
+use crate::{analysis::prove_alignment::Divisibility, external::PassCx, ids::known_block_size};
+use phobos_dialects::{
+    diag::Diagnostic,
+    ir::{Blk, Builder, Op, Reg, Val},
+};
+
+pub const DESCRIPTION: &str = "Lowers tile.copy to a CTA-cooperative copy into a memref.view of the \
+dynamic shared memory at the tile's planned offset: 16-byte chunks when alignment is proven, elements \
+outside the tensor zero and never read, a gpu.barrier after the copy (and one before it inside a loop).";
+
+/// The name of the dynamic shared memory global.
+pub const DYNAMIC_SMEM: &str = "__phobos_dynamic_smem";
+
+fn dynamic_smem(module: Op, b: Builder) -> Val {
+    let body = module.region(0).first_block().expect("gpu.module body");
+    let mty = b.ctx.t("memref<0xi8, #gpu.address_space<workgroup>>");
+    if !body.ops().any(|o| o.is("memref.global") && o.str_attr("sym_name").as_deref() == Some(DYNAMIC_SMEM)) {
+        let first = body.first_op().expect("gpu.module is not empty");
+        let i64t = b.ctx.i(64);
+        Builder::before(first).with_loc(b.loc).op(
+            "memref.global",
+            &[],
+            &[],
+            &[
+                ("sym_name", b.ctx.str_attr(DYNAMIC_SMEM)),
+                ("type", b.ctx.a(&format!("{mty}"))),
+                ("alignment", b.ctx.int_attr(i64t, 16)),
+            ],
+        );
+    }
+    b.v("memref.get_global", &[], mty, &[("name", b.ctx.sym_attr(DYNAMIC_SMEM))])
+}
+
+/// `scf.if %c -> (tys) { then } else { else }`; the closures build each branch and return what
+/// it yields.
+pub fn if_else(b: Builder, c: Val, tys: &[phobos_dialects::ir::Ty], then: impl FnOnce(Builder) -> Vec<Val>, els: impl FnOnce(Builder) -> Vec<Val>) -> Op {
+    let (r1, r2) = (Reg::create(), Reg::create());
+    let (b1, b2) = (Blk::create(&[], b.loc), Blk::create(&[], b.loc));
+    r1.append_block(b1);
+    r2.append_block(b2);
+    let i1 = Builder::at_end(b1, b.loc);
+    let v1 = then(i1);
+    i1.op("scf.yield", &v1, &[], &[]);
+    let i2 = Builder::at_end(b2, b.loc);
+    let v2 = els(i2);
+    i2.op("scf.yield", &v2, &[], &[]);
+    b.op_with_regions("scf.if", &[c], tys, &[], &[r1, r2])
+}
+
+/// `scf.for %i = lb to ub step s { body(i) }` with no iteration arguments.
+pub fn for_loop(b: Builder, lb: Val, ub: Val, step: Val, body: impl FnOnce(Builder, Val)) {
+    let r = Reg::create();
+    let blk = Blk::create(&[lb.ty()], b.loc);
+    r.append_block(blk);
+    let ib = Builder::at_end(blk, b.loc);
+    body(ib, blk.arg(0));
+    ib.op("scf.yield", &[], &[], &[]);
+    b.op_with_regions("scf.for", &[lb, ub, step], &[], &[], &[r]);
+}
+
+/// A barrier with the reason it is there.
+pub fn barrier(b: Builder, why: &str) -> Op {
+    b.op("gpu.barrier", &[], &[], &[("phobos.barrier", b.ctx.str_attr(why))])
+}
+
+pub fn run(module: Op, cx: &PassCx) -> Result<(), ()> {
+    let mut failed = false;
+    for op in module.find_all("tile.copy") {
+        if let Err(d) = lower(module, op) {
+            cx.diags.emit(d);
+            failed = true;
+        }
+    }
+    if failed {
+        Err(())
+    } else {
+        Ok(())
+    }
+}
+
+fn lower(module: Op, op: Op) -> Result<(), Diagnostic> {
+    phobos_dialects::tile::verify(op)?;
+    let Some(offset) = op.int_attr("offset") else {
+        return Err(Diagnostic::op_error(op, "has no planned offset; run tile-plan-shared-memory first"));
+    };
+    let Some(func) = op.ancestor("gpu.func") else {
+        return Err(Diagnostic::op_error(op, "a tile copy must be inside a gpu.func"));
+    };
+    let Some(block) = known_block_size(op) else {
+        return Err(Diagnostic::op_error(op, "a tile copy needs a known block size (known_block_size on the gpu.func)"));
+    };
+    let threads = block[0] * block[1] * block[2];
+    let shape = phobos_dialects::tile::shape(op);
+    let rank = shape.len();
+    let src = op.operand(0);
+    let starts: Vec<Val> = (0..rank).map(|d| op.operand(1 + d)).collect();
+    let dims: Vec<Val> = (0..rank).map(|d| op.operand(1 + rank + d)).collect();
+    let tile_ty = op.result(0).ty();
+    let elem = tile_ty.element();
+    let ebytes = elem.scalar().map(|s| s.bits().div_ceil(8) as i64).unwrap_or(4);
+    let name = op.str_attr("name").unwrap_or_else(|| "tile".into());
+    let b = Builder::before(op);
+
+    // Step 1. The view of the dynamic shared memory at the tile's offset.
+    let base = dynamic_smem(module, b);
+    let off = b.index(offset);
+    let view = b.v("memref.view", &[base, off], tile_ty, &[("phobos.name", b.ctx.str_attr(&name))]);
+
+    // Step 2. A barrier before the copy when it may overwrite a tile others still read: inside a
+    // loop, the previous iteration's reads.
+    let in_loop = {
+        let mut cur = op;
+        let mut found = false;
+        while let Some(p) = cur.parent() {
+            if p == func {
+                break;
+            }
+            if p.is("scf.for") || p.is("scf.while") {
+                found = true;
+            }
+            cur = p;
+        }
+        found
+    };
+    if in_loop {
+        barrier(b, &format!("kept: the copy of {name} overwrites the tile that other threads read in the previous iteration"));
+    }
+
+    // Step 3. The chunk width: 16 bytes when proven, else the widest power of two that is.
+    let last = shape[rank - 1];
+    let mut div = Divisibility::new(func);
+    let mut proven = div.of(starts[rank - 1]);
+    // Every row stride is a multiple of the last dimension, so that one must keep the alignment.
+    if rank > 1 {
+        proven = proven.min(div.of(dims[rank - 1]));
+    }
+    let mut v = (16 / ebytes).max(1);
+    while v > 1 && (last % v != 0 || proven < v as u64) {
+        v /= 2;
+    }
+    let chunks_per_row = last / v;
+    let total_chunks: i64 = shape[..rank - 1].iter().product::<i64>() * chunks_per_row;
+
+    // Step 4. Thread t copies chunks t, t + T, ...
+    let tid = crate::ids::linear_thread_id(b, Some(block));
+    let ub = b.index(total_chunks);
+    let step = b.index(threads);
+    let vec_ty = b.ctx.t(&format!("vector<{v}x{elem}>"));
+    // A tile inside a tensor of constant sizes needs no edge handling.
+    let inside = (0..rank).all(|d| match (starts[d].const_int(), dims[d].const_int()) {
+        (Some(s), Some(n)) => s >= 0 && s + shape[d] <= n,
+        _ => false,
+    });
+    let zero_elem = if elem.is_float() { b.const_float(elem, 0.0) } else { b.const_int(elem, 0) };
+    for_loop(b, tid, ub, step, |lb, c| {
+        // Tile coordinates of the chunk (row-major), then the tensor's.
+        let cpr = lb.index(chunks_per_row);
+        let mut coords = vec![lb.index(0); rank];
+        let col = lb.bin("arith.remui", c, cpr);
+        coords[rank - 1] = lb.bin("arith.muli", col, lb.index(v));
+        let mut rest = lb.bin("arith.divui", c, cpr);
+        for d in (0..rank - 1).rev() {
+            let e = lb.index(shape[d]);
+            coords[d] = lb.bin("arith.remui", rest, e);
+            rest = lb.bin("arith.divui", rest, e);
+        }
+        let g: Vec<Val> = (0..rank).map(|d| lb.bin("arith.addi", starts[d], coords[d])).collect();
+        // The linear index of the chunk's first element in the tensor.
+        let mut lin = g[0];
+        for d in 1..rank {
+            lin = lb.bin("arith.muli", lin, dims[d]);
+            lin = lb.bin("arith.addi", lin, g[d]);
+        }
+        // In bounds: every row coordinate, and the chunk's last element.
+        let vlast = lb.bin("arith.addi", g[rank - 1], lb.index(v - 1));
+        let mut inb = lb.cmpi("ult", vlast, dims[rank - 1]);
+        for d in 0..rank - 1 {
+            let ok = lb.cmpi("ult", g[d], dims[d]);
+            inb = lb.bin("arith.andi", inb, ok);
+        }
+        if inside {
+            let chunk = lb.v("vector.load", &[src, lin], vec_ty, &[]);
+            let mut st = vec![chunk, view];
+            st.extend(coords.iter().copied());
+            lb.op("vector.store", &st, &[], &[]);
+            return;
+        }
+        let chunk = if_else(
+            lb,
+            inb,
+            &[vec_ty],
+            |tb| vec![tb.v("vector.load", &[src, lin], vec_ty, &[])],
+            |eb| {
+                // The edge: element by element, zero outside.
+                let mut rows_ok = eb.cmpi("eq", eb.index(0), eb.index(0));
+                for d in 0..rank - 1 {
+                    let ok = eb.cmpi("ult", g[d], dims[d]);
+                    rows_ok = eb.bin("arith.andi", rows_ok, ok);
+                }
+                let mut elems = Vec::new();
+                for k in 0..v {
+                    let col_k = eb.bin("arith.addi", g[rank - 1], eb.index(k));
+                    let col_ok = eb.cmpi("ult", col_k, dims[rank - 1]);
+                    let ok = eb.bin("arith.andi", rows_ok, col_ok);
+                    let at = eb.bin("arith.addi", lin, eb.index(k));
+                    let e = if_else(eb, ok, &[elem], |ib| vec![ib.v("memref.load", &[src, at], elem, &[])], |_| vec![zero_elem]);
+                    elems.push(e.result(0));
+                }
+                vec![eb.v("vector.from_elements", &elems, vec_ty, &[])]
+            },
+        );
+        let mut st = vec![chunk.result(0), view];
+        st.extend(coords.iter().copied());
+        lb.op("vector.store", &st, &[], &[]);
+    });
+
+    // Step 5. Every thread then reads elements other threads copied.
+    barrier(b, &format!("kept: threads read the tile {name} that other threads copied"));
+    op.replace_with(&[view]);
+    Ok(())
+}

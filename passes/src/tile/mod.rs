@@ -1,0 +1,3 @@
+//! Passes over the `tile` dialect.
+
+pub mod plan_shared_memory;

@@ -1,0 +1,147 @@
+//! `tile-plan-shared-memory{chip=sm_90}`: places every tile of a kernel in its dynamic shared
+//! memory and checks the total against the chip.
+//!
+//! Each `tile.copy` gets a byte `offset` (16-byte aligned). Tiles whose lifetimes (from the copy
+//! to the last read of the tile, in program order; a use inside a loop keeps the tile alive for
+//! the whole loop) do not overlap share bytes. The kernel's dynamic shared memory is the end of
+//! the last tile: `phobos.dynamic_shared_bytes` on the gpu.func. Static shared memory (the
+//! workgroup globals, e.g. CTA-fold scratch) plus the dynamic part must fit the chip: static at
+//! most 49152 bytes, the total at most the opt-in limit (232448 on sm_90, 166912 on sm_80, ...).
+//! An overflow is an error that names every buffer, its bytes and its source line.
+
+use crate::external::PassCx;
+use phobos_dialects::{
+    diag::{Diagnostic, Severity},
+    ir::{Op, Val},
+};
+use std::collections::HashMap;
+
+pub const DESCRIPTION: &str = "Assigns each tile.copy a 16-byte-aligned offset in the kernel's dynamic \
+shared memory, reusing bytes between tiles whose lifetimes do not overlap, records the total as \
+phobos.dynamic_shared_bytes, and rejects a kernel whose shared memory exceeds the chip's limit, naming \
+each buffer and its size.";
+
+/// The largest static shared memory a kernel may declare.
+pub const STATIC_LIMIT: u64 = 49152;
+
+/// The opt-in shared memory per CTA of a chip (CUDA's cudaDevAttrMaxSharedMemoryPerBlockOptin).
+pub fn chip_limit(chip: &str) -> u64 {
+    match chip.trim_end_matches('a') {
+        "sm_90" | "sm_100" | "sm_101" => 232448,
+        "sm_80" | "sm_87" => 166912,
+        "sm_86" | "sm_89" | "sm_120" => 101376,
+        "sm_75" => 65536,
+        _ => 98304, // sm_70, sm_72
+    }
+}
+
+/// Bytes of a static memref type.
+pub fn bytes_of(t: phobos_dialects::ir::Ty) -> u64 {
+    let n: i64 = t.shape().iter().map(|d| d.unwrap_or(0)).product();
+    let eb = t.element().scalar().map(|s| s.bits().div_ceil(8) as u64).unwrap_or(4);
+    n.max(0) as u64 * eb
+}
+
+/// Position of every op of `func` in program order, and for each op the position where it
+/// stops being live when used (the end of the outermost loop around the use).
+fn positions(func: Op) -> HashMap<Op, usize> {
+    func.walk().into_iter().enumerate().map(|(i, o)| (o, i)).collect()
+}
+
+/// The last position at which `v` is used, a loop around a use extending it to the loop's end.
+fn last_use(v: Val, pos: &HashMap<Op, usize>, func: Op) -> usize {
+    let mut last = v.def().and_then(|d| pos.get(&d).copied()).unwrap_or(0);
+    for u in v.users() {
+        let mut at = u;
+        // The outermost enclosing loop inside the function.
+        let mut cur = u;
+        while let Some(p) = cur.parent() {
+            if p == func {
+                break;
+            }
+            if p.is("scf.for") || p.is("scf.while") {
+                at = p;
+            }
+            cur = p;
+        }
+        let end = at.walk().last().and_then(|o| pos.get(o).copied()).unwrap_or(0);
+        last = last.max(end);
+    }
+    last
+}
+
+pub fn run(module: Op, cx: &PassCx) -> Result<(), ()> {
+    let chip = cx.options.get("chip").unwrap_or("sm_90").to_string();
+    let limit = chip_limit(&chip);
+    let body = module.region(0).first_block().expect("gpu.module has a body");
+    // Static shared memory: the module's workgroup globals.
+    let mut statics: Vec<(String, u64, Op)> = Vec::new();
+    for g in body.ops().filter(|o| o.is("memref.global")) {
+        if let Some(t) = g.attr("type").and_then(|a| a.type_value()) {
+            if t.memory_space() == 3 && bytes_of(t) > 0 {
+                statics.push((format!("@{}", g.str_attr("sym_name").unwrap_or_default()), bytes_of(t), g));
+            }
+        }
+    }
+    let static_bytes: u64 = statics.iter().map(|s| s.1).sum();
+    let mut failed = false;
+    for f in body.ops().filter(|o| o.is("gpu.func")) {
+        let copies = f.find_all("tile.copy");
+        let pos = positions(f);
+        // Step 1. Lifetimes: [copy, last use].
+        let mut tiles: Vec<(Op, usize, usize, u64)> = copies
+            .iter()
+            .map(|c| {
+                let start = pos[c];
+                let end = last_use(c.result(0), &pos, f);
+                (*c, start, end, bytes_of(c.result(0).ty()))
+            })
+            .collect();
+        // Step 2. First fit in order of start: a tile takes the lowest offset whose bytes no live
+        // tile holds.
+        tiles.sort_by_key(|t| t.1);
+        let mut placed: Vec<(usize, usize, u64, u64)> = Vec::new(); // (start, end, offset, bytes)
+        let mut total = 0u64;
+        let i64t = module.ctx().i(64);
+        for (c, start, end, bytes) in &tiles {
+            let mut live: Vec<(u64, u64)> = placed.iter().filter(|p| p.0 <= *end && *start <= p.1).map(|p| (p.2, p.2 + p.3)).collect();
+            live.sort();
+            let mut off = 0u64;
+            for (s, e) in live {
+                if off + bytes <= s {
+                    break;
+                }
+                off = off.max(e.div_ceil(16) * 16);
+            }
+            placed.push((*start, *end, off, *bytes));
+            total = total.max(off + bytes);
+            c.set_attr("offset", module.ctx().int_attr(i64t, off as i64));
+        }
+        f.set_attr("phobos.dynamic_shared_bytes", module.ctx().int_attr(i64t, total as i64));
+        // Step 3. The chip's limits.
+        if static_bytes > STATIC_LIMIT || static_bytes + total > limit {
+            let mut d = Diagnostic::op_error(
+                f,
+                format!(
+                    "needs {} bytes of shared memory ({static_bytes} static, {total} dynamic), more than {chip} allows ({} static, {limit} in all)",
+                    static_bytes + total,
+                    STATIC_LIMIT
+                ),
+            );
+            for (c, _, _, bytes) in &tiles {
+                let name = c.str_attr("name").map(|n| format!("tile '{n}'")).unwrap_or_else(|| "a tile".into());
+                d.notes.push(Diagnostic::new(Severity::Note, c.loc().src(), format!("{name}: {bytes} bytes")));
+            }
+            for (name, bytes, g) in &statics {
+                d.notes.push(Diagnostic::new(Severity::Note, g.loc().src(), format!("{name}: {bytes} bytes (static)")));
+            }
+            cx.diags.emit(d);
+            failed = true;
+        }
+    }
+    if failed {
+        Err(())
+    } else {
+        Ok(())
+    }
+}

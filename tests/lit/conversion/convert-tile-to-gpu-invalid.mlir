@@ -1,0 +1,23 @@
+// RUN: phobos-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(gpu.module(convert-tile-to-gpu))'
+
+gpu.module @m {
+  gpu.func @k(%x: memref<4096xf32>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %n = arith.constant 4096 : index
+    // expected-error @below {{has no planned offset; run tile-plan-shared-memory first}}
+    %t = "tile.copy"(%x, %c0, %n) {shape = array<i64: 32>} : (memref<4096xf32>, index, index) -> memref<32xf32, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%x: memref<4096xf32>) kernel {
+    %c0 = arith.constant 0 : index
+    %n = arith.constant 4096 : index
+    // expected-error @below {{a tile copy needs a known block size (known_block_size on the gpu.func)}}
+    %t = "tile.copy"(%x, %c0, %n) {offset = 0 : i64, shape = array<i64: 32>} : (memref<4096xf32>, index, index) -> memref<32xf32, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
