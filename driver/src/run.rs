@@ -146,9 +146,15 @@ fn failed_pass(dir: &std::path::Path) -> (Option<String>, Option<String>) {
     let mut files = Vec::new();
     walk(dir, &mut files);
     let Some(f) = files.first() else { return (None, None) };
-    // File: `<n>_<m>_<pass-flag>.mlir`; folder: `<op_name_with_underscores>_<symbol>`.
+    // File: `<n>_<m>_<pass-flag>.mlir` for a nested pass, `<n>_<pass-flag>.mlir` for a top-level
+    // one; folder: `<op_name_with_underscores>_<symbol>`.
     let stem = f.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
-    let flag = stem.splitn(3, '_').nth(2).map(str::to_string);
+    let parts: Vec<&str> = stem.splitn(3, '_').collect();
+    let flag = match parts.as_slice() {
+        [_, m, rest] if m.parse::<u64>().is_ok() => Some(rest.to_string()),
+        [_, rest @ ..] => Some(rest.join("_")),
+        _ => None,
+    };
     let on = f.parent().and_then(|p| p.file_name()).and_then(|n| n.to_str()).map(|n| {
         for (prefix, op) in [("gpu_module_", "gpu.module"), ("builtin_module_", "builtin.module"), ("gpu_func_", "gpu.func")] {
             if let Some(sym) = n.strip_prefix(prefix) {

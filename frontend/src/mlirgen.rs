@@ -1377,7 +1377,13 @@ impl<'a> Gen<'a> {
                     vs.push(self.scalar(v, Some(Scalar::I32), a.span).map_err(|e| Diag::error(a.span, format!("byteperm takes i32 words: {}", e.message)))?);
                 }
                 Ok(Value::V(self.emit(
-                    format!("nvvm.prmt #nvvm.permute_mode<default> {}, {}, {} : i32", vs[0].s, vs[1].s, vs[2].s),
+                    // Generic form: the operands are (low word, high word, selector).
+                    format!(
+                        "\"nvvm.prmt\"({}, {}, {}) <{{mode = #nvvm.permute_mode<default>}}> : (i32, i32, i32) -> i32",
+                        vs[0].s,
+                        vs[1].s,
+                        vs[2].s
+                    ),
                     Ty::scalar(Scalar::I32),
                     span,
                 )))
@@ -1750,13 +1756,13 @@ impl<'a> Gen<'a> {
                 if which == "elem" {
                     return Ok(Value::V(self.emit(format!("vector.extract {}[{at}] : {} from {}", c.s, c.ty.elem.mlir(), c.ty.mlir()), Ty::scalar(c.ty.elem), span)));
                 }
-                if at + 4 > n {
-                    return Err(Diag::error(i.span, "word straddles two 16-byte chunks of the run"));
+                if at + 4 > n || n % 4 != 0 {
+                    return Err(Diag::error(i.span, "word reads whole 4-byte words of a run whose length is a multiple of 4"));
                 }
-                let w4 = Ty::vector(Scalar::I8, 4);
-                let s = self.emit(format!("vector.extract_strided_slice {} {{offsets = [{at}], sizes = [4], strides = [1]}} : {} to vector<4xi8>", c.s, c.ty.mlir()), w4, span);
-                let b = self.emit(format!("vector.bitcast {} : vector<4xi8> to vector<1xi32>", s.s), Ty::vector(Scalar::I32, 1), span);
-                return Ok(Value::V(self.emit(format!("vector.extract {}[0] : i32 from vector<1xi32>", b.s), Ty::scalar(Scalar::I32), span)));
+                // The chunk as packed words, then one word.
+                let wty = Ty::vector(Scalar::I32, n / 4);
+                let words = self.emit(format!("vector.bitcast {} : {} to {}", c.s, c.ty.mlir(), wty.mlir()), wty, span);
+                return Ok(Value::V(self.emit(format!("vector.extract {}[{}] : i32 from {}", words.s, at / 4, wty.mlir()), Ty::scalar(Scalar::I32), span)));
             }
             base += n;
         }

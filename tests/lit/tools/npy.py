@@ -47,6 +47,24 @@ def main(argv):
         if O[0, 0] != A[0, :32].max():
             sys.exit(f"lanemax: {O[0, 0]} != {A[0, :32].max()}")
         print("lanemax ok")
+    elif cmd == "builtins":
+        A, O = np.load(argv[1]).astype(np.int64), np.load(argv[2]).astype(np.int64)
+        u = A & 0xFF
+        w0 = (u[:, 0] | (u[:, 1] << 8) | (u[:, 2] << 16) | (u[:, 3] << 24)).astype(np.uint32).astype(np.int32).astype(np.int64)
+        w1 = (u[:, 4] | (u[:, 5] << 8) | (u[:, 6] << 16) | (u[:, 7] << 24)).astype(np.uint32).astype(np.int32).astype(np.int64)
+        want = np.zeros_like(O)
+        want[:, 0] = 7 + (A[:, 0:4] * A[:, 4:8]).sum(axis=1)
+        want[:, 1] = (u[:, 0] | (u[:, 4] << 8) | (u[:, 1] << 16) | (u[:, 5] << 24)).astype(np.uint32).astype(np.int32)
+        want[:, 2] = [bin(int(x) & 0xFFFFFFFF).count("1") for x in w0]
+        want[:, 3] = A[:, 5]
+        want[:, 4] = w0 & 0x0F0F0F0F
+        want[:, 5] = ((A & 15) * ((A >> 4) & 15)).sum(axis=1)
+        want[:, 7] = w1 >> 4
+        bad = np.argwhere(want != O)
+        if len(bad):
+            r, c = bad[0]
+            sys.exit(f"builtins: O[{r}, {c}] = {O[r, c]}, want {want[r, c]}")
+        print("builtins ok")
     elif cmd == "equal":
         A, B = np.load(argv[1]), np.load(argv[2])
         if A.shape != B.shape or not np.array_equal(A, B):
