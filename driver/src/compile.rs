@@ -188,7 +188,7 @@ fn flatten_dumps(tree: &Path, out: &Path, first: usize, simt: bool) -> Result<us
             let n: i64 = parts.first()?.parse().ok()?;
             match parts.get(1).and_then(|s| s.parse::<i64>().ok()) {
                 Some(m) => Some(((n, m), parts.get(2)?.to_string(), p)),
-                None => Some(((n, -1), stem.splitn(2, '_').nth(1)?.to_string(), p)),
+                None => Some(((n, -1), stem.split_once('_')?.1.to_string(), p)),
             }
         })
         .collect();

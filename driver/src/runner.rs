@@ -406,22 +406,11 @@ pub fn execute(
     defines: &BTreeMap<String, i64>,
     grid: [u32; 3],
 ) -> Result<Vec<(String, Array)>, RunError> {
-    execute_with(module, sig, arrays, defines, grid, &phobos_sim::Options::default())
+    execute_timed(module, sig, arrays, defines, grid, &phobos_sim::Options::default()).map(|(o, _, _)| o)
 }
 
-/// [`execute`] with simulator options.
-pub fn execute_with(
-    module: &crate::session::OwnedModule,
-    sig: &Signature,
-    arrays: &BTreeMap<String, (Array, PathBuf)>,
-    defines: &BTreeMap<String, i64>,
-    grid: [u32; 3],
-    opts: &phobos_sim::Options,
-) -> Result<Vec<(String, Array)>, RunError> {
-    execute_timed(module, sig, arrays, defines, grid, opts).map(|(o, _, _)| o)
-}
-
-/// [`execute_with`], also giving the simulator's counts and the launch's wall time in seconds.
+/// [`execute`] with simulator options, also giving the simulator's counts and the launch's wall
+/// time in seconds.
 pub fn execute_timed(
     module: &crate::session::OwnedModule,
     sig: &Signature,

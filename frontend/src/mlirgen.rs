@@ -175,7 +175,7 @@ fn kernel_attrs(k: &Kernel) -> Result<KernelAttrs> {
                     return Err(Diag::error(*span, "@launch is given twice"));
                 }
                 let t = const_of(threads, "the @launch thread count")?;
-                if t < 32 || t > 1024 || t % 32 != 0 {
+                if !(32..=1024).contains(&t) || t % 32 != 0 {
                     return Err(Diag::error(
                         threads.span,
                         format!("@launch needs a whole number of warps: a multiple of 32 from 32 to 1024, got {t}"),
@@ -441,7 +441,7 @@ impl<'a> Gen<'a> {
     fn index_const(&mut self, v: i64, span: Span) -> String {
         self.emit(format!("arith.constant {v} : index"), Ty::scalar(Scalar::I64), span).s
     }
-    fn to_index(&mut self, v: &V, span: Span) -> String {
+    fn index_of(&mut self, v: &V, span: Span) -> String {
         self.emit(format!("arith.index_cast {} : {} to index", v.s, v.ty.mlir()), Ty::scalar(Scalar::I64), span).s
     }
 
@@ -620,10 +620,7 @@ impl<'a> Gen<'a> {
             }
         }
         let val = self.expr(init)?;
-        let want = match ty {
-            Some(t) => Some(Scalar::parse(&t.name).expect("parser checked")),
-            None => None,
-        };
+        let want = ty.map(|t| Scalar::parse(&t.name).expect("parser checked"));
         if let Value::Run(_) = val {
             return Err(Diag::error(
                 init.span,
@@ -699,11 +696,10 @@ impl<'a> Gen<'a> {
                     Stmt::Let { name, .. } => {
                         declared.last_mut().expect("pushed").insert(name.name.clone());
                     }
-                    Stmt::Assign { target: Expr { kind: ExprKind::Name(n), .. }, .. } => {
-                        if !declared.iter().any(|d| d.contains(n)) && !out.contains(n) {
+                    Stmt::Assign { target: Expr { kind: ExprKind::Name(n), .. }, .. }
+                        if !declared.iter().any(|d| d.contains(n)) && !out.contains(n) => {
                             out.push(n.clone());
                         }
-                    }
                     Stmt::If { then, els, .. } => {
                         walk(then, declared, out);
                         if let Some(e) = els {
@@ -1542,7 +1538,7 @@ impl<'a> Gen<'a> {
         for p in points {
             let v = self.expr(p)?;
             let v = self.scalar(v, Some(Scalar::I32), p.span).map_err(|e| Diag::error(p.span, format!("indices are i32: {}", e.message)))?;
-            out.push(self.to_index(&v, p.span));
+            out.push(self.index_of(&v, p.span));
         }
         Ok(out)
     }
@@ -1559,7 +1555,7 @@ impl<'a> Gen<'a> {
         for (d, p) in points.iter().enumerate() {
             let v = self.expr(p)?;
             let v = self.scalar(v, Some(Scalar::I32), p.span).map_err(|e| Diag::error(p.span, format!("indices are i32: {}", e.message)))?;
-            let i = self.to_index(&v, p.span);
+            let i = self.index_of(&v, p.span);
             let stride = self.stride(t, d, span);
             let term = match stride {
                 None => i,
@@ -1842,7 +1838,7 @@ impl<'a> Gen<'a> {
                 Some(e) => {
                     let v = self.expr(e)?;
                     let v = self.scalar(v, Some(Scalar::I32), e.span)?;
-                    self.to_index(&v, e.span)
+                    self.index_of(&v, e.span)
                 }
                 None => self.index_const(0, span),
             });

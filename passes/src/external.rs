@@ -26,6 +26,23 @@ pub struct PassCx {
 /// error to `cx.diags`.
 pub type PassFn = fn(Op, &PassCx) -> Result<(), ()>;
 
+/// Applies `f` to each op, reporting every failure (not just the first) to `cx.diags`; fails
+/// when any did.
+pub fn for_each_op(ops: impl IntoIterator<Item = Op>, cx: &PassCx, mut f: impl FnMut(Op) -> Result<(), Diagnostic>) -> Result<(), ()> {
+    let mut failed = false;
+    for op in ops {
+        if let Err(d) = f(op) {
+            cx.diags.emit(d);
+            failed = true;
+        }
+    }
+    if failed {
+        Err(())
+    } else {
+        Ok(())
+    }
+}
+
 #[derive(Clone)]
 struct Wrapper {
     run: PassFn,

@@ -43,3 +43,37 @@ pub fn num_warps(b: Builder, block: Option<[i64; 3]>) -> Val {
         }
     }
 }
+
+/// The loops (`scf.for`, `scf.while`) around `op` inside `func`, innermost first.
+pub fn loops_around(op: Op, func: Op) -> Vec<Op> {
+    let mut out = Vec::new();
+    let mut cur = op;
+    while let Some(p) = cur.parent() {
+        if p == func {
+            break;
+        }
+        if p.is("scf.for") || p.is("scf.while") {
+            out.push(p);
+        }
+        cur = p;
+    }
+    out
+}
+
+/// `memref.get_global @name` of a 16-byte-aligned workgroup global of type `mty`, declaring it
+/// at the top of `module` on first use: `private` and uninitialized (static shared memory), or
+/// public with no initializer (`dynamic`: the external zero-length base of dynamic shared memory).
+pub fn workgroup_global(module: Op, b: Builder, name: &str, mty: phobos_dialects::ir::Ty, dynamic: bool) -> Val {
+    let body = module.region(0).first_block().expect("gpu.module has a body");
+    if !body.ops().any(|o| o.is("memref.global") && o.str_attr("sym_name").as_deref() == Some(name)) {
+        let first = body.first_op().expect("gpu.module is not empty");
+        let i64t = b.ctx.i(64);
+        let mut attrs = vec![("sym_name", b.ctx.str_attr(name)), ("type", b.ctx.a(&format!("{mty}"))), ("alignment", b.ctx.int_attr(i64t, 16))];
+        if !dynamic {
+            attrs.push(("sym_visibility", b.ctx.str_attr("private")));
+            attrs.push(("initial_value", b.ctx.unit_attr()));
+        }
+        Builder::before(first).with_loc(b.loc).op("memref.global", &[], &[], &attrs);
+    }
+    b.v("memref.get_global", &[], mty, &[("name", b.ctx.sym_attr(name))])
+}

@@ -193,6 +193,17 @@ fn lanes(mut m: u32) -> impl Iterator<Item = usize> {
     })
 }
 
+/// `dst[i] = src[i]` for every (dst, src) pair and the lanes of `mask`.
+fn copy_pairs(regs: &mut [u64], pairs: &[(Slot, Slot)], mask: u32) {
+    for (d, s) in pairs {
+        for e in 0..d.len {
+            for l in lanes(mask) {
+                regs[at(*d, e, l)] = regs[at(*s, e, l)];
+            }
+        }
+    }
+}
+
 #[inline(always)]
 fn sext(v: u64, bits: u32) -> i64 {
     if bits >= 64 {
@@ -537,7 +548,7 @@ impl Ctx<'_> {
             ));
         }
         let off = lin as usize * eb;
-        if align > 0 && (base + off) % align as usize != 0 {
+        if align > 0 && !(base + off).is_multiple_of(align as usize) {
             return Err(self.fault(
                 FaultKind::Misaligned,
                 cta,
@@ -973,15 +984,7 @@ impl Ctx<'_> {
                     w.pc += 1;
                     return Ok(());
                 }
-                Inst::Move { pairs } => {
-                    for (d, s) in pairs {
-                        for e in 0..d.len {
-                            for l in lanes(mask) {
-                                w.regs[at(*d, e, l)] = w.regs[at(*s, e, l)];
-                            }
-                        }
-                    }
-                }
+                Inst::Move { pairs } => copy_pairs(&mut w.regs, pairs, mask),
                 Inst::IfBegin { cond, else_pc } => {
                     let mut c = 0u32;
                     for l in lanes(mask) {
@@ -1010,16 +1013,8 @@ impl Ctx<'_> {
                     w.mask = saved;
                 }
                 Inst::ForInit { iv, lb, iters } => {
-                    for l in lanes(mask) {
-                        w.regs[at(*iv, 0, l)] = w.regs[at(*lb, 0, l)];
-                    }
-                    for (d, s) in iters {
-                        for e in 0..d.len {
-                            for l in lanes(mask) {
-                                w.regs[at(*d, e, l)] = w.regs[at(*s, e, l)];
-                            }
-                        }
-                    }
+                    copy_pairs(&mut w.regs, &[(*iv, *lb)], mask);
+                    copy_pairs(&mut w.regs, iters, mask);
                     w.frames.push(Frame::Loop { saved: mask });
                 }
                 Inst::ForHead { iv, ub, ty, exit_pc } => {
@@ -1066,22 +1061,10 @@ impl Ctx<'_> {
                 Inst::ForEnd { results } => {
                     let Some(Frame::Loop { saved }) = w.frames.pop() else { unreachable!("for end without for") };
                     w.mask = saved;
-                    for (d, s) in results {
-                        for e in 0..d.len {
-                            for l in lanes(saved) {
-                                w.regs[at(*d, e, l)] = w.regs[at(*s, e, l)];
-                            }
-                        }
-                    }
+                    copy_pairs(&mut w.regs, results, saved);
                 }
                 Inst::WhileInit { args } => {
-                    for (d, s) in args {
-                        for e in 0..d.len {
-                            for l in lanes(mask) {
-                                w.regs[at(*d, e, l)] = w.regs[at(*s, e, l)];
-                            }
-                        }
-                    }
+                    copy_pairs(&mut w.regs, args, mask);
                     w.frames.push(Frame::Loop { saved: mask });
                 }
                 Inst::WhileCond { cond, exit_pc, results, after } => {
@@ -1092,21 +1075,9 @@ impl Ctx<'_> {
                         }
                     }
                     let exiting = mask & !c;
-                    for (d, s) in results {
-                        for e in 0..d.len {
-                            for l in lanes(exiting) {
-                                w.regs[at(*d, e, l)] = w.regs[at(*s, e, l)];
-                            }
-                        }
-                    }
+                    copy_pairs(&mut w.regs, results, exiting);
                     let cont = mask & c;
-                    for (d, s) in after {
-                        for e in 0..d.len {
-                            for l in lanes(cont) {
-                                w.regs[at(*d, e, l)] = w.regs[at(*s, e, l)];
-                            }
-                        }
-                    }
+                    copy_pairs(&mut w.regs, after, cont);
                     w.mask = cont;
                     if cont == 0 {
                         w.pc = *exit_pc as usize;
@@ -1114,10 +1085,13 @@ impl Ctx<'_> {
                     }
                 }
                 Inst::WhileLatch { head_pc, args } => {
-                    for (d, s) in args {
+                    // Yields read the previous iteration's values: copy through a scratch.
+                    let snapshot: Vec<(Slot, Vec<u64>)> =
+                        args.iter().map(|(_, s)| (*s, (0..s.len).flat_map(|e| (0..32).map(move |l| (e, l))).map(|(e, l)| w.regs[at(*s, e, l)]).collect())).collect();
+                    for ((d, _), (_, vals)) in args.iter().zip(snapshot) {
                         for e in 0..d.len {
                             for l in lanes(mask) {
-                                w.regs[at(*d, e, l)] = w.regs[at(*s, e, l)];
+                                w.regs[at(*d, e, l)] = vals[(e * 32) as usize + l];
                             }
                         }
                     }

@@ -240,8 +240,8 @@ impl Uniformity {
                 let cond_op = before.terminator().expect("scf.condition");
                 let cond = self.fact(cond_op.operand(0));
                 let yield_op = after.terminator();
-                for i in 0..before.num_args() {
-                    let mut f = self.fact(ops[i]);
+                for (i, init) in ops.iter().enumerate().take(before.num_args()) {
+                    let mut f = self.fact(*init);
                     if let Some(y) = yield_op {
                         if i < y.num_operands() {
                             f = f.join(self.fact(y.operand(i)));

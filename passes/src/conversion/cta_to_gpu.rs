@@ -19,8 +19,8 @@
 
 use crate::{
     conversion::lane_to_gpu::{apply_combine, argmax_pair, butterfly, combine_block},
-    external::PassCx,
-    ids::{known_block_size, linear_thread_id, num_warps},
+    external::{for_each_op, PassCx},
+    ids::{known_block_size, linear_thread_id, num_warps, workgroup_global},
     words::{combine, identity},
 };
 use phobos_dialects::{
@@ -35,42 +35,13 @@ an exchange of the warps' results through a 32-element workgroup scratch with th
 
 pub fn run(module: Op, cx: &PassCx) -> Result<(), ()> {
     let ops: Vec<Op> = module.walk().into_iter().filter(|o| o.name().starts_with("cta.")).collect();
-    let mut failed = false;
-    for op in ops {
-        if let Err(d) = lower(module, op) {
-            cx.diags.emit(d);
-            failed = true;
-        }
-    }
-    if failed {
-        Err(())
-    } else {
-        Ok(())
-    }
+    for_each_op(ops, cx, |op| lower(module, op))
 }
 
 /// The workgroup scratch for elements of `ty`, created in `module` on first use.
 fn scratch(module: Op, b: Builder, ty: Ty, tag: &str) -> Val {
-    let name = format!("__phobos_cta_scratch_{tag}");
     let mty = b.ctx.t(&format!("memref<32x{ty}, #gpu.address_space<workgroup>>"));
-    let body = module.region(0).first_block().expect("gpu.module has a body");
-    if !body.ops().any(|o| o.is("memref.global") && o.str_attr("sym_name").as_deref() == Some(name.as_str())) {
-        let first = body.first_op().expect("gpu.module is not empty");
-        let i64t = b.ctx.i(64);
-        Builder::before(first).with_loc(b.loc).op(
-            "memref.global",
-            &[],
-            &[],
-            &[
-                ("sym_name", b.ctx.str_attr(&name)),
-                ("sym_visibility", b.ctx.str_attr("private")),
-                ("type", b.ctx.a(&format!("{mty}"))),
-                ("initial_value", b.ctx.unit_attr()),
-                ("alignment", b.ctx.int_attr(i64t, 16)),
-            ],
-        );
-    }
-    b.v("memref.get_global", &[], mty, &[("name", b.ctx.sym_attr(&name))])
+    workgroup_global(module, b, &format!("__phobos_cta_scratch_{tag}"), mty, false)
 }
 
 fn barrier(b: Builder) {

@@ -14,7 +14,7 @@
 //! is left. Limits: the butterfly is the only reduction strategy (no `redux.sync` for i32 yet).
 
 use crate::{
-    external::PassCx,
+    external::{for_each_op, PassCx},
     words::{combine, equal, greater, shuffle, Shfl},
 };
 use phobos_dialects::{
@@ -31,19 +31,8 @@ nvvm.shfl.sync with a segment clamp for width < 32. Runs on a gpu.module; leaves
 pub fn run(module: Op, cx: &PassCx) -> Result<(), ()> {
     // Step 1. Collect first: rewriting while walking would invalidate the walk.
     let ops: Vec<Op> = module.walk().into_iter().filter(|o| o.name().starts_with("lane.")).collect();
-    let mut failed = false;
     // Step 2. Rewrite each op in place.
-    for op in ops {
-        if let Err(d) = lower(module, op) {
-            cx.diags.emit(d);
-            failed = true;
-        }
-    }
-    if failed {
-        Err(())
-    } else {
-        Ok(())
-    }
+    for_each_op(ops, cx, |op| lower(module, op))
 }
 
 fn lower(module: Op, op: Op) -> Result<(), Diagnostic> {

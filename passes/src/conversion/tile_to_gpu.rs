@@ -18,7 +18,11 @@
 //! Limits: no `cp.async` yet (the copy goes through registers); no swizzle or padding (reads of
 //! the seed kernels' tiles are along rows).
 
-use crate::{analysis::prove_alignment::Divisibility, external::PassCx, ids::known_block_size};
+use crate::{
+    analysis::prove_alignment::Divisibility,
+    external::{for_each_op, PassCx},
+    ids::{known_block_size, loops_around, workgroup_global},
+};
 use phobos_dialects::{
     diag::Diagnostic,
     ir::{Blk, Builder, Op, Reg, Val},
@@ -32,23 +36,8 @@ outside the tensor zero and never read, a gpu.barrier after the copy (and one be
 pub const DYNAMIC_SMEM: &str = "__phobos_dynamic_smem";
 
 fn dynamic_smem(module: Op, b: Builder) -> Val {
-    let body = module.region(0).first_block().expect("gpu.module body");
     let mty = b.ctx.t("memref<0xi8, #gpu.address_space<workgroup>>");
-    if !body.ops().any(|o| o.is("memref.global") && o.str_attr("sym_name").as_deref() == Some(DYNAMIC_SMEM)) {
-        let first = body.first_op().expect("gpu.module is not empty");
-        let i64t = b.ctx.i(64);
-        Builder::before(first).with_loc(b.loc).op(
-            "memref.global",
-            &[],
-            &[],
-            &[
-                ("sym_name", b.ctx.str_attr(DYNAMIC_SMEM)),
-                ("type", b.ctx.a(&format!("{mty}"))),
-                ("alignment", b.ctx.int_attr(i64t, 16)),
-            ],
-        );
-    }
-    b.v("memref.get_global", &[], mty, &[("name", b.ctx.sym_attr(DYNAMIC_SMEM))])
+    workgroup_global(module, b, DYNAMIC_SMEM, mty, true)
 }
 
 /// `scf.if %c -> (tys) { then } else { else }`; the closures build each branch and return what
@@ -84,18 +73,7 @@ pub fn barrier(b: Builder, why: &str) -> Op {
 }
 
 pub fn run(module: Op, cx: &PassCx) -> Result<(), ()> {
-    let mut failed = false;
-    for op in module.find_all("tile.copy") {
-        if let Err(d) = lower(module, op) {
-            cx.diags.emit(d);
-            failed = true;
-        }
-    }
-    if failed {
-        Err(())
-    } else {
-        Ok(())
-    }
+    for_each_op(module.find_all("tile.copy"), cx, |op| lower(module, op))
 }
 
 fn lower(module: Op, op: Op) -> Result<(), Diagnostic> {
@@ -128,20 +106,7 @@ fn lower(module: Op, op: Op) -> Result<(), Diagnostic> {
 
     // Step 2. A barrier before the copy when it may overwrite a tile others still read: inside a
     // loop, the previous iteration's reads.
-    let in_loop = {
-        let mut cur = op;
-        let mut found = false;
-        while let Some(p) = cur.parent() {
-            if p == func {
-                break;
-            }
-            if p.is("scf.for") || p.is("scf.while") {
-                found = true;
-            }
-            cur = p;
-        }
-        found
-    };
+    let in_loop = !loops_around(op, func).is_empty();
     if in_loop {
         barrier(b, &format!("kept: the copy of {name} overwrites the tile that other threads read in the previous iteration"));
     }

@@ -9,7 +9,7 @@
 //! most 49152 bytes, the total at most the opt-in limit (232448 on sm_90, 166912 on sm_80, ...).
 //! An overflow is an error that names every buffer, its bytes and its source line.
 
-use crate::external::PassCx;
+use crate::{external::PassCx, ids::loops_around};
 use phobos_dialects::{
     diag::{Diagnostic, Severity},
     ir::{Op, Val},
@@ -52,18 +52,8 @@ fn positions(func: Op) -> HashMap<Op, usize> {
 fn last_use(v: Val, pos: &HashMap<Op, usize>, func: Op) -> usize {
     let mut last = v.def().and_then(|d| pos.get(&d).copied()).unwrap_or(0);
     for u in v.users() {
-        let mut at = u;
         // The outermost enclosing loop inside the function.
-        let mut cur = u;
-        while let Some(p) = cur.parent() {
-            if p == func {
-                break;
-            }
-            if p.is("scf.for") || p.is("scf.while") {
-                at = p;
-            }
-            cur = p;
-        }
+        let at = loops_around(u, func).last().copied().unwrap_or(u);
         let end = at.walk().last().and_then(|o| pos.get(o).copied()).unwrap_or(0);
         last = last.max(end);
     }
@@ -140,8 +130,7 @@ pub fn run(module: Op, cx: &PassCx) -> Result<(), ()> {
         }
     }
     if failed {
-        Err(())
-    } else {
-        Ok(())
+        return Err(());
     }
+    Ok(())
 }
