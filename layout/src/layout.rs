@@ -1,0 +1,388 @@
+//! Layouts (shape:stride) and CuTe's algebra over them, checked.
+//!
+//! A layout maps a coordinate in its shape to `Σ coordinate · stride`; a flat index `x` in
+//! `[0, size)` is split into coordinates colexicographically (the first mode fastest), as CuTe
+//! does. Every operation's result is a function we can enumerate, and composition is checked
+//! against that enumeration: CuTe's rule-based composition is used to get CuTe's mode
+//! structure, and when its admissibility conditions fail or its result differs from `A(B(x))`,
+//! the composition is kept as a composite pair instead (never a wrong layout).
+
+use crate::tuple::Tuple;
+use std::fmt;
+
+/// A layout: a shape and a stride of the same profile.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Layout {
+    pub shape: Tuple,
+    pub stride: Tuple,
+}
+
+/// Why an operation has no answer. Each message names the mode and the boundary where it fails
+/// and shows the layouts involved.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum LayoutError {
+    /// B(x) leaves A's domain in a composition.
+    OutOfDomain { a: String, b: String, x: i64, value: i64, size: i64 },
+    /// Two coordinates map to one value where a space needs a bijection or no aliasing.
+    NotInjective { layout: String, x: i64, y: i64, value: i64, why: String },
+    /// A value of [0, N) that a bijection misses.
+    NotSurjective { layout: String, value: i64, n: i64 },
+    /// A complement or inverse that does not exist.
+    NotComplementable { layout: String, why: String },
+    /// Shapes and strides that do not match, a zero or negative shape, and the like.
+    Invalid(String),
+    /// A restriction (a slice) was composed.
+    Restricted(String),
+}
+
+impl fmt::Display for LayoutError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LayoutError::OutOfDomain { a, b, x, value, size } => write!(
+                f,
+                "compose({a}, {b}) is out of domain: {b} maps x = {x} to {value}, outside [0, {size}), the domain of {a}"
+            ),
+            LayoutError::NotInjective { layout, x, y, value, why } => {
+                write!(f, "{layout} {why}: coordinates {x} and {y} both map to {value}")
+            }
+            LayoutError::NotSurjective { layout, value, n } => {
+                write!(f, "{layout} is not a bijection onto [0, {n}): no coordinate maps to {value}")
+            }
+            LayoutError::NotComplementable { layout, why } => write!(f, "{layout} {why}"),
+            LayoutError::Invalid(m) => write!(f, "{m}"),
+            LayoutError::Restricted(m) => write!(f, "{m}"),
+        }
+    }
+}
+
+pub type Result<T> = std::result::Result<T, LayoutError>;
+
+fn ceil_div(a: i64, b: i64) -> i64 {
+    (a + b - 1) / b
+}
+
+/// CuTe's shape_div on integers: a / b when b divides a, 1 when a divides b (a ceiling), else
+/// undefined.
+fn shape_div(a: i64, b: i64) -> Option<i64> {
+    if b == 0 {
+        return None;
+    }
+    if a % b == 0 {
+        Some(a / b)
+    } else if a != 0 && b % a == 0 {
+        Some(ceil_div(a, b))
+    } else {
+        None
+    }
+}
+
+impl Layout {
+    /// A layout from a shape and a stride of the same profile, with positive shapes.
+    pub fn new(shape: Tuple, stride: Tuple) -> Result<Layout> {
+        if !shape.congruent(&stride) {
+            return Err(LayoutError::Invalid(format!("shape {shape} and stride {stride} have different profiles")));
+        }
+        if let Some(s) = shape.leaves().iter().find(|s| **s <= 0) {
+            return Err(LayoutError::Invalid(format!("shape {shape} has a non-positive extent {s}")));
+        }
+        Ok(Layout { shape, stride })
+    }
+    /// One mode `s:d`.
+    pub fn mode(s: i64, d: i64) -> Layout {
+        Layout { shape: Tuple::Int(s), stride: Tuple::Int(d) }
+    }
+    /// The compact column-major layout of a shape.
+    pub fn compact(shape: Tuple) -> Layout {
+        let stride = shape.compact_strides();
+        Layout { shape, stride }
+    }
+    /// A layout whose top-level modes are `modes`.
+    pub fn concat(modes: &[Layout]) -> Layout {
+        Layout {
+            shape: Tuple::of(modes.iter().map(|m| m.shape.clone()).collect()),
+            stride: Tuple::of(modes.iter().map(|m| m.stride.clone()).collect()),
+        }
+    }
+    /// The number of coordinates.
+    pub fn size(&self) -> i64 {
+        self.shape.product()
+    }
+    /// One past the largest value (for non-negative strides).
+    pub fn cosize(&self) -> i64 {
+        self.flat().iter().map(|(s, d)| (s - 1) * d).sum::<i64>() + 1
+    }
+    pub fn rank(&self) -> usize {
+        self.shape.rank()
+    }
+    /// Top-level mode `i`.
+    pub fn get(&self, i: usize) -> Layout {
+        Layout { shape: self.shape.modes()[i].clone(), stride: self.stride.modes()[i].clone() }
+    }
+    pub fn modes(&self) -> Vec<Layout> {
+        (0..self.rank()).map(|i| self.get(i)).collect()
+    }
+    /// The (shape, stride) leaves in order.
+    pub fn flat(&self) -> Vec<(i64, i64)> {
+        self.shape.leaves().into_iter().zip(self.stride.leaves()).collect()
+    }
+    /// The value at flat index `x` (colexicographic coordinates).
+    pub fn eval(&self, x: i64) -> i64 {
+        let mut rest = x;
+        let mut v = 0;
+        let flat = self.flat();
+        for (k, (s, d)) in flat.iter().enumerate() {
+            let c = if k + 1 == flat.len() { rest } else { rest % s };
+            v += c * d;
+            rest /= s;
+        }
+        v
+    }
+    /// Every value, in flat-index order.
+    pub fn values(&self) -> Vec<i64> {
+        (0..self.size()).map(|x| self.eval(x)).collect()
+    }
+
+    /// CuTe's coalesce: the coarsest layout with the same function: size-1 modes dropped,
+    /// adjacent modes `s0:d0, s1:d1` with `d1 = s0·d0` merged.
+    pub fn coalesce(&self) -> Layout {
+        let mut out: Vec<(i64, i64)> = Vec::new();
+        for (s, d) in self.flat() {
+            if s == 1 {
+                continue;
+            }
+            match out.last_mut() {
+                Some((s0, d0)) if d == *s0 * *d0 => *s0 *= s,
+                _ => out.push((s, d)),
+            }
+        }
+        if out.is_empty() {
+            return Layout::mode(1, 0);
+        }
+        Layout::from_modes(&out)
+    }
+
+    /// Coalesces each top-level mode on its own.
+    pub fn coalesce_by_mode(&self) -> Layout {
+        Layout::concat(&self.modes().iter().map(|m| m.coalesce()).collect::<Vec<_>>())
+    }
+
+    fn from_modes(m: &[(i64, i64)]) -> Layout {
+        Layout {
+            shape: Tuple::of(m.iter().map(|(s, _)| Tuple::Int(*s)).collect()),
+            stride: Tuple::of(m.iter().map(|(_, d)| Tuple::Int(*d)).collect()),
+        }
+    }
+
+    /// Checks that B's values lie in [0, size(self)): the first x that does not is an error.
+    pub fn check_domain_of(&self, b: &Layout) -> Result<()> {
+        let size = self.size();
+        for x in 0..b.size() {
+            let v = b.eval(x);
+            if v < 0 || v >= size {
+                return Err(LayoutError::OutOfDomain { a: self.to_string(), b: b.to_string(), x, value: v, size });
+            }
+        }
+        Ok(())
+    }
+
+    /// CuTe's composition rules (composition_impl), when their conditions hold: a layout with
+    /// B's mode structure. Not checked here against A(B(x)); see [`crate::Map::compose`].
+    pub fn compose_cute(&self, b: &Layout) -> Option<Layout> {
+        let a = self.coalesce();
+        let (ls, ld): (Vec<i64>, Vec<i64>) = a.flat().into_iter().unzip();
+        let (s, d) = compose_impl(&ls, &ld, &b.shape, &b.stride)?;
+        Some(Layout { shape: s, stride: d })
+    }
+
+    /// CuTe's complement of `self` for a codomain of `cotarget`: the layout that fills the gaps,
+    /// ordered so that `(self, complement)` is injective. An error when `self` is not injective
+    /// or its strides do not nest.
+    pub fn complement(&self, cotarget: i64) -> Result<Layout> {
+        let mut modes: Vec<(i64, i64)> = self.flat().into_iter().filter(|(s, d)| *s != 1 && *d != 0).collect();
+        if let Some((s, d)) = modes.iter().find(|(_, d)| *d < 0) {
+            return Err(LayoutError::NotComplementable { layout: self.to_string(), why: format!("has a negative stride ({s}:{d}); its complement is not defined") });
+        }
+        modes.sort_by_key(|(s, d)| (*d, *s));
+        let mut shape = Vec::new();
+        let mut stride = Vec::new();
+        let mut current = 1i64;
+        for (k, (s, d)) in modes.iter().enumerate() {
+            if *d < current {
+                let (ps, pd) = modes[k - 1];
+                return Err(LayoutError::NotComplementable {
+                    layout: self.to_string(),
+                    why: format!("is not injective: mode {s}:{d} overlaps mode {ps}:{pd}, which spans [0, {current}); it has no complement"),
+                });
+            }
+            if d % current != 0 {
+                return Err(LayoutError::NotComplementable {
+                    layout: self.to_string(),
+                    why: format!("has no complement: stride {d} of mode {s}:{d} is not a multiple of {current}, the extent of the modes below it"),
+                });
+            }
+            shape.push(d / current);
+            stride.push(current);
+            current = s * d;
+        }
+        shape.push(ceil_div(cotarget.max(1), current));
+        stride.push(current);
+        let l = Layout::from_modes(&shape.into_iter().zip(stride).collect::<Vec<_>>());
+        Ok(l.coalesce())
+    }
+
+    /// CuTe's right inverse: R with self(R(i)) = i for i in [0, size(R)), as large as the strides
+    /// allow (a chain of strides from 1).
+    pub fn right_inverse(&self) -> Layout {
+        let flat = self.coalesce().flat();
+        let mut prefix = Vec::new();
+        let mut acc = 1;
+        for (s, _) in &flat {
+            prefix.push(acc);
+            acc *= s;
+        }
+        let mut used = vec![false; flat.len()];
+        let mut next = 1i64;
+        let mut out: Vec<(i64, i64)> = Vec::new();
+        loop {
+            let Some(i) = (0..flat.len()).find(|i| !used[*i] && flat[*i].1 == next && flat[*i].0 != 1) else { break };
+            used[i] = true;
+            out.push((flat[i].0, prefix[i]));
+            next = flat[i].0 * flat[i].1;
+        }
+        if out.is_empty() {
+            return Layout::mode(1, 0);
+        }
+        Layout::from_modes(&out).coalesce()
+    }
+
+    /// The left inverse: L with L(self(i)) = i for every i. Needs `self` injective.
+    pub fn left_inverse(&self) -> Result<Layout> {
+        let c = self.complement(self.cosize()).map_err(|e| match e {
+            LayoutError::NotComplementable { layout, why } => LayoutError::NotComplementable { layout, why: format!("has no left inverse: it {}", why.trim_start_matches("is ").trim_start_matches("has ")) },
+            e => e,
+        })?;
+        Ok(Layout::concat(&[self.clone(), c]).right_inverse())
+    }
+
+    /// Whether the layout is a bijection onto [0, size): the first collision or gap if not.
+    pub fn check_bijection(&self) -> Result<()> {
+        let n = self.size();
+        let mut seen: Vec<Option<i64>> = vec![None; n as usize];
+        for x in 0..n {
+            let v = self.eval(x);
+            if v < 0 || v >= n {
+                return Err(LayoutError::Invalid(format!(
+                    "{self} is not a bijection onto [0, {n}): coordinate {x} maps to {v}, outside it"
+                )));
+            }
+            if let Some(y) = seen[v as usize] {
+                return Err(LayoutError::NotInjective { layout: self.to_string(), x: y, y: x, value: v, why: format!("is not a bijection onto [0, {n})") });
+            }
+            seen[v as usize] = Some(x);
+        }
+        if let Some(v) = seen.iter().position(|s| s.is_none()) {
+            return Err(LayoutError::NotSurjective { layout: self.to_string(), value: v as i64, n });
+        }
+        Ok(())
+    }
+
+    /// Whether distinct coordinates reach distinct values, modes of stride 0 (broadcast) aside.
+    pub fn check_alias_free(&self) -> Result<()> {
+        let kept: Vec<(i64, i64)> = self.flat().into_iter().filter(|(_, d)| *d != 0).collect();
+        let l = if kept.is_empty() { Layout::mode(1, 0) } else { Layout::from_modes(&kept) };
+        let mut seen = std::collections::HashMap::new();
+        for x in 0..l.size() {
+            let v = l.eval(x);
+            if let Some(y) = seen.insert(v, x) {
+                return Err(LayoutError::NotInjective {
+                    layout: self.to_string(),
+                    x: y,
+                    y: x,
+                    value: v,
+                    why: "aliases in physical space (only stride-0 modes may broadcast)".into(),
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// CuTe composition_impl over a coalesced A (flattened `ls:ld`) and B's shape/stride.
+fn compose_impl(ls: &[i64], ld: &[i64], rs: &Tuple, rd: &Tuple) -> Option<(Tuple, Tuple)> {
+    match (rs, rd) {
+        (Tuple::Tup(ss), Tuple::Tup(ds)) => {
+            let mut s_out = Vec::new();
+            let mut d_out = Vec::new();
+            for (s, d) in ss.iter().zip(ds) {
+                let (a, b) = compose_impl(ls, ld, s, d)?;
+                s_out.push(a);
+                d_out.push(b);
+            }
+            Some((Tuple::Tup(s_out), Tuple::Tup(d_out)))
+        }
+        (Tuple::Int(s), Tuple::Int(d)) => {
+            let (s, d) = (*s, *d);
+            if d == 0 {
+                return Some((Tuple::Int(s), Tuple::Int(0)));
+            }
+            let r = ls.len();
+            if r == 1 {
+                return Some((Tuple::Int(s), Tuple::Int(d * ld[0])));
+            }
+            let (shape_1, stride_1, rest_stride) = if d == 1 {
+                (ls[..r - 1].to_vec(), ld[..r - 1].to_vec(), 1)
+            } else {
+                // Divide out the stride from A's shape.
+                let mut shape_1 = Vec::new();
+                let mut rest_stride = d;
+                for di in &ls[..r - 1] {
+                    shape_1.push(shape_div(*di, rest_stride)?);
+                    rest_stride = shape_div(rest_stride, *di)?;
+                }
+                let stride_1: Vec<i64> =
+                    (0..r - 1).map(|i| shape_div(ls[i], shape_1[i]).map(|q| ld[i] * q)).collect::<Option<_>>()?;
+                (shape_1, stride_1, rest_stride)
+            };
+            // Mod out B's shape.
+            let mut shape_2 = Vec::new();
+            let mut rest_shape = s;
+            for si in &shape_1 {
+                shape_2.push((*si).min(rest_shape));
+                rest_shape = shape_div(rest_shape, *si)?;
+            }
+            Some(bw_coalesce(&shape_2, &stride_1, rest_shape, rest_stride * ld[r - 1]))
+        }
+        _ => None,
+    }
+}
+
+/// CuTe's bw_coalesce: folds (old modes, back to front) into (new_shape, new_stride).
+fn bw_coalesce(old_s: &[i64], old_d: &[i64], new_s: i64, new_d: i64) -> (Tuple, Tuple) {
+    let mut ns: Vec<i64> = vec![new_s];
+    let mut nd: Vec<i64> = vec![new_d];
+    for i in (0..old_s.len()).rev() {
+        if old_s[i] == 1 {
+            continue;
+        }
+        if ns.len() == 1 && ns[0] == 1 {
+            ns[0] = old_s[i];
+            nd[0] = old_d[i];
+        } else if old_s[i] * old_d[i] == nd[0] {
+            ns[0] *= old_s[i];
+            nd[0] = old_d[i];
+        } else {
+            ns.insert(0, old_s[i]);
+            nd.insert(0, old_d[i]);
+        }
+    }
+    if ns.len() == 1 && ns[0] == 1 {
+        return (Tuple::Int(1), Tuple::Int(0));
+    }
+    (Tuple::of(ns.into_iter().map(Tuple::Int).collect()), Tuple::of(nd.into_iter().map(Tuple::Int).collect()))
+}
+
+impl fmt::Display for Layout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.shape, self.stride)
+    }
+}
