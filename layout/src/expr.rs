@@ -166,7 +166,8 @@ impl P<'_> {
                     if let Some(s) = shape.leaves().iter().find(|s| **s <= 0) {
                         return err(format!("shape {shape} has a non-positive extent {s}"));
                     }
-                    Value::Map(Map::Layout(Layout::compact(shape)))
+                    let c = Layout::compact(shape);
+                    Value::Map(Map::Layout(Layout::new(c.shape, c.stride)?))
                 }
             }
             Some(b'<') => {

@@ -57,6 +57,20 @@ impl fmt::Display for LayoutError {
 
 pub type Result<T> = std::result::Result<T, LayoutError>;
 
+/// The largest size and stride of a layout (2^32).
+pub const MAX_SIZE: i64 = 1 << 32;
+
+/// The most elements an operation enumerates to check its result (2^24).
+pub const MAX_ENUMERATION: i64 = 1 << 24;
+
+/// An error when `size` is too large to enumerate.
+pub fn check_enumerable(size: i64, what: &str) -> Result<()> {
+    if size > MAX_ENUMERATION {
+        return Err(LayoutError::Invalid(format!("{what}: {size} elements are more than the {MAX_ENUMERATION} Phobos checks by enumeration")));
+    }
+    Ok(())
+}
+
 fn ceil_div(a: i64, b: i64) -> i64 {
     (a + b - 1) / b
 }
@@ -85,6 +99,10 @@ impl Layout {
         if let Some(s) = shape.leaves().iter().find(|s| **s <= 0) {
             return Err(LayoutError::Invalid(format!("shape {shape} has a non-positive extent {s}")));
         }
+        let size = shape.leaves().iter().try_fold(1i64, |acc, s| acc.checked_mul(*s).filter(|v| *v <= MAX_SIZE));
+        if size.is_none() || stride.leaves().iter().any(|d| d.abs() > MAX_SIZE) {
+            return Err(LayoutError::Invalid(format!("{shape}:{stride} is larger than Phobos supports (sizes and strides up to {MAX_SIZE})")));
+        }
         Ok(Layout { shape, stride })
     }
     /// One mode `s:d`.
@@ -101,6 +119,13 @@ impl Layout {
         Layout {
             shape: Tuple::of(modes.iter().map(|m| m.shape.clone()).collect()),
             stride: Tuple::of(modes.iter().map(|m| m.stride.clone()).collect()),
+        }
+    }
+    /// A layout of rank exactly `modes.len()` (a one-mode tuple stays a tuple).
+    pub fn tuple(modes: &[Layout]) -> Layout {
+        Layout {
+            shape: Tuple::Tup(modes.iter().map(|m| m.shape.clone()).collect()),
+            stride: Tuple::Tup(modes.iter().map(|m| m.stride.clone()).collect()),
         }
     }
     /// The number of coordinates.
@@ -163,7 +188,11 @@ impl Layout {
 
     /// Coalesces each top-level mode on its own.
     pub fn coalesce_by_mode(&self) -> Layout {
-        Layout::concat(&self.modes().iter().map(|m| m.coalesce()).collect::<Vec<_>>())
+        let modes: Vec<Layout> = self.modes().iter().map(|m| m.coalesce()).collect();
+        match self.shape {
+            Tuple::Tup(_) => Layout::tuple(&modes),
+            Tuple::Int(_) => modes[0].clone(),
+        }
     }
 
     fn from_modes(m: &[(i64, i64)]) -> Layout {
@@ -207,11 +236,22 @@ impl Layout {
         let mut stride = Vec::new();
         let mut current = 1i64;
         for (k, (s, d)) in modes.iter().enumerate() {
+            if *d < current || d % current != 0 {
+                let broadcast = self.flat().iter().any(|(s, d)| *s != 1 && *d == 0);
+                let kept: Vec<(i64, i64)> = self.flat().into_iter().filter(|(s, d)| *s != 1 && *d != 0).collect();
+                if let Some((x, y, v)) = first_collision(&kept) {
+                    let aside = if broadcast { " (its stride-0 modes aside)" } else { "" };
+                    return Err(LayoutError::NotComplementable {
+                        layout: self.to_string(),
+                        why: format!("is not injective{aside}: coordinates {x} and {y} both map to {v}; it has no complement"),
+                    });
+                }
+            }
             if *d < current {
                 let (ps, pd) = modes[k - 1];
                 return Err(LayoutError::NotComplementable {
                     layout: self.to_string(),
-                    why: format!("is not injective: mode {s}:{d} overlaps mode {ps}:{pd}, which spans [0, {current}); it has no complement"),
+                    why: format!("has no complement: mode {s}:{d} interleaves with mode {ps}:{pd}, which spans [0, {current})"),
                 });
             }
             if d % current != 0 {
@@ -243,8 +283,7 @@ impl Layout {
         let mut used = vec![false; flat.len()];
         let mut next = 1i64;
         let mut out: Vec<(i64, i64)> = Vec::new();
-        loop {
-            let Some(i) = (0..flat.len()).find(|i| !used[*i] && flat[*i].1 == next && flat[*i].0 != 1) else { break };
+        while let Some(i) = (0..flat.len()).find(|i| !used[*i] && flat[*i].1 == next && flat[*i].0 != 1) {
             used[i] = true;
             out.push((flat[i].0, prefix[i]));
             next = flat[i].0 * flat[i].1;
@@ -257,6 +296,13 @@ impl Layout {
 
     /// The left inverse: L with L(self(i)) = i for every i. Needs `self` injective.
     pub fn left_inverse(&self) -> Result<Layout> {
+        let modes: Vec<(i64, i64)> = self.flat().into_iter().filter(|(s, _)| *s != 1).collect();
+        if let Some((x, y, v)) = first_collision(&modes) {
+            return Err(LayoutError::NotComplementable {
+                layout: self.to_string(),
+                why: format!("has no left inverse: it is not injective: coordinates {x} and {y} both map to {v}"),
+            });
+        }
         let c = self.complement(self.cosize()).map_err(|e| match e {
             LayoutError::NotComplementable { layout, why } => LayoutError::NotComplementable { layout, why: format!("has no left inverse: it {}", why.trim_start_matches("is ").trim_start_matches("has ")) },
             e => e,
@@ -267,6 +313,7 @@ impl Layout {
     /// Whether the layout is a bijection onto [0, size): the first collision or gap if not.
     pub fn check_bijection(&self) -> Result<()> {
         let n = self.size();
+        check_enumerable(n, "the bijection check")?;
         let mut seen: Vec<Option<i64>> = vec![None; n as usize];
         for x in 0..n {
             let v = self.eval(x);
@@ -290,6 +337,7 @@ impl Layout {
     pub fn check_alias_free(&self) -> Result<()> {
         let kept: Vec<(i64, i64)> = self.flat().into_iter().filter(|(_, d)| *d != 0).collect();
         let l = if kept.is_empty() { Layout::mode(1, 0) } else { Layout::from_modes(&kept) };
+        check_enumerable(l.size(), "the aliasing check")?;
         let mut seen = std::collections::HashMap::new();
         for x in 0..l.size() {
             let v = l.eval(x);
@@ -305,6 +353,19 @@ impl Layout {
         }
         Ok(())
     }
+}
+
+/// The first two flat indices of the layout `modes` (shape, stride pairs) with equal values.
+fn first_collision(modes: &[(i64, i64)]) -> Option<(i64, i64, i64)> {
+    if modes.is_empty() {
+        return None;
+    }
+    let l = Layout::from_modes(modes);
+    if l.size() > MAX_ENUMERATION {
+        return None;
+    }
+    let mut seen = std::collections::HashMap::new();
+    (0..l.size()).find_map(|x| seen.insert(l.eval(x), x).map(|y| (y, x, l.eval(x))))
 }
 
 /// CuTe composition_impl over a coalesced A (flattened `ls:ld`) and B's shape/stride.

@@ -46,6 +46,7 @@ impl Space {
 
 /// Checks that `m` may map into `space`.
 pub fn check_space(m: &Map, space: Space) -> layout::Result<()> {
+    layout::check_enumerable(m.size(), "the space check")?;
     match (m, space) {
         (Map::Layout(l), Space::Logical | Space::ThreadValue) => l.check_bijection(),
         (Map::Layout(l), Space::Physical) => l.check_alias_free(),

@@ -61,6 +61,7 @@ impl Map {
     /// `a ∘ b` (x ↦ a(b(x))). An error when b leaves a's domain. A layout with b's mode structure
     /// (CuTe's) when the composite is one, checked against the enumeration; else the pair.
     pub fn compose(a: &Map, b: &Map) -> Result<Map> {
+        crate::layout::check_enumerable(b.size(), "compose")?;
         let size = a.size();
         for x in 0..b.size() {
             let v = b.eval(x);

@@ -123,7 +123,8 @@ pub fn flat_divide(a: &Map, t: &Tiler) -> Result<Map> {
 /// `logical_product(A, B) = (A, complement(A, size(A) · cosize(B)) ∘ B)`.
 fn product_one(a: &Layout, b: &Map) -> Result<(Layout, Layout)> {
     let bl = b.layout("the second operand of a product")?;
-    let comp = a.complement(a.size() * bl.cosize())?;
+    let target = a.size().checked_mul(bl.cosize()).ok_or_else(|| LayoutError::Invalid(format!("the product of {a} and {bl} is too large")))?;
+    let comp = a.complement(target)?;
     let c = layout_of(Map::compose(&Map::Layout(comp), b)?, "the product's second mode")?;
     Ok((a.clone(), c))
 }
@@ -174,7 +175,7 @@ fn pad(l: &Layout, r: usize) -> Layout {
     while modes.len() < r {
         modes.push(Layout::mode(1, 0));
     }
-    Layout::concat(&modes)
+    Layout::tuple(&modes)
 }
 
 /// blocked (A first in each mode) or raked (B first) product: the logical product of A and B
@@ -192,7 +193,7 @@ fn blocked_or_raked(a: &Map, b: &Map, raked: bool) -> Result<Map> {
         .zip(cm)
         .map(|(x, y)| if raked { Layout::concat(&[y, x]) } else { Layout::concat(&[x, y]) }.coalesce())
         .collect();
-    Ok(Map::Layout(Layout::concat(&modes)))
+    Ok(Map::Layout(Layout::tuple(&modes)))
 }
 
 pub fn blocked_product(a: &Map, t: &Tiler) -> Result<Map> {
