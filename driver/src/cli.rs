@@ -1,4 +1,4 @@
-//! The `phobos` command line: `phobos compile` (and, as they land, `run`, `layout`, `bench`).
+//! The `phobos` command line: `phobos compile`, `run` and `layout`.
 
 use crate::{
     compile::{self, CompileOptions, Stage},
@@ -23,6 +23,8 @@ enum Command {
     Compile(CompileArgs),
     /// Run a kernel on tensors from .npy files; write every tensor back to DIR/NAME.npy.
     Run(RunArgs),
+    /// Evaluate and check a layout expression (CuTe notation): print it, its table, its axes.
+    Layout(crate::layout_cmd::LayoutArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -147,6 +149,7 @@ pub fn main(args: Vec<String>) -> i32 {
     match cli.command {
         Command::Compile(a) => compile_cmd(a),
         Command::Run(a) => run_cmd(a),
+        Command::Layout(a) => crate::layout_cmd::layout_cmd(a),
     }
 }
 

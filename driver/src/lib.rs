@@ -4,6 +4,7 @@ pub mod cli;
 pub mod compile;
 pub mod cuda;
 pub mod env;
+pub mod layout_cmd;
 pub mod npy;
 pub mod opt;
 pub mod ptx;

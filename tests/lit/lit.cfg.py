@@ -8,7 +8,7 @@ import lit.formats
 
 config.name = "Phobos"
 config.test_format = lit.formats.ShTest(execute_external=True)
-config.suffixes = [".mlir", ".phobos"]
+config.suffixes = [".mlir", ".phobos", ".test"]
 config.excludes = ["lit.cfg.py", "tools", "inputs", "Inputs"]
 config.test_source_root = os.path.dirname(__file__)
 root = os.path.abspath(os.path.join(config.test_source_root, "..", ".."))
