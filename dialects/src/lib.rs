@@ -9,6 +9,7 @@ pub mod cta;
 pub mod diag;
 pub mod ir;
 pub mod lane;
+pub mod layout;
 pub mod tile;
 
 use diag::Diagnostics;
@@ -26,10 +27,11 @@ pub const IRDL_SOURCES: &[(&str, &str)] = &[
     ("lane", include_str!("../irdl/lane.irdl.mlir")),
     ("cta", include_str!("../irdl/cta.irdl.mlir")),
     ("tile", include_str!("../irdl/tile.irdl.mlir")),
+    ("layout", include_str!("../irdl/layout.irdl.mlir")),
 ];
 
 /// Names of the Phobos dialects (the op-name prefixes).
-pub const DIALECTS: &[&str] = &["lane", "cta", "tile"];
+pub const DIALECTS: &[&str] = &["lane", "cta", "tile", "layout"];
 
 /// Loads the Phobos dialects into `ctx`. Returns an error naming the dialect whose IRDL did not
 /// load (a bug in Phobos, never in user input).
@@ -81,6 +83,7 @@ pub fn verify(root: Op, diags: &Diagnostics) -> bool {
             Some(("lane", _)) => lane::verify(op),
             Some(("cta", _)) => cta::verify(op),
             Some(("tile", _)) => tile::verify(op),
+            Some(("layout", _)) => layout::verify(op),
             _ => Ok(()),
         };
         if let Err(d) = r {

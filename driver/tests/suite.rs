@@ -7,7 +7,11 @@ use std::process::Command;
 mod snapshots;
 
 #[path = "suite/e2e.rs"]
+#[allow(clippy::needless_range_loop)] // references index several arrays at once
 mod e2e;
+
+#[path = "suite/layouts.rs"]
+mod layouts;
 
 fn workspace_root() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root").to_path_buf()

@@ -9,6 +9,7 @@ pub mod conversion;
 pub mod external;
 pub mod gpu;
 pub mod ids;
+pub mod layout;
 pub mod pipeline;
 pub mod pipelines;
 pub mod registry;
@@ -18,7 +19,7 @@ pub mod words;
 use registry::{OptInfo, PassInfo};
 
 /// The registry's table (see [`registry::passes`]).
-pub(crate) static PASSES: [PassInfo; 9] = [
+pub(crate) static PASSES: [PassInfo; 11] = [
     PassInfo {
         flag: "verify-uniformity",
         name: "VerifyUniformity",
@@ -36,6 +37,24 @@ pub(crate) static PASSES: [PassInfo; 9] = [
         anchor: "gpu.module",
         options: &[],
         run: conversion::cta_to_gpu::run,
+    },
+    PassInfo {
+        flag: "compose-layouts",
+        name: "ComposeLayouts",
+        summary: "folds layout.apply chains into one apply of the composite, in its coarsest form",
+        description: layout::compose_layouts::DESCRIPTION,
+        anchor: "",
+        options: &[],
+        run: layout::compose_layouts::run,
+    },
+    PassInfo {
+        flag: "convert-layout-to-arith",
+        name: "ConvertLayoutToArith",
+        summary: "layout.apply/restrict to index arithmetic: coarsest digits, shifts and masks, folded constants",
+        description: conversion::layout_to_arith::DESCRIPTION,
+        anchor: "",
+        options: &[],
+        run: conversion::layout_to_arith::run,
     },
     PassInfo {
         flag: "tile-plan-shared-memory",

@@ -17,10 +17,12 @@
 // L1: "lane.reduce"
 // DUMP: 00-l1-input.mlir
 // DUMP-NEXT: 01-simt-verify-uniformity.mlir
-// DUMP-NEXT: 02-simt-convert-cta-to-gpu.mlir
-// DUMP-NEXT: 03-simt-tile-plan-shared-memory.mlir
-// DUMP-NEXT: 04-simt-convert-tile-to-gpu.mlir
-// DUMP-NEXT: 05-simt-convert-lane-to-gpu.mlir
+// DUMP-NEXT: 02-simt-compose-layouts.mlir
+// DUMP-NEXT: 03-simt-convert-layout-to-arith.mlir
+// DUMP-NEXT: 04-simt-convert-cta-to-gpu.mlir
+// DUMP-NEXT: 05-simt-tile-plan-shared-memory.mlir
+// DUMP-NEXT: 06-simt-convert-tile-to-gpu.mlir
+// DUMP-NEXT: 07-simt-convert-lane-to-gpu.mlir
 // DUMP: {{[0-9]+}}-llvm-nvvm-attach-target.mlir
 // DUMP: {{[0-9]+}}-llvm-convert-gpu-to-nvvm.mlir
 // DUMP: {{[0-9]+}}-ptx-gpu-module-to-binary.mlir

@@ -1,0 +1,142 @@
+//! The `layout` dialect: the Rust half of its verification, and the typed-composition rule of
+//! seed 001 (a composition needs the first map's range to be exactly the second's coordinate
+//! set; nothing maps out of physical space; a restriction is not composable).
+
+use crate::{diag::Diagnostic, ir::Op};
+use phobos_layout::{check_space, expr, Layout, Map, Space};
+
+/// A layout op's layout with its spaces, parsed from its attributes.
+pub struct Typed {
+    pub map: Map,
+    pub text: String,
+    pub from: Option<Space>,
+    pub into: Option<Space>,
+}
+
+fn space_attr(op: Op, name: &str) -> Result<Option<Space>, Diagnostic> {
+    match op.attr(name) {
+        None => Ok(None),
+        Some(a) => {
+            let s = a.str().unwrap_or_default();
+            Space::parse(&s).map(Some).ok_or_else(|| {
+                Diagnostic::op_error(op, format!("{name} must be \"logical\", \"thread-value\" or \"physical\", got {a}"))
+            })
+        }
+    }
+}
+
+/// Parses the op's `layout`, `from` and `into` attributes (not the composition rule).
+pub fn typed(op: Op) -> Result<Typed, Diagnostic> {
+    let text = op.str_attr("layout").ok_or_else(|| Diagnostic::op_error(op, "needs a layout = \"...\" string attribute"))?;
+    let map = match expr::eval(&text) {
+        Ok(expr::Value::Map(m)) => m,
+        Ok(expr::Value::Int(n)) => Map::Layout(Layout::mode(n, 1)),
+        Ok(_) => return Err(Diagnostic::op_error(op, format!("layout \"{text}\" is not a layout"))),
+        Err(e) => return Err(Diagnostic::op_error(op, format!("layout \"{text}\": {e}"))),
+    };
+    let from = space_attr(op, "from")?;
+    let into = space_attr(op, "into")?;
+    if from == Some(Space::Physical) {
+        return Err(Diagnostic::op_error(op, "maps from physical space: nothing maps out of a physical index"));
+    }
+    if let Some(space) = into {
+        check_space(&map, space).map_err(|e| Diagnostic::op_error(op, format!("does not map into {} space: {e}", name(space))))?;
+    }
+    Ok(Typed { map, text, from, into })
+}
+
+pub fn name(s: Space) -> &'static str {
+    match s {
+        Space::Logical => "logical",
+        Space::ThreadValue => "thread-value",
+        Space::Physical => "physical",
+    }
+}
+
+/// The modes a restriction holds fixed. Call after [`verify`].
+pub fn fixed(op: Op) -> Vec<i64> {
+    op.attr("fixed").and_then(|a| a.dense_ints()).unwrap_or_default()
+}
+
+/// The layout op producing `op`'s operand `i`, when there is one.
+fn producer(op: Op, i: usize) -> Option<Op> {
+    op.operand(i).def().filter(|d| d.is("layout.apply") || d.is("layout.restrict"))
+}
+
+pub fn verify(op: Op) -> Result<(), Diagnostic> {
+    if !op.is("layout.apply") && !op.is("layout.restrict") {
+        return Ok(());
+    }
+    let t = typed(op)?;
+    let n = op.num_operands();
+    if op.is("layout.restrict") {
+        let Map::Layout(l) = &t.map else {
+            return Err(Diagnostic::op_error(op, format!("restricts a layout, and {} is not one", t.map)));
+        };
+        let fixed = op.attr("fixed").and_then(|a| a.dense_ints()).ok_or_else(|| Diagnostic::op_error(op, "fixed must be an array<i64: ...>"))?;
+        let rank = l.rank() as i64;
+        let mut seen = vec![false; rank as usize];
+        for m in &fixed {
+            if !(0..rank).contains(m) || std::mem::replace(&mut seen[*m as usize], true) {
+                return Err(Diagnostic::op_error(op, format!("fixed must list distinct modes of the rank-{rank} layout {l}, got {fixed:?}")));
+            }
+        }
+        if fixed.is_empty() || fixed.len() as i64 == rank {
+            return Err(Diagnostic::op_error(op, format!("a restriction fixes some but not all of the {rank} modes of {l}, got {fixed:?}")));
+        }
+        if n != fixed.len() + 1 {
+            return Err(Diagnostic::op_error(op, format!("takes a coordinate per fixed mode, then the flat index of the rest: {} operands, got {n}", fixed.len() + 1)));
+        }
+    } else {
+        let rank = t.map.as_layout().map(|l| l.rank()).unwrap_or(1);
+        if n != 1 && n != rank {
+            return Err(Diagnostic::op_error(op, format!("takes one flat coordinate or one per top-level mode of {} ({rank}), got {n}", t.map)));
+        }
+    }
+    for i in 0..n {
+        let Some(p) = producer(op, i) else { continue };
+        if p.is("layout.restrict") {
+            let pt = typed(p)?;
+            return Err(Diagnostic::op_error(op, format!(
+                "composes a restriction: {} with modes {:?} fixed is a slice, and a restriction is not composable; compose the whole layouts, then restrict",
+                pt.text,
+                fixed(p)
+            ))
+            .with_note(p.loc(), "the restriction is here"));
+        }
+        if n == 1 {
+            check_composition(p, op, &t)?;
+        }
+    }
+    Ok(())
+}
+
+/// Seed 001's rule for `op ∘ p`: p's range is exactly op's coordinate set, in matching spaces.
+fn check_composition(p: Op, op: Op, t: &Typed) -> Result<(), Diagnostic> {
+    let pt = typed(p)?;
+    let fail = |msg: String| Err(Diagnostic::op_error(op, format!("cannot compose {} then {}: {msg}", pt.text, t.text)).with_note(p.loc(), "the first layout is applied here"));
+    if pt.into == Some(Space::Physical) {
+        return fail("the first maps into physical space, and nothing maps out of a physical index".into());
+    }
+    if let (Some(a), Some(b)) = (pt.into, t.from) {
+        if a != b {
+            return fail(format!("the first maps into {} space but the second maps from {} space", name(a), name(b)));
+        }
+    }
+    let size = t.map.size();
+    if pt.map.size() > phobos_layout::layout::MAX_ENUMERATION {
+        return fail("the first is too large to check by enumeration".into());
+    }
+    let mut hit = vec![false; size as usize];
+    for x in 0..pt.map.size() {
+        let v = pt.map.eval(x);
+        if !(0..size).contains(&v) {
+            return fail(format!("the first maps {x} to {v}, outside the second's coordinates [0, {size})"));
+        }
+        hit[v as usize] = true;
+    }
+    if let Some(v) = hit.iter().position(|h| !h) {
+        return fail(format!("the first's range misses coordinate {v} of the second's [0, {size})"));
+    }
+    Ok(())
+}

@@ -1,0 +1,179 @@
+//! `convert-layout-to-arith`: lowers `layout.apply` and `layout.restrict` to index arithmetic
+//! with the cheapest operations.
+//!
+//! A layout is coalesced first (its coarsest digits: fully for a flat coordinate, mode by mode
+//! for per-mode coordinates). A flat coordinate x splits into digits colexicographically:
+//! digit k is (x / prefix_k) mod s_k, with no mod on the outermost digit (a coordinate is in the
+//! domain, so x / prefix_last is already below s_last) and no divide for the first. Powers of
+//! two divide, take remainders and multiply by shifts and masks; stride 0 costs nothing and
+//! stride 1 no multiply; constant coordinates fold to constants. A composite `compose(A,B)` is
+//! emitted naively (B's value split into A's digits), a swizzle as and/shift/xor.
+//! A restriction adds the fixed modes' coordinates times their strides to the free modes'
+//! split of the last operand.
+//! Postcondition: no `layout.*` op is left.
+
+use crate::external::{for_each_op, PassCx};
+use phobos_dialects::{
+    diag::Diagnostic,
+    ir::{Builder, Op, Val},
+    layout::{fixed, typed},
+};
+use phobos_layout::{Layout, Map};
+use std::{cell::RefCell, collections::HashMap};
+
+pub const DESCRIPTION: &str = "Lowers layout.apply and layout.restrict to index arithmetic: coarsest \
+digits, shifts and masks for powers of two, no mod on the outermost digit, constants folded.";
+
+pub fn run(root: Op, cx: &PassCx) -> Result<(), ()> {
+    let ops: Vec<Op> = root.walk().into_iter().filter(|o| o.is("layout.apply") || o.is("layout.restrict")).collect();
+    for_each_op(ops, cx, lower)
+}
+
+fn lower(op: Op) -> Result<(), Diagnostic> {
+    let t = typed(op)?;
+    let e = Emit(Builder::before(op).with_loc(op.loc()), RefCell::default());
+    let coords: Vec<V> = op.operands().into_iter().map(V::of).collect();
+    let v = if op.is("layout.restrict") {
+        let l = t.map.as_layout().expect("verified: a restriction's map is a layout");
+        let fixed = fixed(op);
+        let mut acc = V::Const(0);
+        for (k, m) in fixed.iter().enumerate() {
+            acc = e.add(acc, e.flat(&l.get(*m as usize).coalesce(), coords[k]));
+        }
+        let free: Vec<Layout> = (0..l.rank()).filter(|i| !fixed.contains(&(*i as i64))).map(|i| l.get(i)).collect();
+        e.add(acc, e.flat(&Layout::concat(&free).coalesce(), *coords.last().expect("verified: operands")))
+    } else if coords.len() > 1 {
+        let l = t.map.as_layout().expect("verified: per-mode coordinates need a layout");
+        l.modes().iter().zip(&coords).fold(V::Const(0), |acc, (m, c)| e.add(acc, e.flat(&m.coalesce(), *c)))
+    } else {
+        e.map(&t.map, coords[0])
+    };
+    let val = e.materialize(v);
+    op.replace_with(&[val]);
+    Ok(())
+}
+
+/// A value being built: a known constant, or an SSA index.
+#[derive(Clone, Copy)]
+enum V {
+    Const(i64),
+    Val(Val),
+}
+
+impl V {
+    fn of(v: Val) -> V {
+        v.const_int().map(V::Const).unwrap_or(V::Val(v))
+    }
+}
+
+fn log2(n: i64) -> Option<i64> {
+    (n > 0 && n & (n - 1) == 0).then(|| n.trailing_zeros() as i64)
+}
+
+/// Builds before the op being lowered; each constant is made once.
+struct Emit(Builder, RefCell<HashMap<i64, Val>>);
+
+impl Emit {
+    fn constant(&self, c: i64) -> Val {
+        *self.1.borrow_mut().entry(c).or_insert_with(|| self.0.index(c))
+    }
+    fn materialize(&self, v: V) -> Val {
+        match v {
+            V::Const(c) => self.constant(c),
+            V::Val(v) => v,
+        }
+    }
+    fn bin(&self, name: &str, a: V, c: i64) -> V {
+        V::Val(self.0.bin(name, self.materialize(a), self.constant(c)))
+    }
+    fn add(&self, a: V, b: V) -> V {
+        match (a, b) {
+            (V::Const(x), V::Const(y)) => V::Const(x + y),
+            (V::Const(0), v) | (v, V::Const(0)) => v,
+            _ => V::Val(self.0.bin("arith.addi", self.materialize(a), self.materialize(b))),
+        }
+    }
+    fn mul(&self, a: V, c: i64) -> V {
+        match (a, c) {
+            (V::Const(x), _) => V::Const(x * c),
+            (_, 0) => V::Const(0),
+            (v, 1) => v,
+            (v, c) => match log2(c) {
+                Some(s) => self.bin("arith.shli", v, s),
+                None => self.bin("arith.muli", v, c),
+            },
+        }
+    }
+    fn div(&self, a: V, c: i64) -> V {
+        match (a, c) {
+            (V::Const(x), _) => V::Const(x / c),
+            (v, 1) => v,
+            (v, c) => match log2(c) {
+                Some(s) => self.bin("arith.shrui", v, s),
+                None => self.bin("arith.divui", v, c),
+            },
+        }
+    }
+    fn rem(&self, a: V, c: i64) -> V {
+        match (a, c) {
+            (V::Const(x), _) => V::Const(x % c),
+            (_, 1) => V::Const(0),
+            (v, c) => match log2(c) {
+                Some(_) => self.bin("arith.andi", v, c - 1),
+                None => self.bin("arith.remui", v, c),
+            },
+        }
+    }
+    fn xor(&self, a: V, b: V) -> V {
+        match (a, b) {
+            (V::Const(x), V::Const(y)) => V::Const(x ^ y),
+            (V::Const(0), v) | (v, V::Const(0)) => v,
+            _ => V::Val(self.0.bin("arith.xori", self.materialize(a), self.materialize(b))),
+        }
+    }
+
+    /// `m` at the flat coordinate `x`.
+    fn map(&self, m: &Map, x: V) -> V {
+        match m {
+            Map::Layout(l) => self.flat(&l.coalesce(), x),
+            Map::Compose(a, b) => {
+                let inner = self.map(b, x);
+                self.map(a, inner)
+            }
+            Map::Swizzle { b, m, s, inner } => {
+                let v = self.map(inner, x);
+                let mask = (1i64 << b) - 1;
+                let moved = if *s >= 0 {
+                    let bits = self.and(v, mask << (*m as i64 + *s as i64));
+                    self.div(bits, 1 << s)
+                } else {
+                    let bits = self.and(v, mask << *m);
+                    self.mul(bits, 1 << -s)
+                };
+                self.xor(v, moved)
+            }
+        }
+    }
+    fn and(&self, a: V, c: i64) -> V {
+        match a {
+            V::Const(x) => V::Const(x & c),
+            v => self.bin("arith.andi", v, c),
+        }
+    }
+
+    /// A (coalesced) layout at the flat coordinate `x`: Σ digit_k · stride_k.
+    fn flat(&self, l: &Layout, x: V) -> V {
+        let modes = l.flat();
+        let mut prefix = 1;
+        let mut acc = V::Const(0);
+        for (k, (s, d)) in modes.iter().enumerate() {
+            if *d != 0 && *s != 1 {
+                let shifted = self.div(x, prefix);
+                let digit = if k + 1 == modes.len() { shifted } else { self.rem(shifted, *s) };
+                acc = self.add(acc, self.mul(digit, *d));
+            }
+            prefix *= s;
+        }
+        acc
+    }
+}

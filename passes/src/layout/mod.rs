@@ -1,0 +1,3 @@
+//! Passes over the `layout` dialect.
+
+pub mod compose_layouts;
