@@ -49,9 +49,10 @@ struct RunArgs {
     /// Bind a dimension (or pick an @autotune value): -D N=1024 (repeatable).
     #[arg(short = 'D', value_name = "NAME=VALUE")]
     defines: Vec<String>,
-    /// The target chip (the simulator models its shared-memory limit).
-    #[arg(long, default_value = "sm_90")]
-    chip: String,
+    /// The target chip (the simulator models its shared-memory limit). Default: the GPU's own
+    /// on the CUDA backend, sm_90 on the simulator.
+    #[arg(long)]
+    chip: Option<String>,
     /// The simulator reports a warp that runs more instructions than this as a deadlock or a
     /// runaway spin loop.
     #[arg(long, value_name = "N")]
@@ -163,7 +164,8 @@ fn run_cmd(a: RunArgs) -> i32 {
             out: a.out.clone(),
             backend: a.backend,
             defines: parse_defines(&a.defines)?,
-            chip: a.chip.clone(),
+            chip: a.chip.clone().unwrap_or_else(|| "sm_90".into()),
+            chip_given: a.chip.clone(),
             max_warp_insts: a.max_warp_instructions,
             stats: a.stats,
         })

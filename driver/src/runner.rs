@@ -53,6 +53,8 @@ pub struct RunRequest {
     pub backend: Backend,
     pub defines: BTreeMap<String, i64>,
     pub chip: String,
+    /// `--chip` as given (None: the GPU's own chip on the CUDA backend, sm_90 on the simulator).
+    pub chip_given: Option<String>,
     /// The simulator's bound on instructions per warp (a spin loop past it is a deadlock).
     pub max_warp_insts: Option<u64>,
     /// Print the launch's time and counts.
@@ -358,8 +360,13 @@ fn mlir_signature(module: &crate::session::OwnedModule, kernel: Option<&str>) ->
 /// Runs a request end to end: reads the arrays, runs, writes every tensor to `req.out`.
 pub fn run(req: &RunRequest) -> Result<(), RunError> {
     let backend = choose_backend(req.backend)?;
+    let mut req = req.clone();
+    if let (Chosen::Cuda(gpu), None) = (&backend, &req.chip_given) {
+        // Compile for the GPU at hand unless told otherwise.
+        req.chip = gpu.chip.clone();
+    }
     let session = Session::new(true).map_err(|e| RunError::Usage(e.to_string()))?;
-    let (module, sig) = load(&session, req)?;
+    let (module, sig) = load(&session, &req)?;
     let mut arrays = BTreeMap::new();
     for (name, path) in &req.args {
         if arrays.contains_key(name) {
@@ -368,19 +375,33 @@ pub fn run(req: &RunRequest) -> Result<(), RunError> {
         let a = npy::read(path).map_err(RunError::Usage)?;
         arrays.insert(name.clone(), (a, path.clone()));
     }
-    eprintln!("backend: {backend}");
-    let mut opts = phobos_sim::Options { shared_limit: phobos_passes::tile::plan_shared_memory::chip_limit(&req.chip) as u32, ..Default::default() };
-    if let Some(m) = req.max_warp_insts {
-        opts.max_warp_insts = m;
-    }
-    let (outputs, stats, secs) = execute_timed(&module, &sig, &arrays, &req.defines, req.grid, &opts)?;
-    if req.stats {
-        eprintln!("sim_ms: {:.3}", secs * 1e3);
-        eprintln!("ctas: {}", stats.ctas);
-        eprintln!("warp_instructions: {}", stats.warp_insts);
-        eprintln!("thread_instructions: {}", stats.thread_insts);
-        eprintln!("thread_instructions_per_s: {:.0}", stats.thread_insts as f64 / secs.max(1e-9));
-    }
+    let outputs = match &backend {
+        Chosen::Sim => {
+            eprintln!("backend: sim");
+            let mut opts =
+                phobos_sim::Options { shared_limit: phobos_passes::tile::plan_shared_memory::chip_limit(&req.chip) as u32, ..Default::default() };
+            if let Some(m) = req.max_warp_insts {
+                opts.max_warp_insts = m;
+            }
+            let (outputs, stats, secs) = execute_timed(&module, &sig, &arrays, &req.defines, req.grid, &opts)?;
+            if req.stats {
+                eprintln!("sim_ms: {:.3}", secs * 1e3);
+                eprintln!("ctas: {}", stats.ctas);
+                eprintln!("warp_instructions: {}", stats.warp_insts);
+                eprintln!("thread_instructions: {}", stats.thread_insts);
+                eprintln!("thread_instructions_per_s: {:.0}", stats.thread_insts as f64 / secs.max(1e-9));
+            }
+            outputs
+        }
+        Chosen::Cuda(gpu) => {
+            eprintln!("backend: cuda ({}, {})", gpu.name, gpu.chip);
+            let (outputs, ms) = execute_cuda(&session, &module, &sig, &arrays, &req.defines, req.grid, &req.chip, gpu)?;
+            if req.stats {
+                eprintln!("gpu_ms: {ms:.3}");
+            }
+            outputs
+        }
+    };
     std::fs::create_dir_all(&req.out).map_err(|e| RunError::Usage(format!("{}: {e}", req.out.display())))?;
     for (name, arr) in outputs {
         npy::write(&Path::new(&req.out).join(format!("{name}.npy")), &arr).map_err(RunError::Usage)?;
@@ -388,13 +409,92 @@ pub fn run(req: &RunRequest) -> Result<(), RunError> {
     Ok(())
 }
 
-/// The backend a request gets, by name for the `backend:` line.
-pub fn choose_backend(b: Backend) -> Result<&'static str, RunError> {
+/// The machine a run gets.
+pub enum Chosen {
+    Sim,
+    Cuda(crate::cuda::Gpu),
+}
+
+/// Opens the backend a request asks for: `cuda` fails with the reason when there is no usable
+/// GPU; `auto` falls back to the simulator.
+pub fn choose_backend(b: Backend) -> Result<Chosen, RunError> {
     match b {
-        Backend::Sim => Ok("sim"),
-        Backend::Cuda => Err(RunError::Usage(crate::cuda::unavailable_reason())),
-        Backend::Auto => Ok("sim"),
+        Backend::Sim => Ok(Chosen::Sim),
+        Backend::Cuda => crate::cuda::Gpu::open().map(Chosen::Cuda).map_err(|e| RunError::Usage(format!("--backend cuda: {e}; use --backend sim or auto"))),
+        Backend::Auto => Ok(crate::cuda::Gpu::open().map(Chosen::Cuda).unwrap_or(Chosen::Sim)),
     }
+}
+
+/// Binds `arrays`, compiles the SIMT module on to PTX, and runs the entry on the GPU; returns
+/// every tensor after the run and the launch's time (ms, one launch, by CUDA events).
+#[allow(clippy::too_many_arguments)]
+pub fn execute_cuda(
+    session: &Session,
+    module: &crate::session::OwnedModule,
+    sig: &Signature,
+    arrays: &BTreeMap<String, (Array, PathBuf)>,
+    defines: &BTreeMap<String, i64>,
+    grid: [u32; 3],
+    chip: &str,
+    gpu: &crate::cuda::Gpu,
+) -> Result<(Vec<(String, Array)>, f32), RunError> {
+    let (bound, values) = bind(sig, arrays, defines).map_err(RunError::Usage)?;
+    let entry = select_entry(sig, &values).map_err(RunError::Usage)?;
+    let gm = module.op.find_all("gpu.module")[0];
+    let kernel = phobos_sim::translate(gm, &entry).map_err(|u| RunError::Usage(u.to_string()))?;
+    let block = kernel.block.ok_or_else(|| RunError::Usage(format!("{entry} has no known_block_size; a launch needs the block size")))?;
+    let ptx = simt_to_ptx(session, module, chip)?;
+    let gpu_err = |e: crate::cuda::CudaError| match e {
+        crate::cuda::CudaError::Fault(m) => RunError::Fault(m),
+        e => RunError::Usage(e.to_string()),
+    };
+    let loaded = gpu.load(&ptx, &entry, chip, kernel.dynamic_shared as u32).map_err(gpu_err)?;
+    let fixed = sig.entries.iter().find(|(n, _)| *n == entry).map(|(_, f)| f.clone()).unwrap_or_default();
+    let mut outputs: Vec<(String, Array)> = Vec::new();
+    let mut scalars: Vec<(usize, crate::cuda::Arg)> = Vec::new();
+    let mut order: Vec<Option<usize>> = Vec::new();
+    for (p, a) in sig.params.iter().zip(&bound) {
+        match (p, a) {
+            (AbiParam::Tensor { name, .. }, Some(arr)) => {
+                outputs.push((name.clone(), arr.clone()));
+                order.push(Some(outputs.len() - 1));
+            }
+            (AbiParam::Dim { name }, _) if !fixed.contains_key(name) => {
+                let i = order.len();
+                let v = values[name];
+                let arg = match kernel.args.get(i) {
+                    Some(phobos_sim::ArgKind::Scalar { ty, .. }) if ty.bytes() == 4 => crate::cuda::Arg::U32(v as u32),
+                    _ => crate::cuda::Arg::U64(v as u64),
+                };
+                scalars.push((i, arg));
+                order.push(None);
+            }
+            _ => {}
+        }
+    }
+    // The arguments in parameter order: buffers borrow the output arrays' bytes.
+    let mut buffers = outputs.iter_mut().map(|(_, a)| a.data.as_mut_slice());
+    let mut scalars = scalars.into_iter().map(|(_, a)| a);
+    let mut args: Vec<crate::cuda::Arg> = order
+        .iter()
+        .map(|o| match o {
+            Some(_) => crate::cuda::Arg::Buffer(buffers.next().expect("a buffer per tensor")),
+            None => scalars.next().expect("a scalar per dimension"),
+        })
+        .collect();
+    let t0 = std::time::Instant::now();
+    gpu.run(&loaded, grid, block, &mut args).map_err(gpu_err)?;
+    let ms = t0.elapsed().as_secs_f32() * 1e3;
+    drop(args);
+    Ok((outputs, ms))
+}
+
+/// The PTX of a SIMT-level module: a copy is lowered by MLIR's pipeline (the module is kept).
+pub fn simt_to_ptx(session: &Session, module: &crate::session::OwnedModule, chip: &str) -> Result<String, RunError> {
+    let copy = session.parse(&module.op.to_string(), "simt.mlir").ok_or_else(|| RunError::Usage("the SIMT module does not re-parse".into()))?;
+    let target = phobos_passes::pipelines::Target::parse(&format!("chip={chip}")).map_err(RunError::Usage)?;
+    compile::lower(session, &copy, Stage::Ptx, &CompileOptions { target, ..Default::default() }).map_err(|e| RunError::Usage(e.to_string()))?;
+    compile::output_text(&copy, Stage::Ptx).map_err(|e| RunError::Usage(e.to_string()))
 }
 
 /// Binds `arrays` to the kernel, runs it on the simulator, and returns every tensor after the
