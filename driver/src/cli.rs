@@ -99,6 +99,9 @@ struct CompileArgs {
     /// Print remarks (e.g. which barriers were elided and why) with the diagnostics.
     #[arg(long)]
     remarks: bool,
+    /// Always compile: neither read nor write the kernel cache (PHOBOS_CACHE_DIR).
+    #[arg(long)]
+    no_cache: bool,
     /// Print `key: value` statistics on stderr (shared bytes, shuffles, barriers; registers and
     /// spills when ptxas is found).
     #[arg(long)]
@@ -392,6 +395,27 @@ fn compile_one(a: &CompileArgs) -> i32 {
         print_after: a.mlir_print_ir_after.clone(),
     };
     let parse_name = if is_phobos { format!("{filename}.l1.mlir") } else { filename.clone() };
+    // The cache serves plain compiles: dumps, IR printing, remarks, --stats (which reads the
+    // module) and --repeat always compile.
+    let plain = opts.dump_dir.is_none()
+        && !a.stats
+        && opts.print_before.is_empty()
+        && opts.print_after.is_empty()
+        && !opts.printing.before_all
+        && !opts.printing.after_all
+        && opts.printing.tree_dir.is_none()
+        && !a.remarks
+        && a.repeat.is_none();
+    let cache = if plain && !a.no_cache && stage != Stage::L1 { crate::cache::Cache::open() } else { None };
+    let target_text = format!("{:?}", opts.target);
+    let key = crate::cache::key(&[stage.name(), &target_text, &l1_text]);
+    if let Some(hit) = cache.as_ref().and_then(|c| c.get(&key)) {
+        tracing::info!("kernel cache: hit {key}");
+        return finish_cached(a, hit, entries);
+    }
+    if cache.is_some() {
+        tracing::info!("kernel cache: miss {key}");
+    }
     let module = session.parse(&l1_text, &parse_name);
     let result = match &module {
         Some(m) => compile::lower(&session, m, stage, &opts).and_then(|info| compile::output_text(m, stage).map(|t| (t, info))),
@@ -408,19 +432,14 @@ fn compile_one(a: &CompileArgs) -> i32 {
         Err(compile::CompileError::Invalid) => return 1,
         Err(e) => return fail(e),
     };
-    let mut entries = entries;
-    for e in entries.iter_mut() {
-        e.dynamic_shared_bytes = info.dynamic_shared.get(&e.name).copied().unwrap_or(0);
+    if let Some(c) = &cache {
+        if diags.is_empty() {
+            c.put(&key, &crate::cache::Entry { output: out.clone(), dynamic_shared: info.dynamic_shared.clone() });
+        }
     }
-    if let Some(m) = &a.manifest {
-        #[derive(serde::Serialize)]
-        struct Manifest<'a> {
-            entries: &'a [phobos_frontend::Entry],
-        }
-        let json = serde_json::to_string_pretty(&Manifest { entries: &entries }).expect("entries serialize");
-        if let Err(e) = std::fs::write(m, json + "\n") {
-            return fail(format!("{}: {e}", m.display()));
-        }
+    let code = write_manifest(a, entries, &info.dynamic_shared);
+    if code != 0 {
+        return code;
     }
     if let Some(n) = a.repeat {
         let mut times = Vec::new();
@@ -456,6 +475,32 @@ fn compile_one(a: &CompileArgs) -> i32 {
         }
     }
     write_out(&a.output, &out)
+}
+
+/// A compile the cache answered: the manifest and the output, as a fresh compile writes them.
+fn finish_cached(a: &CompileArgs, hit: crate::cache::Entry, entries: Vec<phobos_frontend::Entry>) -> i32 {
+    let code = write_manifest(a, entries, &hit.dynamic_shared);
+    if code != 0 {
+        return code;
+    }
+    write_out(&a.output, &hit.output)
+}
+
+/// `--manifest FILE.json`: every entry with its dynamic shared memory.
+fn write_manifest(a: &CompileArgs, mut entries: Vec<phobos_frontend::Entry>, dynamic_shared: &BTreeMap<String, u64>) -> i32 {
+    let Some(m) = &a.manifest else { return 0 };
+    for e in entries.iter_mut() {
+        e.dynamic_shared_bytes = dynamic_shared.get(&e.name).copied().unwrap_or(0);
+    }
+    #[derive(serde::Serialize)]
+    struct Manifest<'a> {
+        entries: &'a [phobos_frontend::Entry],
+    }
+    let json = serde_json::to_string_pretty(&Manifest { entries: &entries }).expect("entries serialize");
+    if let Err(e) = std::fs::write(m, json + "\n") {
+        return fail(format!("{}: {e}", m.display()));
+    }
+    0
 }
 
 fn write_out(dest: &Option<PathBuf>, out: &str) -> i32 {

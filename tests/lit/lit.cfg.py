@@ -62,3 +62,6 @@ if subprocess.run(["python3", "-c", "import numpy"], env={**os.environ, "PYTHONP
 # GPU tests: only where a CUDA driver is present.
 if os.path.exists("/dev/nvidia0") or os.path.exists("/dev/nvidiactl"):
     config.available_features.add("cuda")
+
+# Compiled kernels are cached here, not in the user's cache directory.
+config.environment["PHOBOS_CACHE_DIR"] = os.path.join(config.test_exec_root, "kernel-cache")

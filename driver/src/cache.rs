@@ -1,0 +1,74 @@
+//! The on-disk cache of compiled kernels: `PHOBOS_CACHE_DIR`, else `$XDG_CACHE_HOME/phobos`,
+//! else `~/.cache/phobos`. An entry is keyed by the compiler's build id (a hash of its sources
+//! taken at build time, see `build.rs`), the stage, the target options and the L1 text (so the
+//! source, `-D` and `--kernel` are in it). Only clean compiles (no diagnostic) are stored, so a
+//! hit replays everything the user would have seen. Writes go through a temporary file and a
+//! rename, so concurrent compiles never read half an entry.
+
+use std::{
+    collections::BTreeMap,
+    path::{Path, PathBuf},
+};
+
+/// This compiler's build id.
+pub const BUILD_ID: &str = env!("PHOBOS_BUILD_ID");
+
+/// What a compile produced that a later one can reuse.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Entry {
+    /// The output text (IR or PTX).
+    pub output: String,
+    /// Dynamic shared memory per kernel entry.
+    pub dynamic_shared: BTreeMap<String, u64>,
+}
+
+pub struct Cache {
+    dir: PathBuf,
+}
+
+/// FNV-1a over `parts` (with separators), twice with different bases: a 128-bit hex key.
+pub fn key(parts: &[&str]) -> String {
+    let mut out = String::new();
+    for basis in [0xcbf2_9ce4_8422_2325u64, 0x6c62_272e_07bb_0142] {
+        let mut h = basis;
+        for p in std::iter::once(BUILD_ID).chain(parts.iter().copied()) {
+            for b in p.bytes().chain(std::iter::once(0xff)) {
+                h ^= b as u64;
+                h = h.wrapping_mul(0x0100_0000_01b3);
+            }
+        }
+        out.push_str(&format!("{h:016x}"));
+    }
+    out
+}
+
+impl Cache {
+    /// The cache directory, created if needed; None when there is no place for it.
+    pub fn open() -> Option<Cache> {
+        let dir = crate::env::get("PHOBOS_CACHE_DIR")
+            .map(PathBuf::from)
+            .or_else(|| std::env::var_os("XDG_CACHE_HOME").map(|d| PathBuf::from(d).join("phobos")))
+            .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache").join("phobos")))?;
+        std::fs::create_dir_all(&dir).ok()?;
+        Some(Cache { dir })
+    }
+    pub fn at(dir: &Path) -> Cache {
+        Cache { dir: dir.to_path_buf() }
+    }
+    fn path(&self, key: &str) -> PathBuf {
+        self.dir.join(format!("{key}.json"))
+    }
+    pub fn get(&self, key: &str) -> Option<Entry> {
+        let text = std::fs::read(self.path(key)).ok()?;
+        serde_json::from_slice(&text).ok()
+    }
+    /// Stores `entry`; a cache that cannot be written is skipped (with a log line).
+    pub fn put(&self, key: &str, entry: &Entry) {
+        let tmp = self.dir.join(format!("{key}.{}.tmp", std::process::id()));
+        let r = std::fs::write(&tmp, serde_json::to_vec(entry).expect("entries serialize")).and_then(|_| std::fs::rename(&tmp, self.path(key)));
+        if let Err(e) = r {
+            tracing::warn!("kernel cache {}: {e}", self.dir.display());
+            let _ = std::fs::remove_file(&tmp);
+        }
+    }
+}
