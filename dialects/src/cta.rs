@@ -15,3 +15,18 @@ pub fn verify(op: Op) -> Result<(), Diagnostic> {
         _ => Ok(()),
     }
 }
+
+/// Typed builders: the ops as a frontend creates them (verified like parsed ones).
+pub mod build {
+    use crate::{
+        ir::{Builder, Val},
+        lane::Kind,
+    };
+
+    /// `cta.reduce` of `value` with `kind` over the whole CTA; every thread gets the result.
+    pub fn reduce(b: Builder, kind: Kind, value: Val) -> Val {
+        let ctx = b.ctx;
+        let ty = value.ty();
+        b.v("cta.reduce", &[value], ty, &[("kind", ctx.str_attr(kind.name()))])
+    }
+}

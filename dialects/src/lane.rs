@@ -163,3 +163,29 @@ pub fn verify(op: Op) -> Result<(), Diagnostic> {
         _ => Ok(()),
     }
 }
+
+/// Typed builders: the ops as a frontend creates them (verified like parsed ones).
+pub mod build {
+    use super::{Kind, Mode};
+    use crate::ir::{Builder, Val};
+
+    /// `lane.reduce` of `value` with `kind` over pieces of `width` lanes (32: the whole warp).
+    pub fn reduce(b: Builder, kind: Kind, value: Val, width: i64) -> Val {
+        let ctx = b.ctx;
+        let ty = value.ty();
+        b.v("lane.reduce", &[value], ty, &[("kind", ctx.str_attr(kind.name())), ("width", ctx.int_attr(ctx.i(32), width))])
+    }
+
+    /// `lane.shuffle` of `value` in `mode` by `offset` (an i32) within pieces of `width` lanes.
+    pub fn shuffle(b: Builder, mode: Mode, value: Val, offset: Val, width: i64) -> Val {
+        let ctx = b.ctx;
+        let ty = value.ty();
+        let name = match mode {
+            Mode::From => "from",
+            Mode::Xor => "xor",
+            Mode::Down => "down",
+            Mode::Up => "up",
+        };
+        b.v("lane.shuffle", &[value, offset], ty, &[("mode", ctx.str_attr(name)), ("width", ctx.int_attr(ctx.i(32), width))])
+    }
+}

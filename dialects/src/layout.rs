@@ -140,3 +140,23 @@ fn check_composition(p: Op, op: Op, t: &Typed) -> Result<(), Diagnostic> {
     }
     Ok(())
 }
+
+/// Typed builders: the ops as a frontend creates them (verified like parsed ones).
+pub mod build {
+    use crate::ir::{Builder, Val};
+    use phobos_layout::Space;
+
+    /// `layout.apply` of the layout expression `layout` (CuTe notation) to `coordinates` (one
+    /// flat index, or one per top-level mode), optionally typed with its spaces.
+    pub fn apply(b: Builder, layout: &str, coordinates: &[Val], from: Option<Space>, into: Option<Space>) -> Val {
+        let ctx = b.ctx;
+        let mut attrs = vec![("layout", ctx.str_attr(layout))];
+        if let Some(s) = from {
+            attrs.push(("from", ctx.str_attr(super::name(s))));
+        }
+        if let Some(s) = into {
+            attrs.push(("into", ctx.str_attr(super::name(s))));
+        }
+        b.v("layout.apply", coordinates, ctx.index(), &attrs)
+    }
+}

@@ -1,5 +1,6 @@
 //! The Phobos driver: `phobos-opt`, the `phobos` CLI, and the library API behind both.
 
+pub mod api;
 pub mod cache;
 pub mod cli;
 pub mod compile;

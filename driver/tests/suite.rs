@@ -75,3 +75,28 @@ fn every_pass_has_a_lit_file_named_after_its_flag() {
         assert!(runs.contains(name), "pipeline '{name}' appears in no RUN line");
     }
 }
+
+#[path = "../../examples/embed.rs"]
+mod embed_example;
+
+/// The embedding example builds a kernel with the typed builders and runs it on the simulator.
+#[test]
+fn embedding_example_runs_on_the_simulator() {
+    let (got, want) = embed_example::run(&phobos::api::Device::Simulator).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(got, want);
+}
+
+/// On a machine with a GPU, the embedding example's kernel gives the simulator's answer there
+/// too; elsewhere the test says why it is skipped.
+#[test]
+fn embedding_example_runs_on_the_gpu_when_present() {
+    let device = match phobos::api::Device::cuda() {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("skipped: no usable GPU ({e})");
+            return;
+        }
+    };
+    let (got, want) = embed_example::run(&device).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(got, want);
+}

@@ -1,0 +1,310 @@
+//! The embedding API, for frontends other than Phobos's own language.
+//!
+//! 1. Hand in L1 IR: MLIR text ([`Compiler::compile_mlir`]), or a module built in code with
+//!    [`KernelBuilder`] and the dialects' typed builders (`phobos_dialects::lane::build`,
+//!    `cta::build`, `layout::build`).
+//! 2. Compile it through the named pipelines ([`Options`]: chip, optimization level, IR dumps).
+//! 3. Get [`Kernel`]s: each with its PTX, block size, dynamic shared memory and parameters.
+//! 4. Launch one on a [`Device`]: the simulator or a CUDA GPU, through one call.
+//!
+//! ```no_run
+//! use phobos::api::{Arg, Compiler, Device, Options};
+//! let compiler = Compiler::new()?;
+//! let kernels = compiler.compile_mlir(include_str!("../../examples/lane_sum.mlir"), "lane_sum.mlir", &Options::default())?;
+//! let mut x: Vec<u8> = (0..1024).flat_map(|i| (i as f32).to_le_bytes()).collect();
+//! kernels[0].launch(&Device::best(), [1, 1, 1], &mut [Arg::Buffer(&mut x)])?;
+//! # Ok::<(), phobos::api::Error>(())
+//! ```
+
+use crate::{
+    compile::{self, CompileOptions, Stage},
+    cuda::{self, CudaError, Gpu},
+    session::{OwnedModule, Session},
+};
+use phobos_dialects::ir::{Builder, Op, Val};
+use phobos_passes::pipelines::Target;
+use std::path::PathBuf;
+
+/// Why a compile or a launch failed.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The input's diagnostics, rendered (`file:line:col: error: ...`).
+    #[error("{0}")]
+    Compile(String),
+    /// Arguments that do not match the kernel's parameters, or a kernel the simulator cannot run.
+    #[error("{0}")]
+    Launch(String),
+    /// The kernel faulted on the simulator (its sanitizer's report).
+    #[error("{0}")]
+    Fault(String),
+    #[error(transparent)]
+    Cuda(#[from] CudaError),
+}
+
+/// What to compile for.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The target chip, e.g. `sm_90`.
+    pub chip: String,
+    /// LLVM's optimization level, 0 to 3.
+    pub opt_level: u32,
+    /// Write the IR after every pass into this directory.
+    pub dump_dir: Option<PathBuf>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { chip: "sm_90".into(), opt_level: 3, dump_dir: None }
+    }
+}
+
+/// A kernel parameter, in launch order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Param {
+    /// A global-memory buffer of elements of `elem` (`f32`, `i32`, ...).
+    Buffer { name: String, elem: String },
+    /// A scalar of type `ty`.
+    Scalar { name: String, ty: String },
+}
+
+/// A launch argument: a buffer's bytes (read and written back), or a scalar.
+pub enum Arg<'a> {
+    Buffer(&'a mut [u8]),
+    I32(i32),
+    I64(i64),
+    F32(f32),
+    F64(f64),
+}
+
+/// Where kernels run.
+pub enum Device {
+    /// The CPU SIMT simulator (with its sanitizer).
+    Simulator,
+    Cuda(Gpu),
+}
+
+impl Device {
+    /// A GPU when one is usable, else the simulator.
+    pub fn best() -> Device {
+        Gpu::open().map(Device::Cuda).unwrap_or(Device::Simulator)
+    }
+    /// The first CUDA GPU, or why there is none.
+    pub fn cuda() -> Result<Device, Error> {
+        Ok(Device::Cuda(Gpu::open()?))
+    }
+    pub fn name(&self) -> String {
+        match self {
+            Device::Simulator => "simulator".into(),
+            Device::Cuda(g) => format!("{} ({})", g.name, g.chip),
+        }
+    }
+}
+
+/// A compiled kernel, independent of the compiler that made it.
+pub struct Kernel {
+    pub name: String,
+    /// The PTX of the whole module (the entry is `.entry <name>`).
+    pub ptx: String,
+    pub chip: String,
+    pub block: [u32; 3],
+    pub dynamic_shared: u32,
+    pub params: Vec<Param>,
+    sim: phobos_sim::Kernel,
+}
+
+/// What a launch measured.
+#[derive(Clone, Debug, Default)]
+pub struct LaunchReport {
+    /// Wall time of the launch in ms (on a GPU: including the copies).
+    pub ms: f64,
+    /// The simulator's thread-instruction count (0 on a GPU).
+    pub thread_instructions: u64,
+}
+
+/// A compiler: an MLIR context with the Phobos dialects and passes.
+pub struct Compiler {
+    session: Session,
+}
+
+impl Compiler {
+    pub fn new() -> Result<Compiler, Error> {
+        Ok(Compiler { session: Session::new(true).map_err(|e| Error::Compile(e.to_string()))? })
+    }
+
+    /// Compiles L1 MLIR text; `filename` names it in diagnostics.
+    pub fn compile_mlir(&self, text: &str, filename: &str, opts: &Options) -> Result<Vec<Kernel>, Error> {
+        let Some(module) = self.session.parse(text, filename) else { return Err(self.failure(text, filename)) };
+        self.compile_module(&module, opts).map_err(|e| match e {
+            Error::Compile(m) if m.is_empty() => self.failure(text, filename),
+            e => e,
+        })
+    }
+
+    /// Compiles a `.phobos` source.
+    pub fn compile_phobos(&self, source: &str, filename: &str, opts: &Options) -> Result<Vec<Kernel>, Error> {
+        let src = phobos_frontend::Source::new(filename, source);
+        let out = phobos_frontend::compile(&src, &phobos_frontend::Options::default())
+            .map_err(|ds| Error::Compile(ds.iter().map(|d| d.render(&src)).collect()))?;
+        self.compile_mlir(&out.mlir, &format!("{filename}.l1.mlir"), opts)
+    }
+
+    /// Compiles a module (e.g. from [`KernelBuilder::finish`]); the module is left as it was.
+    pub fn compile_module(&self, module: &OwnedModule, opts: &Options) -> Result<Vec<Kernel>, Error> {
+        let target = Target::parse(&format!("chip={} O={}", opts.chip, opts.opt_level)).map_err(Error::Compile)?;
+        let copts = CompileOptions { target: target.clone(), dump_dir: opts.dump_dir.clone(), ..Default::default() };
+        let text = module.op.to_string();
+        let simt = self.session.parse(&text, "l1.mlir").ok_or_else(|| Error::Compile(self.rendered()))?;
+        compile::lower(&self.session, &simt, Stage::Simt, &CompileOptions { target: target.clone(), ..Default::default() })
+            .map_err(|_| Error::Compile(self.rendered()))?;
+        let ptx_module = self.session.parse(&text, "l1.mlir").ok_or_else(|| Error::Compile(self.rendered()))?;
+        compile::lower(&self.session, &ptx_module, Stage::Ptx, &copts).map_err(|_| Error::Compile(self.rendered()))?;
+        let ptx = compile::output_text(&ptx_module, Stage::Ptx).map_err(|e| Error::Compile(e.to_string()))?;
+        let mut kernels = Vec::new();
+        for gm in simt.op.find_all("gpu.module") {
+            for f in gm.find_all("gpu.func").into_iter().filter(|f| f.attr("gpu.kernel").is_some() || f.attr("kernel").is_some()) {
+                let name = f.str_attr("sym_name").unwrap_or_default();
+                let sim = phobos_sim::translate(gm, &name).map_err(|u| Error::Compile(u.to_string()))?;
+                let block = sim.block.ok_or_else(|| Error::Compile(format!("{name} has no known_block_size")))?;
+                let params = sim
+                    .args
+                    .iter()
+                    .map(|a| match a {
+                        phobos_sim::ArgKind::Buffer { name, elem, .. } => Param::Buffer { name: name.clone(), elem: elem.name().into() },
+                        phobos_sim::ArgKind::Scalar { name, ty } => Param::Scalar { name: name.clone(), ty: ty.name().into() },
+                    })
+                    .collect();
+                kernels.push(Kernel { name, ptx: ptx.clone(), chip: opts.chip.clone(), block, dynamic_shared: sim.dynamic_shared as u32, params, sim });
+            }
+        }
+        Ok(kernels)
+    }
+
+    /// The MLIR context, for building IR with [`KernelBuilder`].
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    fn rendered(&self) -> String {
+        compile::render(&self.session.diags.take(), &|_| None)
+    }
+
+    fn failure(&self, text: &str, filename: &str) -> Error {
+        let t = text.to_string();
+        let f = filename.to_string();
+        Error::Compile(compile::render(&self.session.diags.take(), &move |n| (n == f).then(|| t.clone())))
+    }
+}
+
+/// Builds one kernel in code: a `gpu.module` holding a `gpu.func` with the given parameters and
+/// block size; add its body with [`KernelBuilder::builder`] and the typed builders.
+pub struct KernelBuilder<'s> {
+    module: OwnedModule<'s>,
+    ret: Op,
+    func: Op,
+}
+
+/// A parameter type for [`KernelBuilder::new`].
+#[derive(Clone, Copy, Debug)]
+pub enum ParamType {
+    /// A buffer of this element type (`"f32"`, `"i32"`, ...).
+    Buffer(&'static str),
+    /// A scalar of this type (`"i32"`, `"index"`, `"f32"`, ...).
+    Scalar(&'static str),
+}
+
+impl<'s> KernelBuilder<'s> {
+    pub fn new(compiler: &'s Compiler, name: &str, threads: u32, params: &[(&str, ParamType)]) -> Result<KernelBuilder<'s>, Error> {
+        let args: Vec<String> = params
+            .iter()
+            .map(|(n, t)| match t {
+                ParamType::Buffer(e) => format!("%{n}: memref<1099511627776x{e}> {{llvm.noalias, llvm.align = 16 : i64, phobos.tensor = \"{n}\"}}"),
+                ParamType::Scalar(ty) => format!("%{n}: {ty} {{phobos.dim = \"{n}\"}}"),
+            })
+            .collect();
+        let text = format!(
+            "gpu.module @kernels {{\n  gpu.func @{name}({}) kernel attributes {{known_block_size = array<i32: {threads}, 1, 1>}} {{\n    gpu.return\n  }}\n}}\n",
+            args.join(", ")
+        );
+        let module = compiler.session.parse(&text, &format!("{name}.builder")).ok_or_else(|| Error::Compile(compiler.rendered()))?;
+        let func = module.op.find_all("gpu.func")[0];
+        let ret = module.op.find_all("gpu.return")[0];
+        Ok(KernelBuilder { module, ret, func })
+    }
+    /// The kernel's parameters as values, in order.
+    pub fn args(&self) -> Vec<Val> {
+        self.func.region(0).first_block().expect("a body").args()
+    }
+    /// A builder inserting at the end of the kernel's body.
+    pub fn builder(&self) -> Builder {
+        Builder::before(self.ret)
+    }
+    /// The module, verified.
+    pub fn finish(self, compiler: &Compiler) -> Result<OwnedModule<'s>, Error> {
+        if !self.module.op.verify() || !phobos_dialects::verify(self.module.op, &compiler.session.diags) {
+            return Err(Error::Compile(compiler.rendered()));
+        }
+        Ok(self.module)
+    }
+}
+
+impl Kernel {
+    /// Runs the kernel on `device` with `args` in parameter order; buffers are written back.
+    pub fn launch(&self, device: &Device, grid: [u32; 3], args: &mut [Arg]) -> Result<LaunchReport, Error> {
+        if args.len() != self.params.len() {
+            return Err(Error::Launch(format!("{} takes {} arguments, got {}", self.name, self.params.len(), args.len())));
+        }
+        for (i, (p, a)) in self.params.iter().zip(args.iter()).enumerate() {
+            let ok = matches!((p, a), (Param::Buffer { .. }, Arg::Buffer(_)) | (Param::Scalar { .. }, Arg::I32(_) | Arg::I64(_) | Arg::F32(_) | Arg::F64(_)));
+            if !ok {
+                return Err(Error::Launch(format!("argument {i} of {}: expected {p:?}", self.name)));
+            }
+        }
+        let t0 = std::time::Instant::now();
+        match device {
+            Device::Simulator => {
+                let mut bufs: Vec<Vec<u8>> = Vec::new();
+                let values = args
+                    .iter()
+                    .map(|a| match a {
+                        Arg::Buffer(b) => {
+                            bufs.push(b.to_vec());
+                            phobos_sim::ArgValue::Buffer(bufs.len() - 1)
+                        }
+                        Arg::I32(v) => phobos_sim::ArgValue::Int(*v as i64),
+                        Arg::I64(v) => phobos_sim::ArgValue::Int(*v),
+                        Arg::F32(v) => phobos_sim::ArgValue::Float(*v as f64),
+                        Arg::F64(v) => phobos_sim::ArgValue::Float(*v),
+                    })
+                    .collect();
+                let launch = phobos_sim::Launch { grid, block: self.block, args: values, dynamic_shared: self.dynamic_shared };
+                let opts = phobos_sim::Options {
+                    shared_limit: phobos_passes::tile::plan_shared_memory::chip_limit(&self.chip) as u32,
+                    ..Default::default()
+                };
+                let stats = phobos_sim::run(&self.sim, &launch, &mut bufs, &opts).map_err(|f| Error::Fault(f.to_string()))?;
+                let mut filled = bufs.into_iter();
+                for a in args.iter_mut() {
+                    if let Arg::Buffer(b) = a {
+                        b.copy_from_slice(&filled.next().expect("a buffer per argument"));
+                    }
+                }
+                Ok(LaunchReport { ms: t0.elapsed().as_secs_f64() * 1e3, thread_instructions: stats.thread_insts })
+            }
+            Device::Cuda(gpu) => {
+                let loaded = gpu.load(&self.ptx, &self.name, &self.chip, self.dynamic_shared)?;
+                let mut cargs: Vec<cuda::Arg> = args
+                    .iter_mut()
+                    .map(|a| match a {
+                        Arg::Buffer(b) => cuda::Arg::Buffer(b),
+                        Arg::I32(v) => cuda::Arg::U32(*v as u32),
+                        Arg::I64(v) => cuda::Arg::U64(*v as u64),
+                        Arg::F32(v) => cuda::Arg::F32(*v),
+                        Arg::F64(v) => cuda::Arg::F64(*v),
+                    })
+                    .collect();
+                gpu.run(&loaded, grid, self.block, &mut cargs)?;
+                Ok(LaunchReport { ms: t0.elapsed().as_secs_f64() * 1e3, thread_instructions: 0 })
+            }
+        }
+    }
+}
