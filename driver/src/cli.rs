@@ -1,4 +1,4 @@
-//! The `phobos` command line: `phobos compile`, `run` and `layout`.
+//! The `phobos` command line: `phobos compile`, `run`, `layout`, `selftest` and `bench`.
 
 use crate::{
     compile::{self, CompileOptions, Stage},
@@ -25,6 +25,26 @@ enum Command {
     Run(RunArgs),
     /// Evaluate and check a layout expression (CuTe notation): print it, its table, its axes.
     Layout(crate::layout_cmd::LayoutArgs),
+    /// Run the seed kernels on random data against CPU references: on the simulator, and with
+    /// --gpu on the GPU too (also compared with the simulator).
+    Selftest {
+        /// Also run every kernel on the GPU (exit 1 when there is none).
+        #[arg(long)]
+        gpu: bool,
+        /// Also write the summary to this file.
+        #[arg(long, value_name = "FILE")]
+        summary: Option<PathBuf>,
+    },
+    /// Time the seed kernels on the GPU (CUDA events) against a device-to-device copy of the
+    /// same bytes; needs a GPU.
+    Bench {
+        /// Timed launches per kernel (after 5 warm-up launches).
+        #[arg(long, default_value = "20")]
+        reps: usize,
+        /// Also append the table to this file.
+        #[arg(long, value_name = "FILE")]
+        summary: Option<PathBuf>,
+    },
 }
 
 #[derive(clap::Args, Debug)]
@@ -154,6 +174,8 @@ pub fn main(args: Vec<String>) -> i32 {
         Command::Compile(a) => compile_cmd(a),
         Command::Run(a) => run_cmd(a),
         Command::Layout(a) => crate::layout_cmd::layout_cmd(a),
+        Command::Selftest { gpu, summary } => crate::selftest::selftest(gpu, summary.as_deref()),
+        Command::Bench { reps, summary } => crate::selftest::bench(reps.max(1), summary.as_deref()),
     }
 }
 

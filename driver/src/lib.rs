@@ -12,6 +12,7 @@ pub mod opt;
 pub mod ptx;
 pub mod run;
 pub mod runner;
+pub mod selftest;
 pub mod session;
 pub mod split;
 pub mod stats;

@@ -395,9 +395,9 @@ pub fn run(req: &RunRequest) -> Result<(), RunError> {
         }
         Chosen::Cuda(gpu) => {
             eprintln!("backend: cuda ({}, {})", gpu.name, gpu.chip);
-            let (outputs, ms) = execute_cuda(&session, &module, &sig, &arrays, &req.defines, req.grid, &req.chip, gpu)?;
+            let (outputs, ms) = execute_cuda(&session, &module, &sig, &arrays, &req.defines, req.grid, &req.chip, gpu, None)?;
             if req.stats {
-                eprintln!("gpu_ms: {ms:.3}");
+                eprintln!("gpu_ms: {:.3}", ms[0]);
             }
             outputs
         }
@@ -426,7 +426,8 @@ pub fn choose_backend(b: Backend) -> Result<Chosen, RunError> {
 }
 
 /// Binds `arrays`, compiles the SIMT module on to PTX, and runs the entry on the GPU; returns
-/// every tensor after the run and the launch's time (ms, one launch, by CUDA events).
+/// every tensor after the run, and the run's wall time in ms; with `timing` = (warm-up, reps),
+/// the kernel times of `reps` more launches by CUDA events instead.
 #[allow(clippy::too_many_arguments)]
 pub fn execute_cuda(
     session: &Session,
@@ -437,7 +438,8 @@ pub fn execute_cuda(
     grid: [u32; 3],
     chip: &str,
     gpu: &crate::cuda::Gpu,
-) -> Result<(Vec<(String, Array)>, f32), RunError> {
+    timing: Option<(usize, usize)>,
+) -> Result<(Vec<(String, Array)>, Vec<f32>), RunError> {
     let (bound, values) = bind(sig, arrays, defines).map_err(RunError::Usage)?;
     let entry = select_entry(sig, &values).map_err(RunError::Usage)?;
     let gm = module.op.find_all("gpu.module")[0];
@@ -485,8 +487,12 @@ pub fn execute_cuda(
     let t0 = std::time::Instant::now();
     gpu.run(&loaded, grid, block, &mut args).map_err(gpu_err)?;
     let ms = t0.elapsed().as_secs_f32() * 1e3;
+    let times = match timing {
+        Some((warmup, reps)) => gpu.time(&loaded, grid, block, &mut args, warmup, reps).map_err(gpu_err)?,
+        None => Vec::new(),
+    };
     drop(args);
-    Ok((outputs, ms))
+    Ok((outputs, if timing.is_some() { times } else { vec![ms] }))
 }
 
 /// The PTX of a SIMT-level module: a copy is lowered by MLIR's pipeline (the module is kept).
