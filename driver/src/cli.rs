@@ -11,7 +11,7 @@ use phobos_passes::pipelines::Target;
 use std::{collections::BTreeMap, path::PathBuf};
 
 #[derive(Parser, Debug)]
-#[command(name = "phobos", version, long_version = crate::version_line("phobos"), about = "The Phobos GPU kernel compiler")]
+#[command(name = "phobos", version, long_version = crate::version_line(), about = "The Phobos GPU kernel compiler")]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -28,9 +28,10 @@ pub enum Error {
     Io { path: String, source: std::io::Error },
 }
 
-/// The version line both binaries print.
-pub fn version_line(tool: &str) -> String {
-    format!("{tool} {} (MLIR/LLVM 22, melior 0.27.8)", env!("CARGO_PKG_VERSION"))
+/// The version both binaries print after their name (clap puts the name first), with the build
+/// id that keys the kernel cache.
+pub fn version_line() -> String {
+    format!("{} (MLIR/LLVM 22, melior 0.27.8, build {})", env!("CARGO_PKG_VERSION"), cache::BUILD_ID)
 }
 
 /// Sets up `tracing` from `PHOBOS_LOG` (or `RUST_LOG`), to stderr.

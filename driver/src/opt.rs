@@ -15,7 +15,7 @@ fn command() -> Command {
     let mut cmd = Command::new("phobos-opt")
         .about("Phobos's MLIR optimizer driver: parses MLIR, runs a pass pipeline, prints the result")
         .version(env!("CARGO_PKG_VERSION"))
-        .long_version(crate::version_line("phobos-opt"))
+        .long_version(crate::version_line())
         .arg(Arg::new("input").default_value("-").help("input file, '-' for stdin"))
         .arg(Arg::new("output").short('o').default_value("-").help("output file, '-' for stdout"))
         .arg(
