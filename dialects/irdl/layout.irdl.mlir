@@ -31,4 +31,18 @@ irdl.dialect @layout {
     irdl.results(result: %idx)
     irdl.attributes { "layout" = %str, "fixed" = %arr }
   }
+
+  // A layout over named hardware axes (seed 004): the row-major flat logical index's digits over
+  // the extents (the last fastest), each adding stride × digit to its axis. One result per axis,
+  // in order of first appearance, then `reg` when a stride is unnamed.
+  //   %lane, %warp, %reg = "layout.place"(%x) {layout = "S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)]"}
+  //     : (index) -> (index, index, index)
+  // Its results are physical coordinates: no layout maps out of them.
+  irdl.operation @place {
+    %idx = irdl.is index
+    %str = irdl.base "#builtin.string"
+    irdl.operands(index: %idx)
+    irdl.results(axes: variadic %idx)
+    irdl.attributes { "layout" = %str }
+  }
 }

@@ -60,10 +60,32 @@ pub fn fixed(op: Op) -> Vec<i64> {
 
 /// The layout op producing `op`'s operand `i`, when there is one.
 fn producer(op: Op, i: usize) -> Option<Op> {
-    op.operand(i).def().filter(|d| d.is("layout.apply") || d.is("layout.restrict"))
+    op.operand(i).def().filter(|d| d.is("layout.apply") || d.is("layout.restrict") || d.is("layout.place"))
+}
+
+/// A `layout.place` op's layout over named axes.
+pub fn named(op: Op) -> Result<phobos_layout::Named, Diagnostic> {
+    let text = op.str_attr("layout").ok_or_else(|| Diagnostic::op_error(op, "needs a layout = \"S[...]\" string attribute"))?;
+    match expr::eval(&text) {
+        Ok(expr::Value::Named(n)) => Ok(n),
+        Ok(_) => Err(Diagnostic::op_error(op, format!("places by a layout over named axes (S[...]); \"{text}\" is not one"))),
+        Err(e) => Err(Diagnostic::op_error(op, format!("layout \"{text}\": {e}"))),
+    }
+}
+
+fn verify_place(op: Op) -> Result<(), Diagnostic> {
+    let n = named(op)?;
+    let axes = n.axes();
+    if op.num_results() != axes.len() {
+        return Err(Diagnostic::op_error(op, format!("has one result per axis of {n} ({}), got {}", axes.join(", "), op.num_results())));
+    }
+    Ok(())
 }
 
 pub fn verify(op: Op) -> Result<(), Diagnostic> {
+    if op.is("layout.place") {
+        return verify_place(op);
+    }
     if !op.is("layout.apply") && !op.is("layout.restrict") {
         return Ok(());
     }
@@ -95,6 +117,16 @@ pub fn verify(op: Op) -> Result<(), Diagnostic> {
     }
     for i in 0..n {
         let Some(p) = producer(op, i) else { continue };
+        if p.is("layout.place") && n == 1 {
+            return Err(Diagnostic::op_error(op, format!(
+                "maps out of a physical index: its coordinate is an axis of {} (layout.place gives hardware coordinates)",
+                named(p)?
+            ))
+            .with_note(p.loc(), "the placement is here"));
+        }
+        if p.is("layout.place") {
+            continue;
+        }
         if p.is("layout.restrict") {
             let pt = typed(p)?;
             return Err(Diagnostic::op_error(op, format!(
@@ -158,5 +190,13 @@ pub mod build {
             attrs.push(("into", ctx.str_attr(super::name(s))));
         }
         b.v("layout.apply", coordinates, ctx.index(), &attrs)
+    }
+
+    /// `layout.place` of the row-major logical index `index` by a layout over named axes
+    /// (`S[...]`): one value per axis, in order of first appearance, then `reg`.
+    pub fn place(b: Builder, layout: &phobos_layout::Named, index: Val) -> Vec<Val> {
+        let ctx = b.ctx;
+        let results = vec![ctx.index(); layout.axes().len()];
+        b.op("layout.place", &[index], &results, &[("layout", ctx.str_attr(&layout.to_string()))]).results()
     }
 }

@@ -1,5 +1,5 @@
 //! The `layout` dialect end to end: kernels that apply hundreds of layouts (random and
-//! hand-picked; flat, per-mode, restricted, composed, composite and swizzled) are lowered by
+//! hand-picked; flat, per-mode, restricted, composed, composite, swizzled, and over named axes) are lowered by
 //! compose-layouts and convert-layout-to-arith, run on the simulator, and compared with the
 //! layout algebra's own evaluation.
 
@@ -137,6 +137,25 @@ fn cases() -> Vec<Case> {
             }
             _ => out.push(flat(&text)),
         }
+    }
+    // Named axes (seed 004): one case per axis of random S[...] layouts.
+    for k in 0..60 {
+        let n = rng.int(1, 4) as usize;
+        let shape: Vec<i64> = (0..n).map(|_| rng.int(1, 4)).collect();
+        let strides: Vec<(i64, Option<String>)> =
+            (0..n).map(|_| (rng.int(0, 8), ["laneid", "warpid", ""][rng.int(0, 2) as usize]).to_owned()).map(|(d, a)| (d, (!a.is_empty()).then(|| a.to_string()))).collect();
+        let named = phobos_layout::Named { shape, strides };
+        let axes = named.axes();
+        let a = k % axes.len();
+        let types = vec!["index"; axes.len()].join(", ");
+        out.push(Case {
+            body: format!(
+                "      %p:{} = \"layout.place\"(%x) {{layout = \"{named}\"}} : (index) -> ({types})\n      %v = arith.ori %p#{a}, %p#{a} : index\n",
+                axes.len()
+            ),
+            size: named.size(),
+            want: (0..named.size()).map(|x| named.eval(x)[a].1).collect(),
+        });
     }
     out
 }

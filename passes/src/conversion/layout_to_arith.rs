@@ -9,27 +9,55 @@
 //! stride 1 no multiply; constant coordinates fold to constants. A composite `compose(A,B)` is
 //! emitted naively (B's value split into A's digits), a swizzle as and/shift/xor.
 //! A restriction adds the fixed modes' coordinates times their strides to the free modes'
-//! split of the last operand.
+//! split of the last operand. `layout.place` splits the row-major logical index into the named
+//! layout's digits (the last fastest, no mod on the first) and sums stride × digit per axis.
 //! Postcondition: no `layout.*` op is left.
 
 use crate::external::{for_each_op, PassCx};
 use phobos_dialects::{
     diag::Diagnostic,
     ir::{Builder, Op, Val},
-    layout::{fixed, typed},
+    layout::{fixed, named, typed},
 };
 use phobos_layout::{Layout, Map};
 use std::{cell::RefCell, collections::HashMap};
 
-pub const DESCRIPTION: &str = "Lowers layout.apply and layout.restrict to index arithmetic: coarsest \
+pub const DESCRIPTION: &str = "Lowers layout.apply, layout.restrict and layout.place to index arithmetic: coarsest \
 digits, shifts and masks for powers of two, no mod on the outermost digit, constants folded.";
 
 pub fn run(root: Op, cx: &PassCx) -> Result<(), ()> {
-    let ops: Vec<Op> = root.walk().into_iter().filter(|o| o.is("layout.apply") || o.is("layout.restrict")).collect();
+    let ops: Vec<Op> = root.walk().into_iter().filter(|o| o.is("layout.apply") || o.is("layout.restrict") || o.is("layout.place")).collect();
     for_each_op(ops, cx, lower)
 }
 
+/// `layout.place`: the flat index's row-major digits (the last extent fastest; no mod on the
+/// first), each times its stride, summed per axis.
+fn lower_place(op: Op) -> Result<(), Diagnostic> {
+    let n = named(op)?;
+    let e = Emit(Builder::before(op).with_loc(op.loc()), RefCell::default());
+    let x = V::of(op.operand(0));
+    let axes = n.axes();
+    let mut sums = vec![V::Const(0); axes.len()];
+    let mut suffix = 1;
+    for k in (0..n.shape.len()).rev() {
+        let (extent, (stride, axis)) = (n.shape[k], &n.strides[k]);
+        if *stride != 0 && extent != 1 {
+            let shifted = e.div(x, suffix);
+            let digit = if k == 0 { shifted } else { e.rem(shifted, extent) };
+            let a = axes.iter().position(|ax| ax == axis.as_deref().unwrap_or("reg")).expect("an axis of the layout");
+            sums[a] = e.add(sums[a], e.mul(digit, *stride));
+        }
+        suffix *= extent;
+    }
+    let vals: Vec<_> = sums.into_iter().map(|v| e.materialize(v)).collect();
+    op.replace_with(&vals);
+    Ok(())
+}
+
 fn lower(op: Op) -> Result<(), Diagnostic> {
+    if op.is("layout.place") {
+        return lower_place(op);
+    }
     let t = typed(op)?;
     let e = Emit(Builder::before(op).with_loc(op.loc()), RefCell::default());
     let coords: Vec<V> = op.operands().into_iter().map(V::of).collect();

@@ -103,6 +103,28 @@ func.func @swizzle(%x: index) -> index {
 }
 
 // -----
+// Seed 004: S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] over the row-major (8,16) index
+// x = 16i + j: laneid = 4i + j/2 mod 4, warpid = j/8 mod 2, reg = j mod 2; shifts and masks only,
+// no mask on the outermost digit (i = x >> 4).
+// CHECK-LABEL: func.func @place
+// CHECK: %[[C1:.*]] = arith.constant 1 : index
+// CHECK: %[[REG:.*]] = arith.andi %arg0, %[[C1]]
+// CHECK: %[[J2:.*]] = arith.shrui %arg0, %[[C1]]
+// CHECK: %[[C3:.*]] = arith.constant 3 : index
+// CHECK: %[[LO:.*]] = arith.andi %[[J2]], %[[C3]]
+// CHECK: %[[J8:.*]] = arith.shrui %arg0, %[[C3]]
+// CHECK: %[[WARP:.*]] = arith.andi %[[J8]], %[[C1]]
+// CHECK: %[[C4:.*]] = arith.constant 4 : index
+// CHECK: %[[I:.*]] = arith.shrui %arg0, %[[C4]]
+// CHECK: %[[I4:.*]] = arith.shli %[[I]]
+// CHECK: %[[LANE:.*]] = arith.addi %[[LO]], %[[I4]]
+// CHECK: return %[[LANE]], %[[WARP]], %[[REG]]
+func.func @place(%x: index) -> (index, index, index) {
+  %l, %w, %r = "layout.place"(%x) {layout = "S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)]"} : (index) -> (index, index, index)
+  return %l, %w, %r : index, index, index
+}
+
+// -----
 // Inside a kernel, as phobos-to-simt runs it (gpu.module anchor).
 // CHECK-LABEL: gpu.func @k
 // CHECK-NOT: layout.

@@ -146,3 +146,27 @@ func.func @f(%t: index, %i: index) -> index {
   %r = "layout.restrict"(%t, %i) {layout = "compose((5,3):(7,1),7:1)", fixed = array<i64: 0>} : (index, index) -> index
   return %r : index
 }
+
+// -----
+// layout.place: a layout over named axes, one result per axis, and no layout maps out of it.
+func.func @f(%x: index) -> index {
+  // expected-error @below {{'layout.place' op has one result per axis of S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] (laneid, warpid, reg), got 2}}
+  %l, %w = "layout.place"(%x) {layout = "S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)]"} : (index) -> (index, index)
+  return %l : index
+}
+
+// -----
+func.func @f(%x: index) -> index {
+  // expected-error @below {{'layout.place' op places by a layout over named axes (S[...]); "(8,16):(16,1)" is not one}}
+  %l = "layout.place"(%x) {layout = "(8,16):(16,1)"} : (index) -> index
+  return %l : index
+}
+
+// -----
+func.func @f(%x: index) -> index {
+  // expected-note @below {{the placement is here}}
+  %l, %w = "layout.place"(%x) {layout = "S[(8,4):(1@laneid,1@warpid)]"} : (index) -> (index, index)
+  // expected-error @below {{'layout.apply' op maps out of a physical index: its coordinate is an axis of S[(8,4):(1@laneid,1@warpid)] (layout.place gives hardware coordinates)}}
+  %v = "layout.apply"(%l) {layout = "8:1"} : (index) -> index
+  return %v : index
+}
