@@ -164,35 +164,7 @@ fn stage_after(simt: bool, flag: &str) -> &'static str {
 /// Turns MLIR's per-op tree of dumps into one numbered file per pass, in execution order:
 /// `01-simt-convert-lane-to-gpu.mlir`, ...
 fn flatten_dumps(tree: &Path, out: &Path, first: usize, simt: bool) -> Result<usize, CompileError> {
-    let mut files = Vec::new();
-    fn walk(d: &Path, out: &mut Vec<PathBuf>) {
-        if let Ok(rd) = std::fs::read_dir(d) {
-            for e in rd.flatten() {
-                let p = e.path();
-                if p.is_dir() {
-                    walk(&p, out)
-                } else {
-                    out.push(p)
-                }
-            }
-        }
-    }
-    walk(tree, &mut files);
-    // MLIR names a top-level pass's dump `N_flag` and a nested one `N_M_flag`, where N counts
-    // top-level entries and M counts nested passes across the run; (N, M or -1) is run order.
-    let mut keyed: Vec<((i64, i64), String, PathBuf)> = files
-        .into_iter()
-        .filter_map(|p| {
-            let stem = p.file_stem()?.to_str()?.to_string();
-            let parts: Vec<&str> = stem.splitn(3, '_').collect();
-            let n: i64 = parts.first()?.parse().ok()?;
-            match parts.get(1).and_then(|s| s.parse::<i64>().ok()) {
-                Some(m) => Some(((n, m), parts.get(2)?.to_string(), p)),
-                None => Some(((n, -1), stem.split_once('_')?.1.to_string(), p)),
-            }
-        })
-        .collect();
-    keyed.sort_by_key(|(k, _, _)| *k);
+    let keyed = crate::run::tree_dumps(tree);
     for (i, (_, flag, path)) in keyed.iter().enumerate() {
         let dest = out.join(format!("{:02}-{}-{}.mlir", first + i + 1, stage_after(simt, flag), flag));
         std::fs::copy(path, &dest).map_err(|e| CompileError::Io(format!("{}: {e}", dest.display())))?;

@@ -129,10 +129,13 @@ pub fn run_pipeline(
     Err(RunError::PassFailed { pass, on })
 }
 
-/// Reads the failing pass's flag and its op out of the failure dump's path.
-fn failed_pass(dir: &std::path::Path) -> (Option<String>, Option<String>) {
-    fn walk(dir: &std::path::Path, out: &mut Vec<PathBuf>) {
-        if let Ok(rd) = std::fs::read_dir(dir) {
+/// The files of an `--mlir-print-ir-tree-dir` dump under `dir`, each with its run-order key
+/// and pass flag, in run order. MLIR names a top-level pass's dump `N_flag` and a nested one
+/// `N_M_flag`, where N counts top-level entries and M counts nested passes across the run; the
+/// key is (N, M or -1). Folders are `<op_name_with_underscores>_<symbol>`.
+pub(crate) fn tree_dumps(dir: &std::path::Path) -> Vec<((i64, i64), String, PathBuf)> {
+    fn walk(d: &std::path::Path, out: &mut Vec<PathBuf>) {
+        if let Ok(rd) = std::fs::read_dir(d) {
             for e in rd.flatten() {
                 let p = e.path();
                 if p.is_dir() {
@@ -145,16 +148,26 @@ fn failed_pass(dir: &std::path::Path) -> (Option<String>, Option<String>) {
     }
     let mut files = Vec::new();
     walk(dir, &mut files);
-    let Some(f) = files.first() else { return (None, None) };
-    // File: `<n>_<m>_<pass-flag>.mlir` for a nested pass, `<n>_<pass-flag>.mlir` for a top-level
-    // one; folder: `<op_name_with_underscores>_<symbol>`.
-    let stem = f.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
-    let parts: Vec<&str> = stem.splitn(3, '_').collect();
-    let flag = match parts.as_slice() {
-        [_, m, rest] if m.parse::<u64>().is_ok() => Some(rest.to_string()),
-        [_, rest @ ..] => Some(rest.join("_")),
-        _ => None,
-    };
+    let mut keyed: Vec<((i64, i64), String, PathBuf)> = files
+        .into_iter()
+        .filter_map(|p| {
+            let stem = p.file_stem()?.to_str()?.to_string();
+            let parts: Vec<&str> = stem.splitn(3, '_').collect();
+            let n: i64 = parts.first()?.parse().ok()?;
+            match parts.get(1).and_then(|s| s.parse::<i64>().ok()) {
+                Some(m) => Some(((n, m), parts.get(2)?.to_string(), p)),
+                None => Some(((n, -1), stem.split_once('_')?.1.to_string(), p)),
+            }
+        })
+        .collect();
+    keyed.sort_by_key(|(k, _, _)| *k);
+    keyed
+}
+
+/// Reads the failing pass's flag and its op out of the failure dump's path.
+fn failed_pass(dir: &std::path::Path) -> (Option<String>, Option<String>) {
+    let Some((_, flag, f)) = tree_dumps(dir).into_iter().next() else { return (None, None) };
+    let flag = Some(flag);
     let on = f.parent().and_then(|p| p.file_name()).and_then(|n| n.to_str()).map(|n| {
         for (prefix, op) in [("gpu_module_", "gpu.module"), ("builtin_module_", "builtin.module"), ("gpu_func_", "gpu.func")] {
             if let Some(sym) = n.strip_prefix(prefix) {

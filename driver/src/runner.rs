@@ -440,48 +440,25 @@ pub fn execute_cuda(
     gpu: &crate::cuda::Gpu,
     timing: Option<(usize, usize)>,
 ) -> Result<(Vec<(String, Array)>, Vec<f32>), RunError> {
-    let (bound, values) = bind(sig, arrays, defines).map_err(RunError::Usage)?;
-    let entry = select_entry(sig, &values).map_err(RunError::Usage)?;
-    let gm = module.op.find_all("gpu.module")[0];
-    let kernel = phobos_sim::translate(gm, &entry).map_err(|u| RunError::Usage(u.to_string()))?;
-    let block = kernel.block.ok_or_else(|| RunError::Usage(format!("{entry} has no known_block_size; a launch needs the block size")))?;
+    let Bound { entry, kernel, block, mut tensors, params } = prepare(module, sig, arrays, defines)?;
     let ptx = simt_to_ptx(session, module, chip)?;
     let gpu_err = |e: crate::cuda::CudaError| match e {
         crate::cuda::CudaError::Fault(m) => RunError::Fault(m),
         e => RunError::Usage(e.to_string()),
     };
     let loaded = gpu.load(&ptx, &entry, chip, kernel.dynamic_shared as u32).map_err(gpu_err)?;
-    let fixed = sig.entries.iter().find(|(n, _)| *n == entry).map(|(_, f)| f.clone()).unwrap_or_default();
-    let mut outputs: Vec<(String, Array)> = Vec::new();
-    let mut scalars: Vec<(usize, crate::cuda::Arg)> = Vec::new();
-    let mut order: Vec<Option<usize>> = Vec::new();
-    for (p, a) in sig.params.iter().zip(&bound) {
-        match (p, a) {
-            (AbiParam::Tensor { name, .. }, Some(arr)) => {
-                outputs.push((name.clone(), arr.clone()));
-                order.push(Some(outputs.len() - 1));
-            }
-            (AbiParam::Dim { name }, _) if !fixed.contains_key(name) => {
-                let i = order.len();
-                let v = values[name];
-                let arg = match kernel.args.get(i) {
-                    Some(phobos_sim::ArgKind::Scalar { ty, .. }) if ty.bytes() == 4 => crate::cuda::Arg::U32(v as u32),
-                    _ => crate::cuda::Arg::U64(v as u64),
-                };
-                scalars.push((i, arg));
-                order.push(None);
-            }
-            _ => {}
-        }
-    }
-    // The arguments in parameter order: buffers borrow the output arrays' bytes.
-    let mut buffers = outputs.iter_mut().map(|(_, a)| a.data.as_mut_slice());
-    let mut scalars = scalars.into_iter().map(|(_, a)| a);
-    let mut args: Vec<crate::cuda::Arg> = order
+    // The arguments in parameter order: buffers borrow the tensors' bytes; a dimension is as
+    // wide as its PTX parameter.
+    let mut buffers = tensors.iter_mut().map(|(_, a)| a.data.as_mut_slice());
+    let mut args: Vec<crate::cuda::Arg> = params
         .iter()
-        .map(|o| match o {
-            Some(_) => crate::cuda::Arg::Buffer(buffers.next().expect("a buffer per tensor")),
-            None => scalars.next().expect("a scalar per dimension"),
+        .enumerate()
+        .map(|(i, p)| match p {
+            BoundParam::Tensor => crate::cuda::Arg::Buffer(buffers.next().expect("a buffer per tensor")),
+            BoundParam::Dim(v) => match kernel.args.get(i) {
+                Some(phobos_sim::ArgKind::Scalar { ty, .. }) if ty.bytes() == 4 => crate::cuda::Arg::U32(*v as u32),
+                _ => crate::cuda::Arg::U64(*v as u64),
+            },
         })
         .collect();
     let t0 = std::time::Instant::now();
@@ -492,7 +469,7 @@ pub fn execute_cuda(
         None => Vec::new(),
     };
     drop(args);
-    Ok((outputs, if timing.is_some() { times } else { vec![ms] }))
+    Ok((tensors, if timing.is_some() { times } else { vec![ms] }))
 }
 
 /// The PTX of a SIMT-level module: a copy is lowered by MLIR's pipeline (the module is kept).
@@ -525,42 +502,81 @@ pub fn execute_timed(
     grid: [u32; 3],
     opts: &phobos_sim::Options,
 ) -> Result<(Vec<(String, Array)>, phobos_sim::Stats, f64), RunError> {
-    let (bound, values) = bind(sig, arrays, defines).map_err(RunError::Usage)?;
-    let entry = select_entry(sig, &values).map_err(RunError::Usage)?;
-    let gm = module.op.find_all("gpu.module")[0];
-    let kernel = phobos_sim::translate(gm, &entry).map_err(|u| RunError::Usage(u.to_string()))?;
-    let block = kernel.block.ok_or_else(|| RunError::Usage(format!("{entry} has no known_block_size; the simulator needs the block size")))?;
-    let mut bufs: Vec<Vec<u8>> = Vec::new();
-    let mut args = Vec::new();
-    let mut outputs: Vec<(String, usize, Array)> = Vec::new();
-    // The entry's parameters: the tensors, then the dimensions it does not fix.
-    let fixed = sig.entries.iter().find(|(n, _)| *n == entry).map(|(_, f)| f.clone()).unwrap_or_default();
-    for (p, a) in sig.params.iter().zip(&bound) {
-        match (p, a) {
-            (AbiParam::Tensor { name, .. }, Some(arr)) => {
-                bufs.push(arr.data.clone());
-                args.push(phobos_sim::ArgValue::Buffer(bufs.len() - 1));
-                outputs.push((name.clone(), bufs.len() - 1, arr.clone()));
+    let Bound { entry, kernel, block, tensors, params } = prepare(module, sig, arrays, defines)?;
+    let mut bufs: Vec<Vec<u8>> = tensors.iter().map(|(_, a)| a.data.clone()).collect();
+    let mut next = 0;
+    let args = params
+        .iter()
+        .map(|p| match p {
+            BoundParam::Tensor => {
+                next += 1;
+                phobos_sim::ArgValue::Buffer(next - 1)
             }
-            (AbiParam::Dim { name }, _) => {
-                if !fixed.contains_key(name) {
-                    args.push(phobos_sim::ArgValue::Int(values[name]));
-                }
-            }
-            _ => unreachable!("bind gives an array per tensor"),
-        }
-    }
+            BoundParam::Dim(v) => phobos_sim::ArgValue::Int(*v),
+        })
+        .collect();
     let launch = phobos_sim::Launch { grid, block, args, dynamic_shared: kernel.dynamic_shared };
     let t0 = std::time::Instant::now();
     let stats = phobos_sim::run(&kernel, &launch, &mut bufs, opts).map_err(|f| RunError::Fault(f.to_string()))?;
     let secs = t0.elapsed().as_secs_f64();
     tracing::info!("{entry}: {} CTAs, {} thread-instructions in {:.1} ms", stats.ctas, stats.thread_insts, secs * 1e3);
-    let outputs = outputs
+    let outputs = tensors
         .into_iter()
-        .map(|(name, b, mut arr)| {
-            arr.data = std::mem::take(&mut bufs[b]);
+        .zip(bufs)
+        .map(|((name, mut arr), data)| {
+            arr.data = data;
             (name, arr)
         })
         .collect();
     Ok((outputs, stats, secs))
+}
+
+/// A launch bound to its arguments, for either backend.
+struct Bound {
+    entry: String,
+    /// The entry translated for the simulator; its argument kinds are the PTX parameters' too.
+    kernel: phobos_sim::Kernel,
+    block: [u32; 3],
+    /// Every tensor, in parameter order.
+    tensors: Vec<(String, Array)>,
+    /// The entry's parameters in order: the tensors (in `tensors` order), then the dimensions it
+    /// does not fix.
+    params: Vec<BoundParam>,
+}
+
+enum BoundParam {
+    Tensor,
+    Dim(i64),
+}
+
+/// Binds `arrays` and `defines` to the signature, picks the entry, and translates it.
+fn prepare(
+    module: &crate::session::OwnedModule,
+    sig: &Signature,
+    arrays: &BTreeMap<String, (Array, PathBuf)>,
+    defines: &BTreeMap<String, i64>,
+) -> Result<Bound, RunError> {
+    let (bound, values) = bind(sig, arrays, defines).map_err(RunError::Usage)?;
+    let entry = select_entry(sig, &values).map_err(RunError::Usage)?;
+    let gm = module.op.find_all("gpu.module")[0];
+    let kernel = phobos_sim::translate(gm, &entry).map_err(|u| RunError::Usage(u.to_string()))?;
+    let block = kernel.block.ok_or_else(|| RunError::Usage(format!("{entry} has no known_block_size; a launch needs the block size")))?;
+    let fixed = sig.entries.iter().find(|(n, _)| *n == entry).map(|(_, f)| f.clone()).unwrap_or_default();
+    let mut tensors = Vec::new();
+    let mut params = Vec::new();
+    for (p, a) in sig.params.iter().zip(bound) {
+        match (p, a) {
+            (AbiParam::Tensor { name, .. }, Some(arr)) => {
+                tensors.push((name.clone(), arr));
+                params.push(BoundParam::Tensor);
+            }
+            (AbiParam::Dim { name }, _) => {
+                if !fixed.contains_key(name) {
+                    params.push(BoundParam::Dim(values[name]));
+                }
+            }
+            _ => unreachable!("bind gives an array per tensor"),
+        }
+    }
+    Ok(Bound { entry, kernel, block, tensors, params })
 }

@@ -94,17 +94,21 @@ impl P<'_> {
         }
         Ok(())
     }
+    /// `item ("," item)* close`: a non-empty list (the opening bracket already eaten).
+    fn list<T>(&mut self, close: u8, item: fn(&mut Self) -> Result<T>) -> Result<Vec<T>> {
+        let mut v = vec![item(self)?];
+        while self.peek() == Some(b',') {
+            self.i += 1;
+            v.push(item(self)?);
+        }
+        self.eat(close)?;
+        Ok(v)
+    }
     fn tuple(&mut self) -> Result<Tuple> {
         self.enter()?;
         let t = if self.peek() == Some(b'(') {
             self.i += 1;
-            let mut v = vec![self.tuple()?];
-            while self.peek() == Some(b',') {
-                self.i += 1;
-                v.push(self.tuple()?);
-            }
-            self.eat(b')')?;
-            Tuple::Tup(v)
+            Tuple::Tup(self.list(b')', P::tuple)?)
         } else {
             Tuple::Int(self.int()?)
         };
@@ -114,12 +118,7 @@ impl P<'_> {
     fn named(&mut self) -> Result<Named> {
         self.eat(b'[')?;
         self.eat(b'(')?;
-        let mut shape = vec![self.int()?];
-        while self.peek() == Some(b',') {
-            self.i += 1;
-            shape.push(self.int()?);
-        }
-        self.eat(b')')?;
+        let shape = self.list(b')', P::int)?;
         self.eat(b':')?;
         self.eat(b'(')?;
         let mut strides = Vec::new();
@@ -172,13 +171,7 @@ impl P<'_> {
             }
             Some(b'<') => {
                 self.i += 1;
-                let mut v = vec![self.map_arg()?];
-                while self.peek() == Some(b',') {
-                    self.i += 1;
-                    v.push(self.map_arg()?);
-                }
-                self.eat(b'>')?;
-                Value::Tiler(v)
+                Value::Tiler(self.list(b'>', P::map_arg)?)
             }
             Some(c) if c.is_ascii_alphabetic() => {
                 let name = self.name();
@@ -186,12 +179,7 @@ impl P<'_> {
                     Value::Named(self.named()?)
                 } else {
                     self.eat(b'(')?;
-                    let mut args = vec![self.value()?];
-                    while self.peek() == Some(b',') {
-                        self.i += 1;
-                        args.push(self.value()?);
-                    }
-                    self.eat(b')')?;
+                    let args = self.list(b')', P::value)?;
                     call(&name, args)?
                 }
             }

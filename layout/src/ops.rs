@@ -99,25 +99,39 @@ pub fn logical_divide(a: &Map, t: &Tiler) -> Result<Map> {
     }
 }
 
+/// How the zipped, tiled and flat forms arrange (firsts, seconds): the tiles and rests of a
+/// divide, or A's modes and the products of a product.
+enum Arrange {
+    /// ((firsts), (seconds))
+    Zipped,
+    /// ((firsts), second0, second1, ...)
+    Tiled,
+    /// (first0, first1, ..., second0, second1, ...)
+    Flat,
+}
+
+fn arrange(how: Arrange, (firsts, seconds): (Vec<Layout>, Vec<Layout>)) -> Map {
+    let modes = match how {
+        Arrange::Zipped => vec![Layout::concat(&firsts), Layout::concat(&seconds)],
+        Arrange::Tiled => std::iter::once(Layout::concat(&firsts)).chain(seconds).collect(),
+        Arrange::Flat => firsts.into_iter().chain(seconds).collect(),
+    };
+    Map::Layout(Layout::concat(&modes))
+}
+
 /// ((tiles), (rests)).
 pub fn zipped_divide(a: &Map, t: &Tiler) -> Result<Map> {
-    let (tiles, rests) = divide_modes(a, t, "zipped_divide")?;
-    Ok(Map::Layout(Layout::concat(&[Layout::concat(&tiles), Layout::concat(&rests)])))
+    Ok(arrange(Arrange::Zipped, divide_modes(a, t, "zipped_divide")?))
 }
 
 /// ((tiles), rest0, rest1, ...).
 pub fn tiled_divide(a: &Map, t: &Tiler) -> Result<Map> {
-    let (tiles, rests) = divide_modes(a, t, "tiled_divide")?;
-    let mut modes = vec![Layout::concat(&tiles)];
-    modes.extend(rests);
-    Ok(Map::Layout(Layout::concat(&modes)))
+    Ok(arrange(Arrange::Tiled, divide_modes(a, t, "tiled_divide")?))
 }
 
 /// (tile0, tile1, ..., rest0, rest1, ...).
 pub fn flat_divide(a: &Map, t: &Tiler) -> Result<Map> {
-    let (mut tiles, rests) = divide_modes(a, t, "flat_divide")?;
-    tiles.extend(rests);
-    Ok(Map::Layout(Layout::concat(&tiles)))
+    Ok(arrange(Arrange::Flat, divide_modes(a, t, "flat_divide")?))
 }
 
 /// `logical_product(A, B) = (A, complement(A, size(A) · cosize(B)) ∘ B)`.
@@ -216,23 +230,17 @@ fn tiler_layout(bs: &[Map]) -> Result<Layout> {
 
 /// ((A modes), (products)).
 pub fn zipped_product(a: &Map, t: &Tiler) -> Result<Map> {
-    let (xs, cs) = product_modes(a, t, "zipped_product")?;
-    Ok(Map::Layout(Layout::concat(&[Layout::concat(&xs), Layout::concat(&cs)])))
+    Ok(arrange(Arrange::Zipped, product_modes(a, t, "zipped_product")?))
 }
 
 /// ((A modes), product0, product1, ...).
 pub fn tiled_product(a: &Map, t: &Tiler) -> Result<Map> {
-    let (xs, cs) = product_modes(a, t, "tiled_product")?;
-    let mut modes = vec![Layout::concat(&xs)];
-    modes.extend(cs);
-    Ok(Map::Layout(Layout::concat(&modes)))
+    Ok(arrange(Arrange::Tiled, product_modes(a, t, "tiled_product")?))
 }
 
 /// (A0, A1, ..., product0, product1, ...).
 pub fn flat_product(a: &Map, t: &Tiler) -> Result<Map> {
-    let (mut xs, cs) = product_modes(a, t, "flat_product")?;
-    xs.extend(cs);
-    Ok(Map::Layout(Layout::concat(&xs)))
+    Ok(arrange(Arrange::Flat, product_modes(a, t, "flat_product")?))
 }
 
 /// rocPRIM's blocked layout: thread t holds items t·I .. t·I + I - 1: (T,I):(I,1).
