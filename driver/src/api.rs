@@ -173,7 +173,7 @@ impl Compiler {
                         phobos_sim::ArgKind::Scalar { name, ty } => Param::Scalar { name: name.clone(), ty: ty.name().into() },
                     })
                     .collect();
-                kernels.push(Kernel { name, ptx: ptx.clone(), chip: opts.chip.clone(), block, dynamic_shared: sim.dynamic_shared as u32, params, sim });
+                kernels.push(Kernel { name, ptx: ptx.clone(), chip: opts.chip.clone(), block, dynamic_shared: sim.dynamic_shared, params, sim });
             }
         }
         Ok(kernels)

@@ -446,7 +446,7 @@ pub fn execute_cuda(
         crate::cuda::CudaError::Fault(m) => RunError::Fault(m),
         e => RunError::Usage(e.to_string()),
     };
-    let loaded = gpu.load(&ptx, &entry, chip, kernel.dynamic_shared as u32).map_err(gpu_err)?;
+    let loaded = gpu.load(&ptx, &entry, chip, kernel.dynamic_shared).map_err(gpu_err)?;
     // The arguments in parameter order: buffers borrow the tensors' bytes; a dimension is as
     // wide as its PTX parameter.
     let mut buffers = tensors.iter_mut().map(|(_, a)| a.data.as_mut_slice());
