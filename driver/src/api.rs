@@ -133,11 +133,9 @@ impl Compiler {
 
     /// Compiles L1 MLIR text; `filename` names it in diagnostics.
     pub fn compile_mlir(&self, text: &str, filename: &str, opts: &Options) -> Result<Vec<Kernel>, Error> {
-        let Some(module) = self.session.parse(text, filename) else { return Err(self.failure(text, filename)) };
-        self.compile_module(&module, opts).map_err(|e| match e {
-            Error::Compile(m) if m.is_empty() => self.failure(text, filename),
-            e => e,
-        })
+        let source = Some((filename, text));
+        let Some(module) = self.session.parse(text, filename) else { return Err(Error::Compile(self.render(source))) };
+        self.compile(&module, opts, source)
     }
 
     /// Compiles a `.phobos` source.
@@ -150,14 +148,20 @@ impl Compiler {
 
     /// Compiles a module (e.g. from [`KernelBuilder::finish`]); the module is left as it was.
     pub fn compile_module(&self, module: &OwnedModule, opts: &Options) -> Result<Vec<Kernel>, Error> {
+        self.compile(module, opts, None)
+    }
+
+    /// Lowers two clones of `module` (they keep its locations, so diagnostics point into the
+    /// input): one to the SIMT level for the simulator, one to PTX.
+    fn compile(&self, module: &OwnedModule, opts: &Options, source: Option<(&str, &str)>) -> Result<Vec<Kernel>, Error> {
         let target = Target::parse(&format!("chip={} O={}", opts.chip, opts.opt_level)).map_err(Error::Compile)?;
         let copts = CompileOptions { target: target.clone(), dump_dir: opts.dump_dir.clone(), ..Default::default() };
-        let text = module.op.to_string();
-        let simt = self.session.parse(&text, "l1.mlir").ok_or_else(|| Error::Compile(self.rendered()))?;
-        compile::lower(&self.session, &simt, Stage::Simt, &CompileOptions { target: target.clone(), ..Default::default() })
-            .map_err(|_| Error::Compile(self.rendered()))?;
-        let ptx_module = self.session.parse(&text, "l1.mlir").ok_or_else(|| Error::Compile(self.rendered()))?;
-        compile::lower(&self.session, &ptx_module, Stage::Ptx, &copts).map_err(|_| Error::Compile(self.rendered()))?;
+        // SAFETY: a clone is a detached module that only this OwnedModule owns.
+        let simt = unsafe { OwnedModule::from_raw(module.op.clone_op()) };
+        compile::lower(&self.session, &simt, Stage::Simt, &CompileOptions { target, ..Default::default() })
+            .map_err(|_| Error::Compile(self.render(source)))?;
+        let ptx_module = unsafe { OwnedModule::from_raw(module.op.clone_op()) };
+        compile::lower(&self.session, &ptx_module, Stage::Ptx, &copts).map_err(|_| Error::Compile(self.render(source)))?;
         let ptx = compile::output_text(&ptx_module, Stage::Ptx).map_err(|e| Error::Compile(e.to_string()))?;
         let mut kernels = Vec::new();
         for gm in simt.op.find_all("gpu.module") {
@@ -184,14 +188,10 @@ impl Compiler {
         &self.session
     }
 
-    fn rendered(&self) -> String {
-        compile::render(&self.session.diags.take(), &|_| None)
-    }
-
-    fn failure(&self, text: &str, filename: &str) -> Error {
-        let t = text.to_string();
-        let f = filename.to_string();
-        Error::Compile(compile::render(&self.session.diags.take(), &move |n| (n == f).then(|| t.clone())))
+    /// The session's diagnostics, rendered with the source's lines when it is known.
+    fn render(&self, source: Option<(&str, &str)>) -> String {
+        let diags = self.session.diags.take();
+        compile::render(&diags, &|f| source.filter(|(name, _)| *name == f).map(|(_, text)| text.to_string()))
     }
 }
 
@@ -225,7 +225,7 @@ impl<'s> KernelBuilder<'s> {
             "gpu.module @kernels {{\n  gpu.func @{name}({}) kernel attributes {{known_block_size = array<i32: {threads}, 1, 1>}} {{\n    gpu.return\n  }}\n}}\n",
             args.join(", ")
         );
-        let module = compiler.session.parse(&text, &format!("{name}.builder")).ok_or_else(|| Error::Compile(compiler.rendered()))?;
+        let module = compiler.session.parse(&text, &format!("{name}.builder")).ok_or_else(|| Error::Compile(compiler.render(None)))?;
         let func = module.op.find_all("gpu.func")[0];
         let ret = module.op.find_all("gpu.return")[0];
         Ok(KernelBuilder { module, ret, func })
@@ -241,7 +241,7 @@ impl<'s> KernelBuilder<'s> {
     /// The module, verified.
     pub fn finish(self, compiler: &Compiler) -> Result<OwnedModule<'s>, Error> {
         if !self.module.op.verify() || !phobos_dialects::verify(self.module.op, &compiler.session.diags) {
-            return Err(Error::Compile(compiler.rendered()));
+            return Err(Error::Compile(compiler.render(None)));
         }
         Ok(self.module)
     }

@@ -472,9 +472,11 @@ pub fn execute_cuda(
     Ok((tensors, if timing.is_some() { times } else { vec![ms] }))
 }
 
-/// The PTX of a SIMT-level module: a copy is lowered by MLIR's pipeline (the module is kept).
+/// The PTX of a SIMT-level module: a clone (with the module's locations) is lowered by MLIR's
+/// pipeline; the module is kept for the simulator.
 pub fn simt_to_ptx(session: &Session, module: &crate::session::OwnedModule, chip: &str) -> Result<String, RunError> {
-    let copy = session.parse(&module.op.to_string(), "simt.mlir").ok_or_else(|| RunError::Usage("the SIMT module does not re-parse".into()))?;
+    // SAFETY: a clone is a detached module that only this OwnedModule owns.
+    let copy = unsafe { crate::session::OwnedModule::from_raw(module.op.clone_op()) };
     let target = phobos_passes::pipelines::Target::parse(&format!("chip={chip}")).map_err(RunError::Usage)?;
     compile::lower(session, &copy, Stage::Ptx, &CompileOptions { target, ..Default::default() }).map_err(|e| RunError::Usage(e.to_string()))?;
     compile::output_text(&copy, Stage::Ptx).map_err(|e| RunError::Usage(e.to_string()))

@@ -100,3 +100,44 @@ fn embedding_example_runs_on_the_gpu_when_present() {
     let (got, want) = embed_example::run(&device).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(got, want);
 }
+
+/// The embedding API rejects arguments that do not match the kernel's parameters, and bad IR,
+/// with messages (no panic).
+#[test]
+fn embedding_api_reports_bad_arguments_and_bad_ir() {
+    use phobos::api::{Arg, Compiler, Device, Error, Options};
+    let compiler = Compiler::new().unwrap();
+    let src = std::fs::read_to_string(workspace_root().join("examples/lane_sum.mlir")).unwrap();
+    let kernels = compiler.compile_mlir(&src, "lane_sum.mlir", &Options::default()).unwrap_or_else(|e| panic!("{e}"));
+    let k = &kernels[0];
+    let mut x = vec![0u8; 4096];
+    match k.launch(&Device::Simulator, [1, 1, 1], &mut [Arg::Buffer(&mut x), Arg::I32(3)]) {
+        Err(Error::Launch(m)) => assert_eq!(m, "sum32 takes 1 arguments, got 2"),
+        other => panic!("{:?}", other.map(|r| r.ms)),
+    }
+    match k.launch(&Device::Simulator, [1, 1, 1], &mut [Arg::I32(3)]) {
+        Err(Error::Launch(m)) => assert!(m.starts_with("argument 0 of sum32: expected Buffer"), "{m}"),
+        other => panic!("{:?}", other.map(|r| r.ms)),
+    }
+    let bad = src.replace("kind = \"sum\"", "kind = \"sum\", width = 3 : i32");
+    match compiler.compile_mlir(&bad, "bad.mlir", &Options::default()) {
+        Err(Error::Compile(m)) => assert!(m.contains("bad.mlir:") && m.contains("width"), "{m}"),
+        Err(e) => panic!("{e}"),
+        Ok(_) => panic!("width 3 compiled"),
+    }
+}
+
+/// The CUDA path's PTX (a SIMT module lowered on, as `--backend cuda` does) is the same kernel
+/// `phobos compile` gives: checked here, where no GPU runs it.
+#[test]
+fn cuda_path_lowers_the_simt_module_to_ptx() {
+    let session = phobos::session::Session::new(true).unwrap();
+    let src = std::fs::read_to_string(workspace_root().join("examples/lanes_matvec.phobos")).unwrap();
+    let (module, _) = phobos::runner::load_text(&session, "lanes_matvec.phobos", &src, None, "sm_90").unwrap_or_else(|e| panic!("{e:?}"));
+    let ptx = phobos::runner::simt_to_ptx(&session, &module, "sm_90").unwrap_or_else(|e| panic!("{e:?}"));
+    assert!(ptx.contains(".visible .entry lanes_matvec("), "{ptx}");
+    assert_eq!(ptx.matches("shfl.sync.bfly").count(), 5);
+    assert_eq!(ptx.matches("ld.global.nc.v4").count(), 2);
+    // The SIMT module is kept for the simulator.
+    assert!(!module.op.find_all("gpu.func").is_empty());
+}

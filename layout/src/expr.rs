@@ -192,7 +192,8 @@ impl P<'_> {
         match self.value()? {
             Value::Map(m) => Ok(m),
             Value::Int(n) => Ok(Map::Layout(Layout::mode(n, 1))),
-            other => err(format!("a tiler's modes are layouts, got {other:?}")),
+            Value::Named(n) => err(format!("a tiler's modes are layouts, got {n}")),
+            Value::Tiler(_) => err("a tiler's modes are layouts, got a tiler".into()),
         }
     }
 }

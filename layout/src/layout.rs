@@ -229,7 +229,7 @@ impl Layout {
     pub fn complement(&self, cotarget: i64) -> Result<Layout> {
         let mut modes: Vec<(i64, i64)> = self.flat().into_iter().filter(|(s, d)| *s != 1 && *d != 0).collect();
         if let Some((s, d)) = modes.iter().find(|(_, d)| *d < 0) {
-            return Err(LayoutError::NotComplementable { layout: self.to_string(), why: format!("has a negative stride ({s}:{d}); its complement is not defined") });
+            return Err(LayoutError::NotComplementable { layout: self.to_string(), why: format!("has a negative stride in mode {s}:{d}; its complement is not defined") });
         }
         modes.sort_by_key(|(s, d)| (*d, *s));
         let mut shape = Vec::new();

@@ -170,3 +170,10 @@ func.func @f(%x: index) -> index {
   %v = "layout.apply"(%l) {layout = "8:1"} : (index) -> index
   return %v : index
 }
+
+// -----
+func.func @f(%x: index) -> index {
+  // expected-error @below {{'layout.place' op layout "S[(8,2):(1@laneid)]": S[...] has 2 extents but 1 strides}}
+  %l = "layout.place"(%x) {layout = "S[(8,2):(1@laneid)]"} : (index) -> index
+  return %l : index
+}
