@@ -518,8 +518,16 @@ fn expressions_never_panic() {
 
 #[test]
 fn the_parser_never_panics_on_bytes() {
-    check("the_parser_never_panics_on_bytes", "[-0-9(),:<>@\\[\\] a-z_S]{0,40}", |s, _tally| {
-        let _ = eval(&s);
+    check("the_parser_never_panics_on_bytes", "[-0-9(),:<>@\\[\\] a-z_S]{0,40}", |s, tally| {
+        match eval(&s) {
+            // An error is one line that says something.
+            Err(e) => {
+                let msg = e.to_string();
+                prop_assert!(!msg.is_empty() && !msg.contains('\n'), "{:?} -> {:?}", s, msg);
+                tally.add("error");
+            }
+            Ok(_) => tally.add("value"),
+        }
         Ok(())
     });
 }
