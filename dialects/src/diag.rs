@@ -78,13 +78,10 @@ impl Diagnostic {
         if let (Some(l), Some(src)) = (&self.loc, source) {
             if let Some(text) = src(&l.file) {
                 if let Some(line) = text.lines().nth(l.line.saturating_sub(1) as usize) {
-                    out.push_str(line);
+                    let (line, caret) = phobos_frontend::span::excerpt(line, l.col as usize);
+                    out.push_str(&line);
                     out.push('\n');
-                    let pad: String = line
-                        .chars()
-                        .take(l.col.saturating_sub(1) as usize)
-                        .map(|c| if c == '\t' { '\t' } else { ' ' })
-                        .collect();
+                    let pad: String = line.chars().take(caret).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
                     out.push_str(&pad);
                     out.push_str("^\n");
                 }

@@ -283,6 +283,16 @@ impl Attr {
     pub fn type_value(self) -> Option<Ty> {
         unsafe { mlirAttributeIsAType(self.0).then(|| Ty(mlirTypeAttrGetValue(self.0))) }
     }
+    /// The entry `name` of a DictionaryAttr.
+    pub fn dict_get(self, name: &str) -> Option<Attr> {
+        unsafe {
+            if !mlirAttributeIsADictionary(self.0) {
+                return None;
+            }
+            let a = Attr(mlirDictionaryAttrGetElementByName(self.0, sref(name)));
+            (!a.is_null()).then_some(a)
+        }
+    }
     /// Elements of an ArrayAttr.
     pub fn array(self) -> Option<Vec<Attr>> {
         unsafe {

@@ -8,6 +8,7 @@
 pub mod cta;
 pub mod diag;
 pub mod ir;
+pub mod kernel;
 pub mod lane;
 pub mod layout;
 pub mod tile;
@@ -73,7 +74,8 @@ pub fn is_phobos_op(op: Op) -> bool {
     DIALECTS.iter().any(|d| name.len() > d.len() && name.starts_with(d) && name.as_bytes()[d.len()] == b'.')
 }
 
-/// Runs the Rust verifiers of every Phobos op nested in `root` (root included). Reports each
+/// Runs the Rust verifiers of every Phobos op nested in `root` (root included), and the
+/// launch-interface checks of every `gpu.func` ([`kernel`]). Reports each
 /// problem to `diags`; returns false when any was found.
 pub fn verify(root: Op, diags: &Diagnostics) -> bool {
     let mut ok = true;
@@ -84,6 +86,7 @@ pub fn verify(root: Op, diags: &Diagnostics) -> bool {
             Some(("cta", _)) => cta::verify(op),
             Some(("tile", _)) => tile::verify(op),
             Some(("layout", _)) => layout::verify(op),
+            Some(("gpu", "func")) => kernel::verify(op),
             _ => Ok(()),
         };
         if let Err(d) = r {

@@ -87,7 +87,7 @@ pub fn backend_pipeline(stage: Stage, target: &Target) -> Option<String> {
 /// Lowers `module` (L1) in place to `stage`: the Phobos pipeline to the SIMT level, then MLIR's
 /// own to LLVM and PTX.
 pub fn lower(session: &Session, module: &OwnedModule, stage: Stage, opts: &CompileOptions) -> Result<Lowered, CompileError> {
-    if !phobos_dialects::verify(module.op, &session.diags) {
+    if !has_kernel(session, module) || !phobos_dialects::verify(module.op, &session.diags) {
         return Err(CompileError::Invalid);
     }
     let mut info = Lowered::default();
@@ -112,6 +112,21 @@ pub fn lower(session: &Session, module: &OwnedModule, stage: Stage, opts: &Compi
         return Err(CompileError::Invalid);
     }
     Ok(info)
+}
+
+/// Whether `module` holds a kernel (a `gpu.func` with `gpu.kernel` in a `gpu.module`); reports
+/// an error located at the file when not.
+pub fn has_kernel(session: &Session, module: &OwnedModule) -> bool {
+    let modules = module.op.find_all("gpu.module");
+    let why = if modules.is_empty() {
+        "the input has no gpu.module: a kernel is a gpu.func with the `kernel` keyword inside a gpu.module"
+    } else if !modules.iter().any(|m| m.find_all("gpu.func").iter().any(|f| f.attr("gpu.kernel").is_some())) {
+        "the input defines no kernel: no gpu.func in its gpu.module has the `kernel` keyword"
+    } else {
+        return true;
+    };
+    session.diags.emit(Diagnostic::error_at(module.op.loc(), why));
+    false
 }
 
 /// Runs one pipeline, dumping into `opts.dump_dir` after file number `first`; returns how many

@@ -270,7 +270,7 @@ pub fn load_text<'s>(
     };
     let lowered = match &module {
         Some(m) if !is_phobos && !is_l1(m) => {
-            if phobos_dialects::verify(m.op, &session.diags) {
+            if compile::has_kernel(session, m) && phobos_dialects::verify(m.op, &session.diags) {
                 Ok(compile::Lowered::default())
             } else {
                 Err(compile::CompileError::Invalid)

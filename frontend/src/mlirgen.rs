@@ -110,6 +110,19 @@ pub fn generate(file: &File, src: &Source, opts: &Options) -> std::result::Resul
         });
         errors.push(Diag::error(at.unwrap_or_default(), "the file defines no kernel"));
     }
+    // -D names a dimension of a kernel being compiled, with a value a launch could give it.
+    for (name, v) in &opts.defines {
+        let has = |k: &&Kernel| k.params.iter().any(|p| p.dims.iter().any(|d| matches!(d, DimSpec::Name(i) if &i.name == name)));
+        if !kernels.is_empty() && !kernels.iter().any(has) {
+            let which = if kernels.len() == 1 { format!("kernel '{}' has", kernels[0].name.name) } else { "no kernel of the file has".into() };
+            errors.push(Diag::error(Span::default(), format!("-D {name}={v}: {which} no dimension {name}")));
+        } else if !(0..=i32::MAX as i64).contains(v) {
+            errors.push(Diag::error(Span::default(), format!("-D {name}={v}: a dimension is from 0 to 2^31-1")));
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
     let mut body = String::new();
     let mut entries = Vec::new();
     for k in kernels {
@@ -247,6 +260,13 @@ fn kernel(k: &Kernel, fns: &HashMap<String, &FnDef>, src: &Source, opts: &Option
             })
             .collect();
     }
+    for (name, a) in &attrs.aligned {
+        if let Some(v) = opts.defines.get(name) {
+            if v % a != 0 {
+                return Err(Diag::error(k.name.span, format!("-D {name}={v}: @aligned({name} = {a}) promises {name} is a multiple of {a}")));
+            }
+        }
+    }
     let autotuned: BTreeMap<String, Vec<i64>> = attrs.autotune.iter().map(|(n, v, _)| (n.clone(), v.clone())).collect();
     let mut out = Vec::new();
     for spec in specs {
@@ -352,7 +372,40 @@ struct Gen<'a> {
     next: usize,
     scopes: Vec<HashMap<String, Bind>>,
     launch: i64,
-    inline_depth: u32,
+    /// The `fn`s being inlined, outermost first (for recursion and depth errors).
+    inline_chain: Vec<String>,
+    /// Expression nodes inlined from `fn` bodies so far in this kernel: bounded, so that calls
+    /// that fan out (`h(a) = g(a) + g(a)`, nested) cannot grow the kernel exponentially.
+    inlined_nodes: usize,
+    /// Expressions being generated, nested (through `fn` bodies too): bounded, so that the
+    /// recursion of the generator cannot overflow the stack.
+    expr_depth: u32,
+}
+
+/// `fn` calls nest at most this deep.
+const MAX_INLINE_DEPTH: usize = 64;
+/// A kernel inlines at most this many expression nodes from `fn` bodies.
+const MAX_INLINED_NODES: usize = 50_000;
+/// Expressions, counting through inlined `fn` bodies, nest at most this deep.
+const MAX_EXPR_DEPTH: u32 = 1_000;
+
+/// The number of nodes of an expression.
+fn expr_nodes(e: &Expr) -> usize {
+    1 + match &e.kind {
+        ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) | ExprKind::Name(_) | ExprKind::Ctx(_) => 0,
+        ExprKind::Unary(_, x) => expr_nodes(x),
+        ExprKind::Binary(_, a, b) => expr_nodes(a) + expr_nodes(b),
+        ExprKind::Call(_, args) => args.iter().map(expr_nodes).sum(),
+        ExprKind::Collective { config, args, .. } => config.iter().map(|c| expr_nodes(&c.value)).sum::<usize>() + args.iter().map(expr_nodes).sum::<usize>(),
+        ExprKind::Subscript(_, idx) => idx
+            .iter()
+            .map(|i| match i {
+                Index::Full(_) => 0,
+                Index::Point(p) => expr_nodes(p),
+                Index::Run { start, len } => expr_nodes(start) + expr_nodes(len),
+            })
+            .sum(),
+    }
 }
 
 fn escape(s: &str) -> String {
@@ -379,7 +432,18 @@ fn float_text(v: f64, ty: Scalar) -> String {
 
 impl<'a> Gen<'a> {
     fn new(src: &'a Source, fns: &'a HashMap<String, &'a FnDef>, launch: i64) -> Self {
-        Gen { src, fns, bufs: vec![Vec::new()], indent: 6, next: 0, scopes: vec![HashMap::new()], launch, inline_depth: 0 }
+        Gen {
+            src,
+            fns,
+            bufs: vec![Vec::new()],
+            indent: 6,
+            next: 0,
+            scopes: vec![HashMap::new()],
+            launch,
+            inline_chain: Vec::new(),
+            inlined_nodes: 0,
+            expr_depth: 0,
+        }
     }
 
     // ---------------------------------------------------------------------------------------
@@ -966,6 +1030,17 @@ impl<'a> Gen<'a> {
     // Expressions
 
     fn expr(&mut self, e: &Expr) -> Result<Value> {
+        if self.expr_depth >= MAX_EXPR_DEPTH {
+            let chain = if self.inline_chain.is_empty() { String::new() } else { format!(" (inside {})", self.inline_chain.join(" -> ")) };
+            return Err(Diag::error(e.span, format!("expressions nest deeper than {MAX_EXPR_DEPTH} levels, counting through fn bodies{chain}")));
+        }
+        self.expr_depth += 1;
+        let r = self.expr_node(e);
+        self.expr_depth -= 1;
+        r
+    }
+
+    fn expr_node(&mut self, e: &Expr) -> Result<Value> {
         match &e.kind {
             ExprKind::Int(v) => Ok(Value::Int(*v)),
             ExprKind::Float(v) => Ok(Value::Float(*v)),
@@ -1484,8 +1559,21 @@ impl<'a> Gen<'a> {
     }
 
     fn inline_values(&mut self, fd: &FnDef, vals: Vec<Value>, span: Span) -> Result<Value> {
-        if self.inline_depth > 64 {
-            return Err(Diag::error(span, format!("'{}' calls itself; functions cannot recurse", fd.name.name)));
+        let name = &fd.name.name;
+        let chain = |g: &Self| g.inline_chain.iter().map(String::as_str).chain([name.as_str()]).collect::<Vec<_>>().join(" -> ");
+        if self.inline_chain.contains(name) {
+            let cycle = if self.inline_chain.last() == Some(name) { String::new() } else { format!(" ({})", chain(self)) };
+            return Err(Diag::error(span, format!("'{name}' calls itself{cycle}; functions cannot recurse")));
+        }
+        if self.inline_chain.len() >= MAX_INLINE_DEPTH {
+            return Err(Diag::error(span, format!("fn calls nest deeper than {MAX_INLINE_DEPTH} levels: {}", chain(self))));
+        }
+        self.inlined_nodes += expr_nodes(&fd.body);
+        if self.inlined_nodes > MAX_INLINED_NODES {
+            return Err(Diag::error(
+                span,
+                format!("inlining fn calls grows this kernel past {MAX_INLINED_NODES} expression nodes (at {}); call fewer functions or reuse a value with let", chain(self)),
+            ));
         }
         let mut scope = HashMap::new();
         for (p, v) in fd.params.iter().zip(vals) {
@@ -1496,9 +1584,9 @@ impl<'a> Gen<'a> {
             scope.insert(p.name.clone(), b);
         }
         let saved = std::mem::replace(&mut self.scopes, vec![scope]);
-        self.inline_depth += 1;
+        self.inline_chain.push(name.clone());
         let r = self.expr(&fd.body);
-        self.inline_depth -= 1;
+        self.inline_chain.pop();
         self.scopes = saved;
         r
     }

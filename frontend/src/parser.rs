@@ -37,8 +37,9 @@ struct Parser {
     depth: u32,
 }
 
-/// Nesting beyond this is an error, not a stack overflow.
-const MAX_DEPTH: u32 = 200;
+/// Nesting beyond this is an error, not a stack overflow: blocks, parentheses, call and subscript
+/// arguments, unary operators and chains of binary operators all count.
+pub const MAX_DEPTH: u32 = 200;
 
 impl Parser {
     fn peek(&self) -> &Token {
@@ -108,7 +109,7 @@ impl Parser {
     fn enter(&mut self, span: Span) -> Result<()> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
-            return Err(Diag::error(span, format!("nesting deeper than {MAX_DEPTH} levels")));
+            return Err(Diag::error(span, format!("nesting deeper than {MAX_DEPTH} levels (blocks, parentheses, calls, subscripts and each operator of a chain count); split it with let")));
         }
         Ok(())
     }
@@ -378,9 +379,14 @@ impl Parser {
         Ok(Stmt::If { cond, then, els, span: start.to(end) })
     }
 
-    /// A full expression.
+    /// A full expression. Every nested expression (parentheses, arguments of calls and casts,
+    /// subscripts, collective options) comes through here, so one depth bound covers them all.
     pub fn expr(&mut self) -> Result<Expr> {
-        self.binary(0)
+        let at = self.peek().span;
+        self.enter(at)?;
+        let e = self.binary(0);
+        self.depth -= 1;
+        e
     }
 
     fn binop(&self, min_prec: u8) -> Option<(BinOp, u8)> {
@@ -415,22 +421,32 @@ impl Parser {
 
     fn binary(&mut self, min_prec: u8) -> Result<Expr> {
         let mut lhs = self.unary()?;
-        while let Some((op, prec)) = self.binop(min_prec) {
+        // A chain `a + b + c ...` builds a left-deep tree: each operator adds a level, and the
+        // levels stay counted until the chain ends, so the tree's height is what is bounded.
+        let mut chained = 0;
+        let result = loop {
+            let Some((op, prec)) = self.binop(min_prec) else { break Ok(lhs) };
             let opspan = self.bump().span;
-            self.enter(opspan)?;
-            let rhs = self.binary(prec + 1)?;
-            self.depth -= 1;
+            if let Err(e) = self.enter(opspan) {
+                break Err(e);
+            }
+            chained += 1;
+            let rhs = match self.binary(prec + 1) {
+                Ok(r) => r,
+                Err(e) => break Err(e),
+            };
             // Comparisons do not chain: `a < b < c` is an error, not (a < b) < c.
             if prec == 3 {
                 if let Some((_, 3)) = self.binop(3) {
                     let t = self.peek().span;
-                    return Err(Diag::error(t, "comparisons do not chain; combine them with && or ||"));
+                    break Err(Diag::error(t, "comparisons do not chain; combine them with && or ||"));
                 }
             }
             let span = lhs.span.to(rhs.span);
             lhs = Expr { kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), span };
-        }
-        Ok(lhs)
+        };
+        self.depth -= chained;
+        result
     }
 
     fn unary(&mut self) -> Result<Expr> {
@@ -540,8 +556,13 @@ impl Parser {
                     format!("unknown configuration '{}' (expected over, width, from, xor, down or up)", key.name),
                 ));
             }
+            if let Some(first) = config.iter().find(|c: &&Config| c.key.name == key.name) {
+                return Err(Diag::error(key.span, format!("'{}' is given twice", key.name)).note(first.key.span, "first given here"));
+            }
             // Parsed above the comparisons, so that '>' closes the brackets.
+            self.enter(key.span)?;
             let value = self.binary(4)?;
+            self.depth -= 1;
             config.push(Config { key, value });
             if !self.is_punct(",") {
                 break;

@@ -82,14 +82,15 @@ impl Diag {
             Level::Error => "error",
             Level::Note => "note",
         };
-        let text = src.line(line);
-        let pad: String = text.chars().take(col as usize - 1).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
+        let (text, caret) = excerpt(src.line(line), col as usize);
+        let pad: String = text.chars().take(caret).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
         let width = if self.span.end > self.span.start {
             let (el, ec) = src.line_col(self.span.end);
             if el == line { (ec - col).max(1) as usize } else { 1 }
         } else {
             1
         };
+        let width = width.min(text.chars().count().saturating_sub(caret).max(1));
         let mut out = format!("{}:{line}:{col}: {level}: {}\n{text}\n{pad}^{}\n", src.name, self.message, "~".repeat(width - 1));
         for n in &self.notes {
             out.push_str(&n.render(src));
@@ -100,3 +101,26 @@ impl Diag {
 
 /// The result type of frontend stages.
 pub type Result<T> = std::result::Result<T, Diag>;
+
+/// The part of a source line shown under a diagnostic: the whole line when it is short, else a
+/// window of [`EXCERPT_CHARS`] characters around the 1-based column `col`, with `...` where it
+/// was cut. Returns the text and the caret's character offset in it.
+pub fn excerpt(line: &str, col: usize) -> (String, usize) {
+    let n = line.chars().count();
+    let at = col.saturating_sub(1).min(n);
+    if n <= EXCERPT_CHARS {
+        return (line.to_string(), at);
+    }
+    let start = at.saturating_sub(EXCERPT_CHARS / 3).min(n - EXCERPT_CHARS);
+    let end = start + EXCERPT_CHARS;
+    let mut text: String = if start > 0 { "...".into() } else { String::new() };
+    let caret = at - start + text.len();
+    text.extend(line.chars().skip(start).take(EXCERPT_CHARS));
+    if end < n {
+        text.push_str("...");
+    }
+    (text, caret)
+}
+
+/// Source lines longer than this are cut around the column a diagnostic points at.
+pub const EXCERPT_CHARS: usize = 120;

@@ -1,0 +1,53 @@
+"""Writes hostile inputs for the hardening tests: python3 hostile.py KIND N OUT.
+
+Kinds (each a .phobos kernel unless noted):
+  call, cast, subscript, paren, unary, collective, block: N nested levels of that form
+  and, plus: a chain of N operators
+  fanout: fn h_i(a) = h_{i+1}(a) + h_{i+1}(a), N levels (2^N inlined copies)
+  chain: fn g_i(a) = g_{i+1}(a) + 1, N levels (non-recursive)
+  cycle: fn a -> b -> c -> a
+  regions: an .mlir module with N nested scf.execute_region ops
+"""
+import sys
+
+kind, n, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+HEAD = "@launch(32)\nkernel k(X: tensor<f32>[N], Y: tensor<f32>[N]) {\n"
+
+
+def kernel(body):
+    return HEAD + body + "\n}\n"
+
+
+if kind == "call":
+    text = kernel("  let a = " + "max(1.0, " * n + "X[0]" + ")" * n)
+elif kind == "cast":
+    text = kernel("  let a = " + "f32(" * n + "X[0]" + ")" * n)
+elif kind == "subscript":
+    text = kernel("  let a = " + "X[i32(" * n + "0" + ")]" * n)
+elif kind == "paren":
+    text = kernel("  let a = " + "(" * n + "1" + ")" * n)
+elif kind == "unary":
+    text = kernel("  let a = " + "-" * n + "1")
+elif kind == "collective":
+    text = kernel("  let a = " + "sum<over ctx.lane, width " * n + "1" + ">(X[0])" * n)
+elif kind == "block":
+    text = kernel("  " + "if true { " * n + "}" * n)
+elif kind == "and":
+    text = kernel("  let a = " + " && ".join(["true"] * (n + 1)))
+elif kind == "plus":
+    text = kernel("  let a = " + " + ".join(["X[0]"] * (n + 1)))
+elif kind == "fanout":
+    fns = "".join(f"fn h{i}(a) = h{i + 1}(a) + h{i + 1}(a)\n" for i in range(n)) + f"fn h{n}(a) = a\n"
+    text = fns + kernel("  Y[ctx.thread] = h0(X[ctx.thread])")
+elif kind == "chain":
+    fns = "".join(f"fn g{i}(a) = g{i + 1}(a) + 1.0\n" for i in range(n)) + f"fn g{n}(a) = a\n"
+    text = fns + kernel("  Y[ctx.thread] = g0(X[ctx.thread])")
+elif kind == "cycle":
+    text = "fn a(x) = b(x)\nfn b(x) = c(x)\nfn c(x) = a(x)\n" + kernel("  Y[ctx.thread] = a(X[ctx.thread])")
+elif kind == "regions":
+    inner = "scf.execute_region {\n" * n + "scf.yield\n}\n" * n
+    text = "func.func @f() {\n" + inner + "return\n}\n"
+else:
+    sys.exit(f"hostile.py: unknown kind {kind}")
+with open(out, "w") as f:
+    f.write(text)
