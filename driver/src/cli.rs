@@ -459,10 +459,6 @@ fn compile_one(a: &CompileArgs) -> i32 {
             c.put(&key, &crate::cache::Entry { output: out.clone(), dynamic_shared: info.dynamic_shared.clone() });
         }
     }
-    let code = write_manifest(a, entries, &info.dynamic_shared);
-    if code != 0 {
-        return code;
-    }
     if let Some(n) = a.repeat {
         let mut times = Vec::new();
         for _ in 0..n {
@@ -496,40 +492,52 @@ fn compile_one(a: &CompileArgs) -> i32 {
             }
         }
     }
-    write_out(&a.output, &out)
+    finish(a, entries, &info.dynamic_shared, &out)
 }
 
 /// A compile the cache answered: the manifest and the output, as a fresh compile writes them.
 fn finish_cached(a: &CompileArgs, hit: crate::cache::Entry, entries: Vec<phobos_frontend::Entry>) -> i32 {
-    let code = write_manifest(a, entries, &hit.dynamic_shared);
-    if code != 0 {
-        return code;
-    }
-    write_out(&a.output, &hit.output)
+    finish(a, entries, &hit.dynamic_shared, &hit.output)
 }
 
-/// `--manifest FILE.json`: every entry with its dynamic shared memory.
-fn write_manifest(a: &CompileArgs, mut entries: Vec<phobos_frontend::Entry>, dynamic_shared: &BTreeMap<String, u64>) -> i32 {
-    let Some(m) = &a.manifest else { return 0 };
-    for e in entries.iter_mut() {
-        e.dynamic_shared_bytes = dynamic_shared.get(&e.name).copied().unwrap_or(0);
+/// Writes the manifest (`--manifest`, every entry with its dynamic shared memory) and the
+/// output together: both files, or neither.
+fn finish(a: &CompileArgs, mut entries: Vec<phobos_frontend::Entry>, dynamic_shared: &BTreeMap<String, u64>, out: &str) -> i32 {
+    let mut staged = crate::staged::Staged::new();
+    if let Some(m) = &a.manifest {
+        for e in entries.iter_mut() {
+            e.dynamic_shared_bytes = dynamic_shared.get(&e.name).copied().unwrap_or(0);
+        }
+        #[derive(serde::Serialize)]
+        struct Manifest<'a> {
+            entries: &'a [phobos_frontend::Entry],
+        }
+        let json = serde_json::to_string_pretty(&Manifest { entries: &entries }).unwrap_or_default();
+        if let Err(e) = staged.write(m, (json + "\n").as_bytes()) {
+            return fail(e);
+        }
     }
-    #[derive(serde::Serialize)]
-    struct Manifest<'a> {
-        entries: &'a [phobos_frontend::Entry],
+    if let Some(p) = &a.output {
+        if let Err(e) = staged.write(p, out.as_bytes()) {
+            return fail(e);
+        }
     }
-    let json = serde_json::to_string_pretty(&Manifest { entries: &entries }).expect("entries serialize");
-    if let Err(e) = std::fs::write(m, json + "\n") {
-        return fail(format!("{}: {e}", m.display()));
+    if let Err(e) = staged.commit() {
+        return fail(e);
+    }
+    if a.output.is_none() {
+        print!("{out}");
     }
     0
 }
 
+/// Writes `out` to `dest`, or to stdout.
 fn write_out(dest: &Option<PathBuf>, out: &str) -> i32 {
     match dest {
         Some(p) => {
-            if let Err(e) = std::fs::write(p, out) {
-                return fail(format!("{}: {e}", p.display()));
+            let mut staged = crate::staged::Staged::new();
+            if let Err(e) = staged.write(p, out.as_bytes()).and_then(|_| staged.commit()) {
+                return fail(e);
             }
         }
         None => print!("{out}"),

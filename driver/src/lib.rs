@@ -15,6 +15,7 @@ pub mod runner;
 pub mod selftest;
 pub mod session;
 pub mod split;
+pub mod staged;
 pub mod stats;
 pub mod verify_diagnostics;
 

@@ -76,39 +76,65 @@ pub struct Array {
     pub data: Vec<u8>,
 }
 
-fn le<T: Copy, const N: usize>(v: Vec<T>, f: impl Fn(T) -> [u8; N]) -> Vec<u8> {
-    v.into_iter().flat_map(f).collect()
-}
-
-/// Reads an `.npy` file.
+/// Reads an `.npy` file. The header is parsed here, not by `npyz`: a hostile header (a shape
+/// whose element count overflows, more elements than data) must be an error naming the file.
 pub fn read(path: &std::path::Path) -> Result<Array, String> {
     let p = path.display();
     let bytes = std::fs::read(path).map_err(|e| format!("{p}: {e}"))?;
-    let npy = npyz::NpyFile::new(&bytes[..]).map_err(|e| format!("{p}: not an .npy file ({e})"))?;
-    if npy.order() != npyz::Order::C && npy.shape().len() > 1 {
+    let (header, data) = split_header(&bytes).ok_or_else(|| format!("{p}: not an .npy file (no NUMPY magic and header)"))?;
+    let field = |key: &str| -> Option<&str> {
+        let at = header.find(&format!("'{key}'"))? + key.len() + 2;
+        let rest = header[at..].trim_start().strip_prefix(':')?.trim_start();
+        Some(rest)
+    };
+    let descr = field("descr").and_then(|r| r.strip_prefix('\'')).and_then(|r| r.split('\'').next()).ok_or_else(|| format!("{p}: the .npy header has no 'descr'"))?;
+    let fortran = field("fortran_order").ok_or_else(|| format!("{p}: the .npy header has no 'fortran_order'"))?.starts_with("True");
+    let shape_text = field("shape").and_then(|r| r.strip_prefix('(')).and_then(|r| r.split(')').next()).ok_or_else(|| format!("{p}: the .npy header has no 'shape'"))?;
+    let shape = shape_text
+        .split(',')
+        .map(str::trim)
+        .filter(|d| !d.is_empty())
+        .map(|d| d.trim_end_matches('L').parse::<u64>())
+        .collect::<Result<Vec<u64>, _>>()
+        .map_err(|_| format!("{p}: the .npy shape ({shape_text}) is not a tuple of sizes"))?;
+    if fortran && shape.iter().filter(|d| **d > 1).count() > 1 {
         return Err(format!("{p}: Fortran-order arrays are not supported; save with np.ascontiguousarray"));
     }
-    let descr = match npy.dtype() {
-        npyz::DType::Plain(t) => t.to_string(),
-        other => return Err(format!("{p}: unsupported dtype {}", other.descr())),
-    };
-    if descr.starts_with('>') {
+    if descr.starts_with('>') && !descr.ends_with('1') {
         return Err(format!("{p}: big-endian arrays are not supported"));
     }
-    let dtype = Dtype::from_descr(&descr).ok_or_else(|| format!("{p}: unsupported dtype '{descr}' (bool, int8-64, float16-64)"))?;
-    let shape = npy.shape().to_vec();
-    let err = |e: std::io::Error| format!("{p}: {e}");
-    let data = match dtype {
-        Dtype::Bool => le(npy.into_vec::<bool>().map_err(err)?, |b| [b as u8]),
-        Dtype::I8 => le(npy.into_vec::<i8>().map_err(err)?, |v| v.to_le_bytes()),
-        Dtype::I16 => le(npy.into_vec::<i16>().map_err(err)?, |v| v.to_le_bytes()),
-        Dtype::I32 => le(npy.into_vec::<i32>().map_err(err)?, |v| v.to_le_bytes()),
-        Dtype::I64 => le(npy.into_vec::<i64>().map_err(err)?, |v| v.to_le_bytes()),
-        Dtype::F16 => le(npy.into_vec::<half::f16>().map_err(err)?, |v| v.to_le_bytes()),
-        Dtype::F32 => le(npy.into_vec::<f32>().map_err(err)?, |v| v.to_le_bytes()),
-        Dtype::F64 => le(npy.into_vec::<f64>().map_err(err)?, |v| v.to_le_bytes()),
-    };
+    let dtype = Dtype::from_descr(descr).ok_or_else(|| format!("{p}: unsupported dtype '{descr}' (bool, int8-64, float16-64)"))?;
+    // The element count must fit and match the data that follows the header: a hostile header
+    // can claim 2^64 elements over no data.
+    let want = shape.iter().try_fold(1u64, |acc, d| acc.checked_mul(*d)).and_then(|c| c.checked_mul(dtype.bytes() as u64));
+    match want {
+        None => return Err(format!("{p}: shape {} has more elements than fit in memory", crate::runner::shape_text(&shape))),
+        Some(w) if w != data.len() as u64 => {
+            return Err(format!(
+                "{p}: shape {} of {} needs {w} bytes of data, but the file has {}",
+                crate::runner::shape_text(&shape),
+                dtype.numpy(),
+                data.len()
+            ))
+        }
+        _ => {}
+    }
+    let data = if dtype == Dtype::Bool { data.iter().map(|b| (*b != 0) as u8).collect() } else { data.to_vec() };
     Ok(Array { dtype, shape, data })
+}
+
+/// The header text (format versions 1 to 3) and the data bytes of an `.npy` file.
+fn split_header(bytes: &[u8]) -> Option<(&str, &[u8])> {
+    if bytes.get(..6)? != b"\x93NUMPY" {
+        return None;
+    }
+    let (len, at) = match *bytes.get(6)? {
+        1 => (u16::from_le_bytes([*bytes.get(8)?, *bytes.get(9)?]) as usize, 10usize),
+        2 | 3 => (u32::from_le_bytes(bytes.get(8..12)?.try_into().ok()?) as usize, 12),
+        _ => return None,
+    };
+    let header = std::str::from_utf8(bytes.get(at..at.checked_add(len)?)?).ok()?;
+    Some((header, &bytes[at + len..]))
 }
 
 fn write_typed<T: npyz::AutoSerialize + Copy>(out: &mut Vec<u8>, shape: &[u64], vals: impl Iterator<Item = T>) -> std::io::Result<()> {
@@ -119,6 +145,12 @@ fn write_typed<T: npyz::AutoSerialize + Copy>(out: &mut Vec<u8>, shape: &[u64], 
 
 /// Writes an `.npy` file.
 pub fn write(path: &std::path::Path, a: &Array) -> Result<(), String> {
+    let out = encode(a).map_err(|e| format!("{}: {e}", path.display()))?;
+    std::fs::write(path, out).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The bytes of an `.npy` file holding `a`.
+pub fn encode(a: &Array) -> Result<Vec<u8>, String> {
     let mut out = Vec::new();
     let d = &a.data;
     let r = match a.dtype {
@@ -131,6 +163,6 @@ pub fn write(path: &std::path::Path, a: &Array) -> Result<(), String> {
         Dtype::F32 => write_typed(&mut out, &a.shape, d.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")))),
         Dtype::F64 => write_typed(&mut out, &a.shape, d.chunks_exact(8).map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes")))),
     };
-    r.map_err(|e| format!("{}: {e}", path.display()))?;
-    std::fs::write(path, out).map_err(|e| format!("{}: {e}", path.display()))
+    r.map_err(|e| e.to_string())?;
+    Ok(out)
 }

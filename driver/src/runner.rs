@@ -94,7 +94,7 @@ pub fn parse_arg(s: &str) -> Result<(String, PathBuf), String> {
     Ok((n.to_string(), PathBuf::from(p)))
 }
 
-fn shape_text(shape: &[u64]) -> String {
+pub fn shape_text(shape: &[u64]) -> String {
     if shape.len() == 1 {
         format!("({},)", shape[0])
     } else {
@@ -402,11 +402,18 @@ pub fn run(req: &RunRequest) -> Result<(), RunError> {
             outputs
         }
     };
+    // Every tensor is written, or none: temporaries renamed into place at the end. Names are
+    // plain identifiers (the verifier checks `phobos.tensor`), so each file is inside --out.
     std::fs::create_dir_all(&req.out).map_err(|e| RunError::Usage(format!("{}: {e}", req.out.display())))?;
+    let mut staged = crate::staged::Staged::new();
     for (name, arr) in outputs {
-        npy::write(&Path::new(&req.out).join(format!("{name}.npy")), &arr).map_err(RunError::Usage)?;
+        if !phobos_dialects::kernel::is_identifier(&name) {
+            return Err(RunError::Usage(format!("tensor name '{name}' is not a plain identifier; it cannot name a file in --out")));
+        }
+        let bytes = npy::encode(&arr).map_err(RunError::Usage)?;
+        staged.write(&Path::new(&req.out).join(format!("{name}.npy")), &bytes).map_err(RunError::Usage)?;
     }
-    Ok(())
+    staged.commit().map_err(RunError::Usage)
 }
 
 /// The machine a run gets.

@@ -7,6 +7,9 @@ Kinds (each a .phobos kernel unless noted):
   chain: fn g_i(a) = g_{i+1}(a) + 1, N levels (non-recursive)
   cycle: fn a -> b -> c -> a
   regions: an .mlir module with N nested scf.execute_region ops
+  npy-overflow: an .npy header of shape (2^22, 2^21, 2^21) float32 and no data
+  npy-short: an .npy header of shape (N,) float32 with 8 bytes of data
+  escape: an .mlir kernel whose tensor is named "../escaped"
 """
 import sys
 
@@ -47,6 +50,21 @@ elif kind == "cycle":
 elif kind == "regions":
     inner = "scf.execute_region {\n" * n + "scf.yield\n}\n" * n
     text = "func.func @f() {\n" + inner + "return\n}\n"
+elif kind in ("npy-overflow", "npy-short"):
+    shape = "(4194304, 2097152, 2097152)" if kind == "npy-overflow" else f"({n},)"
+    header = "{'descr': '<f4', 'fortran_order': False, 'shape': %s, }" % shape
+    header += " " * (63 - (10 + len(header)) % 64) + "\n"
+    data = b"" if kind == "npy-overflow" else b"\0" * 8
+    with open(out, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header.encode() + data)
+    sys.exit(0)
+elif kind == "escape":
+    text = """gpu.module @m {
+  gpu.func @k(%a: memref<16xf32> {phobos.tensor = "../escaped"}) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+    gpu.return
+  }
+}
+"""
 else:
     sys.exit(f"hostile.py: unknown kind {kind}")
 with open(out, "w") as f:

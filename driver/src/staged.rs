@@ -1,0 +1,53 @@
+//! Output files written all at once or not at all: each file goes to a temporary next to its
+//! destination, and only [`Staged::commit`] renames them into place. Dropped uncommitted (an
+//! error on the way), the temporaries are removed and no destination is touched.
+
+use std::path::{Path, PathBuf};
+
+/// Files waiting to be renamed into place.
+#[derive(Default)]
+pub struct Staged {
+    files: Vec<(PathBuf, PathBuf)>,
+}
+
+impl Staged {
+    pub fn new() -> Self {
+        Staged::default()
+    }
+
+    /// Writes `bytes` to a temporary beside `dest`.
+    pub fn write(&mut self, dest: &Path, bytes: &[u8]) -> Result<(), String> {
+        let name = dest.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
+        let tmp = dest.with_file_name(format!(".{name}.phobos-tmp-{}", std::process::id()));
+        std::fs::write(&tmp, bytes).map_err(|e| {
+            let _ = std::fs::remove_file(&tmp);
+            format!("{}: {e}", dest.display())
+        })?;
+        self.files.push((tmp, dest.to_path_buf()));
+        Ok(())
+    }
+
+    /// Renames every temporary into place, after checking that every destination can be
+    /// replaced (a rename within one directory fails for little else).
+    pub fn commit(mut self) -> Result<(), String> {
+        // A destination a file cannot replace fails the whole commit before anything moves.
+        if let Some((_, dest)) = self.files.iter().find(|(_, d)| d.is_dir()) {
+            return Err(format!("{}: is a directory", dest.display()));
+        }
+        for (tmp, dest) in std::mem::take(&mut self.files) {
+            if let Err(e) = std::fs::rename(&tmp, &dest) {
+                let _ = std::fs::remove_file(&tmp);
+                return Err(format!("{}: {e}", dest.display()));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        for (tmp, _) in &self.files {
+            let _ = std::fs::remove_file(tmp);
+        }
+    }
+}
