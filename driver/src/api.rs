@@ -259,6 +259,7 @@ impl Kernel {
                 return Err(Error::Launch(format!("argument {i} of {}: expected {p:?}", self.name)));
             }
         }
+        phobos_sim::check_grid(grid).map_err(Error::Launch)?;
         let t0 = std::time::Instant::now();
         match device {
             Device::Simulator => {
@@ -278,10 +279,13 @@ impl Kernel {
                     .collect();
                 let launch = phobos_sim::Launch { grid, block: self.block, args: values, dynamic_shared: self.dynamic_shared };
                 let opts = phobos_sim::Options {
-                    shared_limit: phobos_passes::tile::plan_shared_memory::chip_limit(&self.chip) as u32,
+                    shared_limit: phobos_passes::target::chip(&self.chip).map(|c| c.shared_optin).unwrap_or(phobos_passes::target::SHARED_DEFAULT) as u32,
                     ..Default::default()
                 };
-                let stats = phobos_sim::run(&self.sim, &launch, &mut bufs, &opts).map_err(|f| Error::Fault(f.to_string()))?;
+                let stats = phobos_sim::run(&self.sim, &launch, &mut bufs, &opts).map_err(|f| match f.kind {
+                    phobos_sim::FaultKind::BadLaunch => Error::Launch(f.message),
+                    _ => Error::Fault(f.to_string()),
+                })?;
                 let mut filled = bufs.into_iter();
                 for a in args.iter_mut() {
                     if let Arg::Buffer(b) = a {

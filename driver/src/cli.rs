@@ -77,6 +77,10 @@ struct RunArgs {
     /// runaway spin loop.
     #[arg(long, value_name = "N")]
     max_warp_instructions: Option<u64>,
+    /// The simulator refuses a launch of more threads than this (grid x block) in all
+    /// (default 16777216, 2^24), so that no grid runs for hours unasked.
+    #[arg(long, value_name = "N")]
+    max_sim_threads: Option<u64>,
     /// Print the launch's time and instruction counts on stderr (`key: value` lines).
     #[arg(long)]
     stats: bool,
@@ -192,6 +196,7 @@ fn run_cmd(a: RunArgs) -> i32 {
             chip: a.chip.clone().unwrap_or_else(|| "sm_90".into()),
             chip_given: a.chip.clone(),
             max_warp_insts: a.max_warp_instructions,
+            max_sim_threads: a.max_sim_threads,
             stats: a.stats,
         })
     })();

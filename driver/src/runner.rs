@@ -57,6 +57,8 @@ pub struct RunRequest {
     pub chip_given: Option<String>,
     /// The simulator's bound on instructions per warp (a spin loop past it is a deadlock).
     pub max_warp_insts: Option<u64>,
+    /// The simulator's bound on threads per launch.
+    pub max_sim_threads: Option<u64>,
     /// Print the launch's time and counts.
     pub stats: bool,
 }
@@ -80,8 +82,10 @@ pub fn parse_grid(s: &str) -> Result<[u32; 3], String> {
     }
     let mut g = [1u32; 3];
     for (i, p) in parts.iter().enumerate() {
-        g[i] = p.parse().ok().filter(|v| *v > 0).ok_or_else(|| format!("--grid {s}: '{p}' is not a positive integer"))?;
+        let v: u64 = p.parse().ok().filter(|v| *v > 0).ok_or_else(|| format!("--grid {s}: '{p}' is not a positive integer"))?;
+        g[i] = u32::try_from(v).unwrap_or(u32::MAX);
     }
+    phobos_sim::check_grid(g).map_err(|e| format!("--grid {s}: {e}"))?;
     Ok(g)
 }
 
@@ -379,9 +383,12 @@ pub fn run(req: &RunRequest) -> Result<(), RunError> {
         Chosen::Sim => {
             eprintln!("backend: sim");
             let mut opts =
-                phobos_sim::Options { shared_limit: phobos_passes::tile::plan_shared_memory::chip_limit(&req.chip) as u32, ..Default::default() };
+                phobos_sim::Options { shared_limit: phobos_passes::target::chip(&req.chip).map_err(RunError::Usage)?.shared_optin as u32, ..Default::default() };
             if let Some(m) = req.max_warp_insts {
                 opts.max_warp_insts = m;
+            }
+            if let Some(m) = req.max_sim_threads {
+                opts.max_threads = m;
             }
             let (outputs, stats, secs) = execute_timed(&module, &sig, &arrays, &req.defines, req.grid, &opts)?;
             if req.stats {
@@ -526,7 +533,11 @@ pub fn execute_timed(
         .collect();
     let launch = phobos_sim::Launch { grid, block, args, dynamic_shared: kernel.dynamic_shared };
     let t0 = std::time::Instant::now();
-    let stats = phobos_sim::run(&kernel, &launch, &mut bufs, opts).map_err(|f| RunError::Fault(f.to_string()))?;
+    let stats = phobos_sim::run(&kernel, &launch, &mut bufs, opts).map_err(|f| match f.kind {
+        // A launch the simulator refuses is a usage error (exit 1), not a fault of the kernel.
+        phobos_sim::FaultKind::BadLaunch => RunError::Usage(f.message),
+        _ => RunError::Fault(f.to_string()),
+    })?;
     let secs = t0.elapsed().as_secs_f64();
     tracing::info!("{entry}: {} CTAs, {} thread-instructions in {:.1} ms", stats.ctas, stats.thread_insts, secs * 1e3);
     let outputs = tensors

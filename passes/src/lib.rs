@@ -13,6 +13,7 @@ pub mod layout;
 pub mod pipeline;
 pub mod pipelines;
 pub mod registry;
+pub mod target;
 pub mod tile;
 pub mod words;
 

@@ -7,13 +7,7 @@
 //! - `phobos-to-ptx{chip O libdevice}`: both, then `gpu-module-to-binary{format=isa}`, which
 //!   replaces each gpu.module by a gpu.binary holding PTX.
 
-use crate::registry::split_options;
-
-/// Chips the NVPTX backend of LLVM 22 knows and Phobos supports (sm_70 and newer).
-pub const CHIPS: &[&str] = &[
-    "sm_70", "sm_72", "sm_75", "sm_80", "sm_86", "sm_87", "sm_89", "sm_90", "sm_90a", "sm_100", "sm_100a", "sm_101",
-    "sm_101a", "sm_120", "sm_120a",
-];
+use crate::{registry::split_options, target};
 
 /// The named pipelines with a one-line summary each.
 pub const PIPELINES: &[(&str, &str)] = &[
@@ -59,9 +53,7 @@ impl Target {
                 _ => return Err(format!("no option '{k}' (options: chip, O, libdevice)")),
             }
         }
-        if !CHIPS.contains(&t.chip.as_str()) {
-            return Err(format!("unsupported chip '{}' (supported: {})", t.chip, CHIPS.join(", ")));
-        }
+        target::chip(&t.chip)?;
         if let Some(l) = &t.libdevice {
             if !std::path::Path::new(l).is_file() {
                 return Err(format!("libdevice '{l}' does not exist"));
@@ -94,14 +86,18 @@ pub fn expand(name: &str, options: &str) -> Option<Result<String, String>> {
     Some(match name {
         "phobos-to-simt" => {
             let mut chip = "sm_90".to_string();
-            for (k, v) in split_options(options).unwrap_or_default() {
+            let pairs = match split_options(options) {
+                Ok(p) => p,
+                Err(e) => return Some(Err(format!("'phobos-to-simt': {e}"))),
+            };
+            for (k, v) in pairs {
                 if k != "chip" {
                     return Some(Err(format!("'phobos-to-simt' has no option '{k}' (it has: chip)")));
                 }
                 chip = v;
             }
-            if !CHIPS.contains(&chip.as_str()) {
-                return Some(Err(format!("unsupported chip '{chip}' (supported: {})", CHIPS.join(", "))));
+            if let Err(e) = target::chip(&chip) {
+                return Some(Err(e));
             }
             Ok(format!("gpu.module({})", simt_passes(&chip)))
         }

@@ -104,6 +104,9 @@ pub fn split_options(text: &str) -> Result<Vec<(String, String)>, String> {
         if key.is_empty() {
             return Err("empty option name".into());
         }
+        if out.iter().any(|(k, _)| *k == key) {
+            return Err(format!("option '{key}' is given twice"));
+        }
         out.push((key, value));
     }
 }
@@ -124,6 +127,10 @@ pub fn parse_options(flag: &str, declared: &[OptInfo], text: &str) -> Result<Opt
             } else {
                 format!("'{flag}' has no option '{k}' (it has: {})", known.join(", "))
             });
+        }
+        // A chip is checked where it is given, not where a pass first needs its facts.
+        if k == "chip" {
+            crate::target::chip(&v).map_err(|e| format!("'{flag}': {e}"))?;
         }
         opts.0.insert(k, v);
     }

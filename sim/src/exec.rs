@@ -102,11 +102,39 @@ pub struct Options {
     pub check_races: bool,
     /// Shared memory per CTA the simulated chip allows (sm_90: 232448 bytes).
     pub shared_limit: u32,
+    /// Threads one launch may have in all (grid x block): a grid CUDA accepts can still take
+    /// the simulator hours, so larger launches are refused unless this is raised
+    /// (`phobos run --max-sim-threads`).
+    pub max_threads: u64,
+}
+
+/// The default of [`Options::max_threads`]: 2^24 threads (16,777,216); at the simulator's
+/// ~100 M thread-instructions per second, 17 s for a kernel of 100 instructions per thread.
+pub const DEFAULT_MAX_THREADS: u64 = 1 << 24;
+
+/// CUDA's limits on a grid: x up to 2^31 - 1, y and z up to 65535.
+pub const MAX_GRID: [u64; 3] = [(1 << 31) - 1, 65535, 65535];
+
+/// Checks a grid against CUDA's limits: the same rule on every backend.
+pub fn check_grid(grid: [u32; 3]) -> Result<(), String> {
+    for (i, (g, m)) in grid.iter().zip(MAX_GRID).enumerate() {
+        if *g == 0 || *g as u64 > m {
+            return Err(format!("grid {} is {g}; CUDA allows 1 to {m}", ["x", "y", "z"][i]));
+        }
+    }
+    Ok(())
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { max_warp_insts: 50_000_000, resident_ctas: 16, slice: 20_000, check_races: true, shared_limit: 232448 }
+        Options {
+            max_warp_insts: 50_000_000,
+            resident_ctas: 16,
+            slice: 20_000,
+            check_races: true,
+            shared_limit: 232448,
+            max_threads: DEFAULT_MAX_THREADS,
+        }
     }
 }
 
@@ -1248,6 +1276,14 @@ pub fn run(k: &Kernel, launch: &Launch, bufs: &mut [Vec<u8>], opts: &Options) ->
     let threads = launch.block.iter().product::<u32>();
     if threads == 0 || threads > 1024 || launch.grid.contains(&0) {
         return Err(bad(format!("block {:?} and grid {:?} must be non-empty, with at most 1024 threads per block", launch.block, launch.grid)));
+    }
+    check_grid(launch.grid).map_err(bad)?;
+    let all_threads = launch.grid.iter().map(|g| *g as u64).product::<u64>() * threads as u64;
+    if all_threads > opts.max_threads {
+        return Err(bad(format!(
+            "the launch has {all_threads} threads; the simulator runs at most {} per launch (raise it with --max-sim-threads)",
+            opts.max_threads
+        )));
     }
     let mut ctx = Ctx { k, bufs, arg_buf, launch, opts, stats: Stats::default() };
     let nwarps = threads.div_ceil(32);

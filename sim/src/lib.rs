@@ -9,6 +9,6 @@ pub mod exec;
 pub mod program;
 pub mod translate;
 
-pub use exec::{run, ArgValue, Fault, FaultKind, Launch, Options, Stats};
+pub use exec::{check_grid, run, ArgValue, Fault, FaultKind, Launch, Options, Stats, DEFAULT_MAX_THREADS, MAX_GRID};
 pub use program::{ArgKind, Kernel, Prim};
 pub use translate::{translate, Unsupported};

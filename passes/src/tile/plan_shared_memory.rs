@@ -21,20 +21,6 @@ shared memory, reusing bytes between tiles whose lifetimes do not overlap, recor
 phobos.dynamic_shared_bytes, and rejects a kernel whose shared memory exceeds the chip's limit, naming \
 each buffer and its size.";
 
-/// The largest static shared memory a kernel may declare.
-pub const STATIC_LIMIT: u64 = 49152;
-
-/// The opt-in shared memory per CTA of a chip (CUDA's cudaDevAttrMaxSharedMemoryPerBlockOptin).
-pub fn chip_limit(chip: &str) -> u64 {
-    match chip.trim_end_matches('a') {
-        "sm_90" | "sm_100" | "sm_101" => 232448,
-        "sm_80" | "sm_87" => 166912,
-        "sm_86" | "sm_89" | "sm_120" => 101376,
-        "sm_75" => 65536,
-        _ => 98304, // sm_70, sm_72
-    }
-}
-
 /// Bytes of a static memref type.
 pub fn bytes_of(t: phobos_dialects::ir::Ty) -> u64 {
     let n: i64 = t.shape().iter().map(|d| d.unwrap_or(0)).product();
@@ -62,7 +48,7 @@ fn last_use(v: Val, pos: &HashMap<Op, usize>, func: Op) -> usize {
 
 pub fn run(module: Op, cx: &PassCx) -> Result<(), ()> {
     let chip = cx.options.get("chip").unwrap_or("sm_90").to_string();
-    let limit = chip_limit(&chip);
+    let limit = crate::target::chip(&chip).map(|c| c.shared_optin).map_err(|e| cx.diags.emit(Diagnostic::op_error(module, e)))?;
     let body = module.region(0).first_block().expect("gpu.module has a body");
     // Static shared memory: the module's workgroup globals.
     let mut statics: Vec<(String, u64, Op)> = Vec::new();
@@ -109,13 +95,13 @@ pub fn run(module: Op, cx: &PassCx) -> Result<(), ()> {
         }
         f.set_attr("phobos.dynamic_shared_bytes", module.ctx().int_attr(i64t, total as i64));
         // Step 3. The chip's limits.
-        if static_bytes > STATIC_LIMIT || static_bytes + total > limit {
+        if static_bytes > crate::target::SHARED_DEFAULT || static_bytes + total > limit {
             let mut d = Diagnostic::op_error(
                 f,
                 format!(
                     "needs {} bytes of shared memory ({static_bytes} static, {total} dynamic), more than {chip} allows ({} static, {limit} in all)",
                     static_bytes + total,
-                    STATIC_LIMIT
+                    crate::target::SHARED_DEFAULT
                 ),
             );
             for (c, _, _, bytes) in &tiles {
