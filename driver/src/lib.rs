@@ -4,6 +4,7 @@ pub mod api;
 pub mod cache;
 pub mod cli;
 pub mod compile;
+pub mod crash;
 pub mod cuda;
 pub mod env;
 pub mod layout_cmd;

@@ -87,6 +87,8 @@ pub fn run_pipeline(
     cfg: &BuildConfig,
     printing: &IrPrinting,
 ) -> Result<(), RunError> {
+    let file = module.op.loc().src().map(|l| l.file).unwrap_or_default();
+    crate::crash::stage(&format!("running the pass pipeline '{pipeline_text}' on {file}"));
     let pm = unsafe {
         PassManager::from_raw(mlir_sys::mlirPassManagerCreateOnOperation(session.ctx.to_raw(), sref("builtin.module")))
     };

@@ -532,6 +532,7 @@ pub fn execute_timed(
         })
         .collect();
     let launch = phobos_sim::Launch { grid, block, args, dynamic_shared: kernel.dynamic_shared };
+    crate::crash::stage(&format!("simulating {entry}"));
     let t0 = std::time::Instant::now();
     let stats = phobos_sim::run(&kernel, &launch, &mut bufs, opts).map_err(|f| match f.kind {
         // A launch the simulator refuses is a usage error (exit 1), not a fault of the kernel.

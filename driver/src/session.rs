@@ -44,6 +44,7 @@ impl Session {
     /// `builtin.module` are wrapped into a module, as mlir-opt does. None on a parse error
     /// (reported to `diags`).
     pub fn parse(&self, text: &str, filename: &str) -> Option<OwnedModule<'_>> {
+        crate::crash::stage(&format!("parsing {filename}"));
         let before = self.diags.take();
         let mut raw = unsafe { mlir_sys::mlirOperationCreateParse(self.ctx.to_raw(), sref(text), sref(filename)) };
         let mut produced = self.diags.take();

@@ -6,5 +6,6 @@ fn main() {
         std::process::exit(1);
     }
     phobos::init_logging();
-    std::process::exit(phobos::cli::main(std::env::args().collect()));
+    let args: Vec<String> = std::env::args().collect();
+    std::process::exit(phobos::crash::with_big_stack("phobos", move || phobos::cli::main(args)));
 }
