@@ -1607,7 +1607,7 @@ impl<'a> Gen<'a> {
         let points: Vec<&Expr> = idx.iter().map(|i| if let Index::Point(e) = i { e } else { unreachable!() }).collect();
         match self.lookup(&t.name).cloned() {
             Some(Bind::Tensor(tb)) => {
-                let lin = self.linear(&tb, &points, None, span)?;
+                let lin = self.linear(&t.name, &tb, &points, None, span)?;
                 Ok((tb.mem.clone(), tb.mty.clone(), tb.elem, vec![lin]))
             }
             Some(Bind::Tile(tile)) => {
@@ -1631,8 +1631,11 @@ impl<'a> Gen<'a> {
         Ok(out)
     }
 
-    /// The row-major linear index (index type) of `t[points]`, with `run_dim` left at its start.
-    fn linear(&mut self, t: &TensorB, points: &[&Expr], _run_dim: Option<usize>, span: Span) -> Result<String> {
+    /// The row-major linear index (index type) of `name[points]`; `run` is the dimension of a
+    /// run and its length, its point the run's start. Each subscript is checked against its
+    /// dimension by a `cf.assert` marked `phobos.bounds`: the simulator runs it (a fault naming
+    /// the subscript), `strip-bounds-checks` removes it before LLVM, so the PTX pays nothing.
+    fn linear(&mut self, name: &str, t: &TensorB, points: &[&Expr], run: Option<(usize, u32)>, span: Span) -> Result<String> {
         if points.len() != t.dims.len() {
             return Err(Diag::error(
                 span,
@@ -1644,6 +1647,7 @@ impl<'a> Gen<'a> {
             let v = self.expr(p)?;
             let v = self.scalar(v, Some(Scalar::I32), p.span).map_err(|e| Diag::error(p.span, format!("indices are i32: {}", e.message)))?;
             let i = self.index_of(&v, p.span);
+            self.bounds_check(name, t, d, &i, p.span, run.filter(|(rd, _)| *rd == d).map(|(_, n)| n), span);
             let stride = self.stride(t, d, span);
             let term = match stride {
                 None => i,
@@ -1655,6 +1659,25 @@ impl<'a> Gen<'a> {
             });
         }
         Ok(acc.expect("at least one dimension"))
+    }
+
+    /// Asserts `0 <= i < dim d` (for a run of `n`: `i + n <= dim d` too).
+    fn bounds_check(&mut self, name: &str, t: &TensorB, d: usize, i: &str, at: Span, run: Option<u32>, span: Span) {
+        let dim = match &t.dims[d] {
+            Dim::Const(c) => self.index_const(*c, span),
+            Dim::Arg(_, idx) => idx.clone(),
+        };
+        let text: String = self.src.text.get(at.start as usize..at.end as usize).unwrap_or("?").split_whitespace().collect::<Vec<_>>().join(" ");
+        let what = format!("{name}: subscript {d} ({text}) is outside [0, {})", t.names[d]);
+        let ok = self.emit(format!("arith.cmpi ult, {i}, {dim} : index"), Ty::scalar(Scalar::Bool), at);
+        self.emit_void(format!("cf.assert {}, \"{}\" {{phobos.bounds}}", ok.s, escape(&what)), at);
+        if let Some(n) = run {
+            let len = self.index_const(n as i64, span);
+            let end = self.emit(format!("arith.addi {i}, {len} : index"), Ty::scalar(Scalar::I64), at);
+            let ok = self.emit(format!("arith.cmpi ule, {}, {dim} : index", end.s), Ty::scalar(Scalar::Bool), at);
+            let what = format!("{name}: the run {text} :+ {n} leaves [0, {}) in dimension {d}", t.names[d]);
+            self.emit_void(format!("cf.assert {}, \"{}\" {{phobos.bounds}}", ok.s, escape(&what)), at);
+        }
     }
 
     /// The stride of dimension `d` (index SSA), None when it is 1.
@@ -1721,7 +1744,7 @@ impl<'a> Gen<'a> {
         }).collect();
         match self.lookup(&t.name).cloned() {
             Some(Bind::Tensor(tb)) => {
-                let lin = self.linear(&tb, &points, Some(d), span)?;
+                let lin = self.linear(&t.name, &tb, &points, Some((d, n)), span)?;
                 let stride = if d + 1 == tb.dims.len() { None } else { self.stride(&tb, d, span) };
                 self.read_run(&tb.mem, &tb.mty, tb.elem, vec![lin], 0, stride, n, span)
             }

@@ -20,7 +20,7 @@ pub mod words;
 use registry::{OptInfo, PassInfo};
 
 /// The registry's table (see [`registry::passes`]).
-pub(crate) static PASSES: [PassInfo; 11] = [
+pub(crate) static PASSES: [PassInfo; 12] = [
     PassInfo {
         flag: "verify-uniformity",
         name: "VerifyUniformity",
@@ -92,6 +92,15 @@ pub(crate) static PASSES: [PassInfo; 11] = [
         anchor: "gpu.module",
         options: &[],
         run: conversion::vector_to_dp4a::run,
+    },
+    PassInfo {
+        flag: "strip-bounds-checks",
+        name: "StripBoundsChecks",
+        summary: "erases the subscript checks (cf.assert {phobos.bounds}) the simulator runs and the PTX does not",
+        description: gpu::strip_bounds_checks::DESCRIPTION,
+        anchor: "",
+        options: &[],
+        run: gpu::strip_bounds_checks::run,
     },
     PassInfo {
         flag: "elide-barriers",

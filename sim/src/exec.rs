@@ -25,6 +25,7 @@ pub enum FaultKind {
     DivergentShuffle,
     Deadlock,
     DivisionByZero,
+    Assertion,
     BadLaunch,
 }
 
@@ -38,6 +39,7 @@ impl FaultKind {
             FaultKind::DivergentShuffle => "divergent shuffle",
             FaultKind::Deadlock => "deadlock",
             FaultKind::DivisionByZero => "division by zero",
+            FaultKind::Assertion => "assertion failed",
             FaultKind::BadLaunch => "bad launch",
         }
     }
@@ -1012,6 +1014,12 @@ impl Ctx<'_> {
                     w.pc += 1;
                     return Ok(());
                 }
+                Inst::Assert { cond, msg, bounds, loc } => {
+                    if let Some(l) = lanes(mask).find(|l| w.regs[at(*cond, 0, *l)] & 1 == 0) {
+                        let kind = if *bounds { FaultKind::OutOfBounds } else { FaultKind::Assertion };
+                        return Err(self.fault(kind, cta, Some((w, l)), Some(*loc), msg.clone()));
+                    }
+                }
                 Inst::Move { pairs } => copy_pairs(&mut w.regs, pairs, mask),
                 Inst::IfBegin { cond, else_pc } => {
                     let mut c = 0u32;
@@ -1219,7 +1227,8 @@ fn inst_loc(i: &Inst) -> Option<u32> {
         | Inst::Shfl { loc, .. }
         | Inst::GpuShfl { loc, .. }
         | Inst::Vote { loc, .. }
-        | Inst::Barrier { loc } => Some(*loc),
+        | Inst::Barrier { loc }
+        | Inst::Assert { loc, .. } => Some(*loc),
         _ => None,
     }
 }

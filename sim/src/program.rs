@@ -256,6 +256,9 @@ pub enum Inst {
     Vote { kind: u8, dst: Slot, mask: Slot, pred: Slot, loc: u32 },
     FunnelShift { dst: Slot, hi: Slot, lo: Slot, amount: Slot, left: bool },
     Barrier { loc: u32 },
+    /// `cf.assert`: a lane whose `cond` is false faults with `msg` (for `phobos.bounds`
+    /// asserts, an out-of-bounds subscript).
+    Assert { cond: Slot, msg: String, bounds: bool, loc: u32 },
     /// Masked copies: `dst[i] = src[i]` for the active lanes (yields).
     Move { pairs: Vec<(Slot, Slot)> },
     IfBegin { cond: Slot, else_pc: u32 },

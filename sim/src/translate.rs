@@ -451,6 +451,13 @@ impl Tr {
                 let loc = self.loc(op);
                 self.insts.push(Inst::Barrier { loc });
             }
+            "cf.assert" => {
+                let cond = self.slot(op.operand(0))?;
+                let msg = op.str_attr("msg").unwrap_or_default();
+                let bounds = op.attr("phobos.bounds").is_some();
+                let loc = self.loc(op);
+                self.insts.push(Inst::Assert { cond, msg, bounds, loc });
+            }
             "memref.get_global" if self.dynamic.contains(&op.attr("name").and_then(|a| a.symbol()).unwrap_or_default()) => {
                 // The base of the dynamic shared memory; its views give typed tiles.
                 self.memrefs.push(MemRef { src: MemSrc::Dynamic { offset: self.shared_bytes }, elem: Prim::I8, strides: vec![1], name: "dynamic shared memory".into() });

@@ -2,3 +2,4 @@
 
 pub mod elide_barriers;
 pub mod expand_subgroup_ids;
+pub mod strip_bounds_checks;
