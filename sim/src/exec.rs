@@ -173,6 +173,28 @@ struct Warp {
     index: u32,
     status: Status,
     insts: u64,
+    progress: Progress,
+}
+
+/// What the no-progress check of loops knows about one warp.
+#[derive(Default)]
+struct Progress {
+    /// Memory reads (loads, atomics) so far: what a loop could observe changing.
+    reads: u64,
+    /// Per loop latch (its pc): the reads count and a hash of the loop-carried state the last
+    /// time the warp passed it.
+    seen: Vec<(usize, u64, u64)>,
+    /// The location of the loop latch passed last.
+    last_loop: Option<u32>,
+}
+
+/// Loops are checked for progress only once a warp has run this many instructions, so that
+/// ordinary kernels pay nothing for the check.
+const PROGRESS_CHECK_AFTER: u64 = 100_000;
+
+/// FNV-1a over 64-bit words.
+fn hash_words(words: impl Iterator<Item = u64>) -> u64 {
+    words.fold(0xcbf2_9ce4_8422_2325, |h, w| (h ^ w).wrapping_mul(0x0000_0100_0000_01b3))
 }
 
 /// Who touched a shared byte last, in which barrier epoch (for the race check). Threads are
@@ -532,6 +554,7 @@ impl Ctx<'_> {
             index,
             status: Status::Ready,
             insts: 0,
+            progress: Progress::default(),
         }
     }
 
@@ -662,6 +685,41 @@ impl Ctx<'_> {
         v
     }
 
+    /// At a loop's latch: a loop whose carried values (and the warp's mask) are the same as at
+    /// its previous latch, with no memory read in between, runs the same iteration forever; it
+    /// is reported at once as a deadlock at the loop. A spin on memory reads is left to the
+    /// instruction bound.
+    fn check_progress(&self, cta: &Cta, w: &mut Warp, carried: impl Iterator<Item = Slot>, loc: u32) -> Result<(), Fault> {
+        w.progress.last_loop = Some(loc);
+        if w.insts < PROGRESS_CHECK_AFTER {
+            return Ok(());
+        }
+        let mask = w.mask;
+        let regs = &w.regs;
+        let h = hash_words(std::iter::once(mask as u64).chain(carried.flat_map(|s| (0..s.len).flat_map(move |e| lanes(mask).map(move |l| regs[at(s, e, l)])))));
+        let (pc, reads) = (w.pc, w.progress.reads);
+        match w.progress.seen.iter_mut().find(|(p, _, _)| *p == pc) {
+            Some((_, r, old)) if *r == reads && *old == h => Err(self.fault(
+                FaultKind::Deadlock,
+                cta,
+                Some((w, mask.trailing_zeros().min(31) as usize)),
+                Some(loc),
+                format!(
+                    "warp {} is in a loop that makes no progress: an iteration changed none of its loop-carried values and read no memory, so it repeats forever",
+                    w.index
+                ),
+            )),
+            Some(e) => {
+                *e = (pc, reads, h);
+                Ok(())
+            }
+            None => {
+                w.progress.seen.push((pc, reads, h));
+                Ok(())
+            }
+        }
+    }
+
     /// Runs one warp for up to `budget` instructions.
     fn step(&mut self, cta: &mut Cta, wi: usize, budget: u64) -> Result<(), Fault> {
         let k = self.k;
@@ -676,6 +734,7 @@ impl Ctx<'_> {
             index: 0,
             status: Status::Done,
             insts: 0,
+            progress: Progress::default(),
         });
         let result = self.step_inner(cta, &mut w, insts, budget);
         cta.warps[wi] = w;
@@ -694,14 +753,15 @@ impl Ctx<'_> {
             self.stats.warp_insts += 1;
             self.stats.thread_insts += w.mask.count_ones() as u64;
             if w.insts > self.opts.max_warp_insts {
-                let loc = (0..=w.pc).rev().find_map(|p| inst_loc(&insts[p]));
+                let loc = w.progress.last_loop.or_else(|| (0..=w.pc).rev().find_map(|p| inst_loc(&insts[p])));
+                let place = if w.progress.last_loop.is_some() { "in this loop " } else { "" };
                 return Err(self.fault(
                     FaultKind::Deadlock,
                     cta,
                     Some((w, w.mask.trailing_zeros().min(31) as usize)),
                     loc,
                     format!(
-                        "warp {} ran {} instructions without finishing: a spin loop that never ends, or a wait on a CTA that is not resident",
+                        "warp {} ran {} instructions {place}without finishing: a spin loop that never ends, or a wait on a CTA that is not resident (--max-warp-instructions raises the bound)",
                         w.index, self.opts.max_warp_insts
                     ),
                 ));
@@ -778,6 +838,7 @@ impl Ctx<'_> {
                     }
                 }
                 Inst::Load { dst, mem, idx, n, align, loc } => {
+                    w.progress.reads += 1;
                     let elem = self.k.memrefs[*mem].elem;
                     let eb = elem.bytes();
                     for l in lanes(mask) {
@@ -817,6 +878,7 @@ impl Ctx<'_> {
                     }
                 }
                 Inst::Atomic { kind, ty, dst, val, mem, idx, loc } => {
+                    w.progress.reads += 1;
                     let eb = ty.bytes();
                     for l in lanes(mask) {
                         let (dsrc, off, _) = self.address(cta, w, l, *mem, idx, 1, 0, *loc, true)?;
@@ -841,6 +903,7 @@ impl Ctx<'_> {
                     }
                 }
                 Inst::Cas { dst, cmp: c, val, mem, idx, loc } => {
+                    w.progress.reads += 1;
                     let eb = self.k.memrefs[*mem].elem.bytes();
                     for l in lanes(mask) {
                         let (dsrc, off, _) = self.address(cta, w, l, *mem, idx, 1, 0, *loc, true)?;
@@ -1066,7 +1129,7 @@ impl Ctx<'_> {
                         continue;
                     }
                 }
-                Inst::ForLatch { iv, step, ty, head_pc, iters } => {
+                Inst::ForLatch { iv, step, ty, head_pc, iters, loc } => {
                     // Yields first read the old iteration values: copy through a scratch.
                     let mut tmp: Vec<u64> = Vec::new();
                     for (_, s) in iters {
@@ -1091,6 +1154,8 @@ impl Ctx<'_> {
                         let v = w.regs[at(*iv, 0, l)].wrapping_add(w.regs[at(*step, 0, l)]) & ty.mask();
                         w.regs[at(*iv, 0, l)] = v;
                     }
+                    let carried = std::iter::once(*iv).chain(iters.iter().map(|(d, _)| *d));
+                    self.check_progress(cta, w, carried, *loc)?;
                     w.pc = *head_pc as usize;
                     continue;
                 }
@@ -1120,7 +1185,7 @@ impl Ctx<'_> {
                         continue;
                     }
                 }
-                Inst::WhileLatch { head_pc, args } => {
+                Inst::WhileLatch { head_pc, args, loc } => {
                     // Yields read the previous iteration's values: copy through a scratch.
                     let snapshot: Vec<(Slot, Vec<u64>)> =
                         args.iter().map(|(_, s)| (*s, (0..s.len).flat_map(|e| (0..32).map(move |l| (e, l))).map(|(e, l)| w.regs[at(*s, e, l)]).collect())).collect();
@@ -1131,6 +1196,7 @@ impl Ctx<'_> {
                             }
                         }
                     }
+                    self.check_progress(cta, w, args.iter().map(|(d, _)| *d), *loc)?;
                     w.pc = *head_pc as usize;
                     continue;
                 }

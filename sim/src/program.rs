@@ -266,11 +266,11 @@ pub enum Inst {
     IfEnd,
     ForInit { iv: Slot, lb: Slot, iters: Vec<(Slot, Slot)> },
     ForHead { iv: Slot, ub: Slot, ty: Prim, exit_pc: u32 },
-    ForLatch { iv: Slot, step: Slot, ty: Prim, head_pc: u32, iters: Vec<(Slot, Slot)> },
+    ForLatch { iv: Slot, step: Slot, ty: Prim, head_pc: u32, iters: Vec<(Slot, Slot)>, loc: u32 },
     ForEnd { results: Vec<(Slot, Slot)> },
     WhileInit { args: Vec<(Slot, Slot)> },
     WhileCond { cond: Slot, exit_pc: u32, results: Vec<(Slot, Slot)>, after: Vec<(Slot, Slot)> },
-    WhileLatch { head_pc: u32, args: Vec<(Slot, Slot)> },
+    WhileLatch { head_pc: u32, args: Vec<(Slot, Slot)>, loc: u32 },
     WhileEnd,
     Return,
 }

@@ -750,7 +750,8 @@ impl Tr {
         self.insts.push(Inst::ForHead { iv, ub, ty, exit_pc: 0 });
         self.block(body)?;
         let pairs = self.yields(body, &iter_args)?;
-        self.insts.push(Inst::ForLatch { iv, step, ty, head_pc: head as u32, iters: pairs });
+        let loc = self.loc(op);
+        self.insts.push(Inst::ForLatch { iv, step, ty, head_pc: head as u32, iters: pairs, loc });
         let exit = self.insts.len();
         self.insts.push(Inst::ForEnd { results: results.into_iter().zip(iter_args).collect() });
         self.insts[head] = Inst::ForHead { iv, ub, ty, exit_pc: exit as u32 };
@@ -774,7 +775,8 @@ impl Tr {
         self.insts.push(Inst::WhileCond { cond, exit_pc: 0, results: vec![], after: vec![] });
         self.block(after)?;
         let pairs = self.yields(after, &bargs)?;
-        self.insts.push(Inst::WhileLatch { head_pc: head as u32, args: pairs });
+        let loc = self.loc(op);
+        self.insts.push(Inst::WhileLatch { head_pc: head as u32, args: pairs, loc });
         let exit = self.insts.len();
         self.insts.push(Inst::WhileEnd);
         self.insts[at] = Inst::WhileCond {
