@@ -52,7 +52,7 @@ gpu.module @m {
     %s, %ok = gpu.shuffle xor %v, %one, %w : f32
     gpu.return
   }
-// SPIN: error: deadlock: warp 0 ran 5000 instructions without finishing: a spin loop that never ends, or a wait on a CTA that is not resident
+// SPIN: sanitizer-divergence.mlir:59:5: error: deadlock: warp 0 ran 5000 instructions in this loop without finishing: a spin loop that never ends, or a wait on a CTA that is not resident
   gpu.func @spin(%x: memref<1099511627776xf32> {llvm.align = 16 : i64, phobos.tensor = "X", phobos.dims = ["N"]}, %n: i64 {phobos.dim = "N"}) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
     %c0 = arith.constant 0 : index
     %big = arith.constant 1.0e9 : f32
