@@ -34,6 +34,9 @@ pub fn typed(op: Op) -> Result<Typed, Diagnostic> {
         Ok(_) => return Err(Diagnostic::op_error(op, format!("layout \"{text}\" is not a layout"))),
         Err(e) => return Err(Diagnostic::op_error(op, format!("layout \"{text}\": {e}"))),
     };
+    if let Some(t) = map.table() {
+        return Err(Diagnostic::op_error(op, format!("layout \"{text}\": {t} is a function no layout equals; a kernel cannot compute it")));
+    }
     let from = space_attr(op, "from")?;
     let into = space_attr(op, "into")?;
     if from == Some(Space::Physical) {
@@ -75,6 +78,12 @@ pub fn named(op: Op) -> Result<phobos_layout::Named, Diagnostic> {
 
 fn verify_place(op: Op) -> Result<(), Diagnostic> {
     let n = named(op)?;
+    // Inside a kernel of known block size, warp ids stay within its warps.
+    let block = op.ancestor("gpu.func").and_then(|f| f.attr("known_block_size")).and_then(|a| a.dense_ints());
+    if let Some(b) = block {
+        let warps = (b.iter().product::<i64>() + 31) / 32;
+        n.check(warps.max(1)).map_err(|e| Diagnostic::op_error(op, format!("in a CTA of {warps} warps: {e}")))?;
+    }
     let axes = n.axes();
     if op.num_results() != axes.len() {
         return Err(Diagnostic::op_error(op, format!("has one result per axis of {n} ({}), got {}", axes.join(", "), op.num_results())));

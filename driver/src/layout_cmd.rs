@@ -111,6 +111,7 @@ fn coarsest(m: &Map) -> Map {
         Map::Layout(l) => Map::Layout(l.coalesce()),
         Map::Compose(a, b) => Map::Compose(Box::new(coarsest(a)), Box::new(coarsest(b))),
         Map::Swizzle { b, m: bits, s, inner } => Map::Swizzle { b: *b, m: *bits, s: *s, inner: Box::new(coarsest(inner)) },
+        Map::Table { .. } => m.clone(),
     }
 }
 

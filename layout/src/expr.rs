@@ -148,7 +148,9 @@ impl P<'_> {
         if let Some(s) = shape.iter().find(|s| **s <= 0) {
             return err(format!("S[...] has a non-positive extent {s}"));
         }
-        Ok(Named { shape, strides })
+        let n = Named { shape, strides };
+        n.check(Named::MAX_WARPS)?;
+        Ok(n)
     }
     fn value(&mut self) -> Result<Value> {
         self.enter()?;
@@ -279,7 +281,15 @@ fn call(f: &str, mut args: Vec<Value>) -> Result<Value> {
         "left_inverse" => {
             arity(f, &args, 1)?;
             let m = map(args.pop().expect("one"), f, 0)?;
-            Map::Layout(m.layout("left_inverse")?.left_inverse()?)
+            let l = m.layout("left_inverse")?;
+            match l.left_inverse() {
+                Ok(li) => Map::Layout(li),
+                // Injective, but no layout is its left inverse: the function, by its values.
+                Err(crate::LayoutError::NotComplementable { why, .. }) if why.starts_with("has a left-inverse function") => {
+                    Map::Table { name: format!("left_inverse({l})"), values: l.left_inverse_table() }
+                }
+                Err(e) => return Err(e),
+            }
         }
         "blocked" | "striped" => {
             arity(f, &args, 2)?;

@@ -195,7 +195,7 @@ impl Layout {
         }
     }
 
-    fn from_modes(m: &[(i64, i64)]) -> Layout {
+    pub(crate) fn from_modes(m: &[(i64, i64)]) -> Layout {
         Layout {
             shape: Tuple::of(m.iter().map(|(s, _)| Tuple::Int(*s)).collect()),
             stride: Tuple::of(m.iter().map(|(_, d)| Tuple::Int(*d)).collect()),
@@ -227,6 +227,9 @@ impl Layout {
     /// ordered so that `(self, complement)` is injective. An error when `self` is not injective
     /// or its strides do not nest.
     pub fn complement(&self, cotarget: i64) -> Result<Layout> {
+        if cotarget < 0 {
+            return Err(LayoutError::Invalid(format!("complement({self}, {cotarget}): the cotarget is a size and cannot be negative")));
+        }
         let mut modes: Vec<(i64, i64)> = self.flat().into_iter().filter(|(s, d)| *s != 1 && *d != 0).collect();
         if let Some((s, d)) = modes.iter().find(|(_, d)| *d < 0) {
             return Err(LayoutError::NotComplementable { layout: self.to_string(), why: format!("has a negative stride in mode {s}:{d}; its complement is not defined") });
@@ -294,7 +297,11 @@ impl Layout {
         Layout::from_modes(&out).coalesce()
     }
 
-    /// The left inverse: L with L(self(i)) = i for every i. Needs `self` injective.
+    /// The left inverse: a layout M with M(self(x)) = x for every x (M's other values are
+    /// free). Every injective layout has a left-inverse function; this is the coarsest layout
+    /// found for it: CuTe's `right_inverse((self, complement))` when the complement exists, else
+    /// a search ([`crate::infer::left_inverse_search`]). An error when `self` is not injective, or
+    /// when no layout is found ([`Layout::left_inverse_table`] is then the function).
     pub fn left_inverse(&self) -> Result<Layout> {
         let modes: Vec<(i64, i64)> = self.flat().into_iter().filter(|(s, _)| *s != 1).collect();
         if let Some((x, y, v)) = first_collision(&modes) {
@@ -303,11 +310,28 @@ impl Layout {
                 why: format!("has no left inverse: it is not injective: coordinates {x} and {y} both map to {v}"),
             });
         }
-        let c = self.complement(self.cosize()).map_err(|e| match e {
-            LayoutError::NotComplementable { layout, why } => LayoutError::NotComplementable { layout, why: format!("has no left inverse: it {}", why.trim_start_matches("is ").trim_start_matches("has ")) },
-            e => e,
-        })?;
-        Ok(Layout::concat(&[self.clone(), c]).right_inverse())
+        check_enumerable(self.size(), "left_inverse")?;
+        let undoes = |m: &Layout| (0..self.size()).all(|x| m.eval(self.eval(x)) == x);
+        if let Ok(c) = self.complement(self.cosize()) {
+            let m = Layout::concat(&[self.clone(), c]).right_inverse();
+            if undoes(&m) {
+                return Ok(m);
+            }
+        }
+        crate::infer::left_inverse_search(self).ok_or_else(|| LayoutError::NotComplementable {
+            layout: self.to_string(),
+            why: "has a left-inverse function but no layout is one".into(),
+        })
+    }
+
+    /// The left-inverse function of an injective layout on [0, cosize): x at self(x), 0 at the
+    /// values self never takes.
+    pub fn left_inverse_table(&self) -> Vec<i64> {
+        let mut t = vec![0; self.cosize().max(1) as usize];
+        for x in 0..self.size() {
+            t[self.eval(x) as usize] = x;
+        }
+        t
     }
 
     /// Whether the layout is a bijection onto [0, size): the first collision or gap if not.

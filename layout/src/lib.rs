@@ -11,6 +11,7 @@
 
 pub mod draw;
 pub mod expr;
+pub mod infer;
 pub mod layout;
 pub mod map;
 pub mod named;

@@ -13,6 +13,9 @@ pub enum Map {
     Compose(Box<Map>, Box<Map>),
     /// CuTe's `Swizzle<B, M, S>` applied after `inner`.
     Swizzle { b: u32, m: u32, s: i32, inner: Box<Map> },
+    /// A function given by its values, printed as the expression it came from (the left
+    /// inverse of an injective layout that no layout equals).
+    Table { name: String, values: Vec<i64> },
 }
 
 /// `Swizzle<B, M, S>` on an offset: xor the B bits at M + S (or M, for S < 0) into the B bits at
@@ -34,6 +37,7 @@ impl Map {
             Map::Layout(l) => l.size(),
             Map::Compose(_, b) => b.size(),
             Map::Swizzle { inner, .. } => inner.size(),
+            Map::Table { values, .. } => values.len() as i64,
         }
     }
     pub fn eval(&self, x: i64) -> i64 {
@@ -41,10 +45,21 @@ impl Map {
             Map::Layout(l) => l.eval(x),
             Map::Compose(a, b) => a.eval(b.eval(x)),
             Map::Swizzle { b, m, s, inner } => swizzle(*b, *m, *s, inner.eval(x)),
+            Map::Table { values, .. } => values[x as usize],
         }
     }
     pub fn values(&self) -> Vec<i64> {
         (0..self.size()).map(|x| self.eval(x)).collect()
+    }
+    /// The first function given only by its values (a [`Map::Table`]) inside this map: a kernel
+    /// cannot compute one.
+    pub fn table(&self) -> Option<&str> {
+        match self {
+            Map::Layout(_) => None,
+            Map::Compose(a, b) => a.table().or_else(|| b.table()),
+            Map::Swizzle { inner, .. } => inner.table(),
+            Map::Table { name, .. } => Some(name),
+        }
     }
     /// The layout, when this is one.
     pub fn as_layout(&self) -> Option<&Layout> {
@@ -61,6 +76,17 @@ impl Map {
     /// `a ∘ b` (x ↦ a(b(x))). An error when b leaves a's domain. A layout with b's mode structure
     /// (CuTe's) when the composite is one, checked against the enumeration; else the pair.
     pub fn compose(a: &Map, b: &Map) -> Result<Map> {
+        Map::compose_with(a, b, true)
+    }
+
+    /// [`Map::compose`] for the divides and products, whose results are read mode by mode: a
+    /// layout only with B's top-level modes (CuTe's, or each mode recovered on its own), never
+    /// a flat one.
+    pub fn compose_keeping_modes(a: &Map, b: &Map) -> Result<Map> {
+        Map::compose_with(a, b, false)
+    }
+
+    fn compose_with(a: &Map, b: &Map, flat_ok: bool) -> Result<Map> {
         crate::layout::check_enumerable(b.size(), "compose")?;
         let size = a.size();
         for x in 0..b.size() {
@@ -76,6 +102,14 @@ impl Map {
                 }
             }
         }
+        // Not CuTe's layout: the coarsest layout with this function when there is one (B's
+        // top-level modes kept if they can be), else the pair.
+        let values: Vec<i64> = (0..b.size()).map(|x| a.eval(b.eval(x))).collect();
+        let extents: Vec<i64> = b.as_layout().map(|l| l.modes().iter().map(Layout::size).collect()).unwrap_or_default();
+        let flat = || if flat_ok || extents.len() < 2 { crate::infer::from_values(&values) } else { None };
+        if let Some(l) = crate::infer::from_values_by_mode(&values, &extents).or_else(flat) {
+            return Ok(Map::Layout(l));
+        }
         Ok(Map::Compose(Box::new(a.clone()), Box::new(b.clone())))
     }
 }
@@ -86,6 +120,7 @@ impl fmt::Display for Map {
             Map::Layout(l) => write!(f, "{l}"),
             Map::Compose(a, b) => write!(f, "compose({a},{b})"),
             Map::Swizzle { b, m, s, inner } => write!(f, "swizzle({b},{m},{s},{inner})"),
+            Map::Table { name, .. } => write!(f, "{name}"),
         }
     }
 }

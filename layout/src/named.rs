@@ -33,6 +33,63 @@ impl Named {
         }
         out
     }
+    /// The most warps a CTA has (1024 threads).
+    pub const MAX_WARPS: i64 = 32;
+
+    /// Checks what hardware can hold: the size is enumerable; `laneid` stays in [0, 32) and
+    /// `warpid` in [0, `warps`), every other axis non-negative; and distinct logical coordinates
+    /// reach distinct (axis, ..., reg) tuples, except along stride-0 modes (an explicit
+    /// broadcast: the copies of a replicated value).
+    pub fn check(&self, warps: i64) -> Result<()> {
+        crate::layout::check_enumerable(self.size(), "a layout over named axes")?;
+        let axes = self.axes();
+        let mut ranges = Vec::new();
+        for ax in &axes {
+            let modes = self.strides.iter().zip(&self.shape).filter(|((_, a), _)| a.as_deref().unwrap_or("reg") == ax);
+            let (lo, hi) = modes.fold((0i64, 0i64), |(lo, hi), ((d, _), s)| (lo + (d * (s - 1)).min(0), hi + (d * (s - 1)).max(0)));
+            let limit = match ax.as_str() {
+                "laneid" => Some(32),
+                "warpid" => Some(warps),
+                _ => None,
+            };
+            if lo < 0 || limit.is_some_and(|l| hi >= l) {
+                let range = limit.map(|l| format!("[0, {l})")).unwrap_or_else(|| "[0, ...)".into());
+                return Err(LayoutError::Invalid(format!("{self} gives {ax} values from {lo} to {hi}, outside {range}")));
+            }
+            ranges.push(hi as u128 + 1);
+        }
+        // Injectivity over the modes that are not broadcasts: axis tuples packed mixed-radix.
+        let span: u128 = ranges.iter().product();
+        if span > u64::MAX as u128 {
+            return Ok(());
+        }
+        let kept: Vec<usize> = (0..self.shape.len()).filter(|k| self.strides[*k].0 != 0).collect();
+        let count: i64 = kept.iter().map(|k| self.shape[*k]).product();
+        let mut seen: std::collections::HashMap<u64, i64> = std::collections::HashMap::with_capacity(count as usize);
+        let mut digits = vec![0i64; self.shape.len()];
+        for _ in 0..count {
+            let flat = digits.iter().zip(&self.shape).fold(0i64, |acc, (d, s)| acc * s + d);
+            let vals = self.eval(flat);
+            let key = vals.iter().zip(&ranges).fold(0u128, |acc, ((_, v), r)| acc * r + *v as u128) as u64;
+            if let Some(other) = seen.insert(key, flat) {
+                let at: Vec<String> = vals.iter().map(|(a, v)| format!("{a}={v}")).collect();
+                return Err(LayoutError::Invalid(format!(
+                    "{self} maps logical indices {other} and {flat} to the same place ({}); make it injective, or broadcast with a stride-0 mode",
+                    at.join(", ")
+                )));
+            }
+            // Next digits, the last kept mode fastest (row-major).
+            for k in kept.iter().rev() {
+                digits[*k] += 1;
+                if digits[*k] < self.shape[*k] {
+                    break;
+                }
+                digits[*k] = 0;
+            }
+        }
+        Ok(())
+    }
+
     /// The value of every axis at flat logical index `flat`.
     pub fn eval(&self, flat: i64) -> Vec<(String, i64)> {
         let mut digits = vec![0i64; self.shape.len()];

@@ -51,15 +51,17 @@ pub fn compose_by_mode(a: &Map, t: &Tiler) -> Result<Map> {
 fn divide_one(a: &Map, b: &Map) -> Result<Map> {
     let bl = b.layout("the divisor of logical_divide")?;
     let comp = bl.complement(a.size())?;
-    Map::compose(a, &Map::Layout(Layout::concat(&[bl.clone(), comp])))
+    Map::compose_keeping_modes(a, &Map::Layout(Layout::concat(&[bl.clone(), comp])))
 }
 
 /// (tile, rest) per mode, for the by-mode divides.
 fn divide_modes(a: &Map, t: &Tiler, op: &str) -> Result<(Vec<Layout>, Vec<Layout>)> {
     match t {
+        // One layout: the tile's and the rest's top-level modes (CuTe's tiled and flat forms
+        // unpack them: tiled_divide((4,2,3):(2,1,8), 4:2) is ((2,2),2,3)).
         Tiler::One(b) => {
             let r = layout_of(divide_one(a, b)?, &format!("{op}'s division"))?;
-            Ok((vec![r.get(0)], r.modes()[1..].to_vec()))
+            Ok((r.get(0).modes(), r.get(1).modes()))
         }
         Tiler::Modes(bs) => {
             let a = a.layout(op)?;
@@ -146,9 +148,11 @@ fn product_one(a: &Layout, b: &Map) -> Result<(Layout, Layout)> {
 fn product_modes(a: &Map, t: &Tiler, op: &str) -> Result<(Vec<Layout>, Vec<Layout>)> {
     let al = a.layout(op)?;
     match t {
+        // One layout: A's and the product's top-level modes (tiled_product(A, B) is
+        // (A, C0, C1, ...), flat_product (A0, A1, ..., C0, C1, ...), as in CuTe).
         Tiler::One(b) => {
             let (x, c) = product_one(al, b)?;
-            Ok((vec![x], vec![c]))
+            Ok((x.modes(), c.modes()))
         }
         Tiler::Modes(bs) => {
             check_tiler_rank(al, bs, op)?;
@@ -172,7 +176,7 @@ fn product_modes(a: &Map, t: &Tiler, op: &str) -> Result<(Vec<Layout>, Vec<Layou
 pub fn logical_product(a: &Map, t: &Tiler) -> Result<Map> {
     let (xs, cs) = product_modes(a, t, "logical_product")?;
     match t {
-        Tiler::One(_) => Ok(Map::Layout(Layout::concat(&[xs[0].clone(), cs[0].clone()]))),
+        Tiler::One(_) => Ok(Map::Layout(Layout::concat(&[Layout::concat(&xs), Layout::concat(&cs)]))),
         Tiler::Modes(_) => {
             let modes: Vec<Layout> = xs.iter().enumerate().map(|(i, x)| match cs.get(i) {
                 Some(c) => Layout::concat(&[x.clone(), c.clone()]),

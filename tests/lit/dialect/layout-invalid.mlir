@@ -177,3 +177,35 @@ func.func @f(%x: index) -> index {
   %l = "layout.place"(%x) {layout = "S[(8,2):(1@laneid)]"} : (index) -> index
   return %l : index
 }
+
+// -----
+func.func @f(%x: index) -> index {
+  // expected-error @below {{'layout.place' op layout "S[(8,2,4,2):(4@laneid,1@warpid,2@laneid,1)]": S[(8,2,4,2):(4@laneid,1@warpid,2@laneid,1)] gives laneid values from 0 to 34, outside [0, 32)}}
+  %l, %w, %r = "layout.place"(%x) {layout = "S[(8,2,4,2):(4@laneid,1@warpid,2@laneid,1)]"} : (index) -> (index, index, index)
+  return %l : index
+}
+
+// -----
+func.func @f(%x: index) -> index {
+  // expected-error @below {{maps logical indices 8 and 16 to the same place (laneid=1, reg=0); make it injective, or broadcast with a stride-0 mode}}
+  %l, %r = "layout.place"(%x) {layout = "S[(2,2,8):(1@laneid,1@laneid,1)]"} : (index) -> (index, index)
+  return %l : index
+}
+
+// -----
+// Warps stay within the kernel's CTA: 64 threads are 2 warps.
+gpu.module @m {
+  gpu.func @k(%x: index) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    // expected-error @below {{'layout.place' op in a CTA of 2 warps: S[(4,32):(1@warpid,1@laneid)] gives warpid values from 0 to 3, outside [0, 2)}}
+    %w, %l = "layout.place"(%x) {layout = "S[(4,32):(1@warpid,1@laneid)]"} : (index) -> (index, index)
+    gpu.return
+  }
+}
+
+// -----
+// A left inverse that no layout equals cannot be computed by a kernel.
+func.func @f(%x: index) -> index {
+  // expected-error @below {{'layout.apply' op layout "left_inverse((2,3):(5,3))": left_inverse((2,3):(5,3)) is a function no layout equals; a kernel cannot compute it}}
+  %v = "layout.apply"(%x) {layout = "left_inverse((2,3):(5,3))"} : (index) -> index
+  return %v : index
+}
