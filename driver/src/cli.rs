@@ -84,6 +84,9 @@ struct RunArgs {
     /// Print the launch's time and instruction counts on stderr (`key: value` lines).
     #[arg(long)]
     stats: bool,
+    /// Keep float multiplies and adds apart (no fused multiply-add contraction).
+    #[arg(long)]
+    no_fma: bool,
 }
 
 /// What `--emit` accepts.
@@ -133,6 +136,10 @@ struct CompileArgs {
     /// Write the entries' ABI (parameters, block size, shared memory) as JSON to FILE.
     #[arg(long, value_name = "FILE")]
     manifest: Option<PathBuf>,
+    /// Keep float multiplies and adds apart: no fused multiply-add contraction of sums of
+    /// products (which is on by default, as in CUDA).
+    #[arg(long)]
+    no_fma: bool,
     /// libdevice.10.bc, for math functions (default: $PHOBOS_LIBDEVICE).
     #[arg(long)]
     libdevice: Option<PathBuf>,
@@ -198,6 +205,7 @@ fn run_cmd(a: RunArgs) -> i32 {
             max_warp_insts: a.max_warp_instructions,
             max_sim_threads: a.max_sim_threads,
             stats: a.stats,
+            no_fma: a.no_fma,
         })
     })();
     let req = match parsed {
@@ -296,7 +304,7 @@ fn verify_cmd(a: &CompileArgs) -> i32 {
     let mut outputs = Vec::new();
     for chunk in &chunks {
         let src = phobos_frontend::Source::new(filename.clone(), chunk.text.clone());
-        let fopts = phobos_frontend::Options { defines: defines.clone(), kernel: a.kernel.clone() };
+        let fopts = phobos_frontend::Options { defines: defines.clone(), kernel: a.kernel.clone(), no_fma: a.no_fma };
         let mut diags: Vec<Diagnostic> = Vec::new();
         match phobos_frontend::compile(&src, &fopts) {
             Err(ds) => diags.extend(ds.iter().map(|d| from_frontend(d, &src))),
@@ -380,7 +388,7 @@ fn compile_one(a: &CompileArgs) -> i32 {
                 }
             };
         }
-        let fopts = phobos_frontend::Options { defines, kernel: a.kernel.clone() };
+        let fopts = phobos_frontend::Options { defines, kernel: a.kernel.clone(), no_fma: a.no_fma };
         match phobos_frontend::compile(&src, &fopts) {
             Ok(out) => (out.mlir, out.entries),
             Err(diags) => {
@@ -469,7 +477,7 @@ fn compile_one(a: &CompileArgs) -> i32 {
         for _ in 0..n {
             let t0 = std::time::Instant::now();
             let l1 = if is_phobos {
-                let fopts = phobos_frontend::Options { defines: parse_defines(&a.defines).unwrap_or_default(), kernel: a.kernel.clone() };
+                let fopts = phobos_frontend::Options { defines: parse_defines(&a.defines).unwrap_or_default(), kernel: a.kernel.clone(), no_fma: a.no_fma };
                 match phobos_frontend::compile(&src, &fopts) {
                     Ok(o) => o.mlir,
                     Err(_) => return fail("the source stopped compiling"),

@@ -61,6 +61,8 @@ pub struct RunRequest {
     pub max_sim_threads: Option<u64>,
     /// Print the launch's time and counts.
     pub stats: bool,
+    /// No fused multiply-add contraction.
+    pub no_fma: bool,
 }
 
 /// What a kernel takes, and what its compiled entries fix.
@@ -234,7 +236,8 @@ pub fn select_entry(sig: &Signature, values: &BTreeMap<String, i64>) -> Result<S
 pub fn load<'s>(session: &'s Session, req: &RunRequest) -> Result<(crate::session::OwnedModule<'s>, Signature), RunError> {
     let filename = req.file.display().to_string();
     let text = std::fs::read(&req.file).map(|b| String::from_utf8_lossy(&b).into_owned()).map_err(|e| RunError::Usage(format!("{filename}: {e}")))?;
-    load_text(session, &filename, &text, req.kernel.as_deref(), &req.chip)
+    let opts = phobos_frontend::Options { no_fma: req.no_fma, ..Default::default() };
+    load_text_with(session, &filename, &text, req.kernel.as_deref(), &req.chip, &opts)
 }
 
 /// Like [`load`], for source text in memory; `filename` ends in `.phobos` or `.mlir`.
@@ -245,6 +248,18 @@ pub fn load_text<'s>(
     kernel: Option<&str>,
     chip: &str,
 ) -> Result<(crate::session::OwnedModule<'s>, Signature), RunError> {
+    load_text_with(session, filename, text, kernel, chip, &phobos_frontend::Options::default())
+}
+
+/// [`load_text`] with frontend options (`-D` is bound at launch, so only `no_fma` matters).
+pub fn load_text_with<'s>(
+    session: &'s Session,
+    filename: &str,
+    text: &str,
+    kernel: Option<&str>,
+    chip: &str,
+    opts: &phobos_frontend::Options,
+) -> Result<(crate::session::OwnedModule<'s>, Signature), RunError> {
     let filename = filename.to_string();
     let text = text.to_string();
     let is_phobos = filename.ends_with(".phobos");
@@ -254,7 +269,7 @@ pub fn load_text<'s>(
     let source = |f: &str| (f == filename).then(|| text.clone());
     let (mlir, entries) = if is_phobos {
         let src = phobos_frontend::Source::new(filename.clone(), text.clone());
-        match phobos_frontend::compile(&src, &phobos_frontend::Options::default()) {
+        match phobos_frontend::compile(&src, opts) {
             Ok(o) => (o.mlir, Some(o.entries)),
             Err(ds) => {
                 for d in ds {

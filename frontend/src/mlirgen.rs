@@ -28,6 +28,9 @@ pub struct Options {
     pub defines: BTreeMap<String, i64>,
     /// Only this kernel (all when None).
     pub kernel: Option<String>,
+    /// Keep a float multiply and the add after it apart (`--no-fma`). By default a sum of
+    /// products is contracted into fused multiply-adds, as CUDA does.
+    pub no_fma: bool,
 }
 
 /// One parameter of an entry's ABI.
@@ -287,6 +290,7 @@ fn kernel(k: &Kernel, fns: &HashMap<String, &FnDef>, src: &Source, opts: &Option
             }
         }
         let mut g = Gen::new(src, fns, attrs.launch);
+        g.fma = !opts.no_fma;
         let (text, params) = g.kernel_fn(k, &entry_name, &fixed, &attrs.aligned)?;
         out.push((
             text,
@@ -380,6 +384,8 @@ struct Gen<'a> {
     /// Expressions being generated, nested (through `fn` bodies too): bounded, so that the
     /// recursion of the generator cannot overflow the stack.
     expr_depth: u32,
+    /// Contract float sums of products into fused multiply-adds.
+    fma: bool,
 }
 
 /// `fn` calls nest at most this deep.
@@ -443,6 +449,7 @@ impl<'a> Gen<'a> {
             inline_chain: Vec::new(),
             inlined_nodes: 0,
             expr_depth: 0,
+            fma: true,
         }
     }
 
@@ -1811,7 +1818,55 @@ impl<'a> Gen<'a> {
 
     /// `sum(e)` within one thread: e is elementwise over runs; the chunks reduce and add up.
     fn thread_sum(&mut self, e: &Expr, span: Span) -> Result<Value> {
+        // A float sum of a product of runs: one multiply, then a chain of fused multiply-adds
+        // (math.fma, one rounding each), as CUDA contracts `a*b + c` by default.
+        if let ExprKind::Binary(BinOp::Mul, x, y) = &e.kind {
+            let (vx, vy) = (self.expr(x)?, self.expr(y)?);
+            if let (Value::Run(a), Value::Run(b)) = (&vx, &vy) {
+                let elem = a.chunks[0].ty.elem;
+                if elem.is_float() && b.chunks[0].ty.elem == elem && a.len == b.len {
+                    return self.dot(a, b, span).map(Value::V);
+                }
+            }
+            let product = self.binary_values(BinOp::Mul, vx, vy, e.span)?;
+            return self.sum_run(product, e, span);
+        }
         let v = self.expr(e)?;
+        self.sum_run(v, e, span)
+    }
+
+    /// Element `i` of a run.
+    fn run_item(&mut self, r: &Run, i: u32, span: Span) -> V {
+        let per = r.chunks[0].ty.lanes.unwrap_or(1);
+        let c = &r.chunks[(i / per) as usize];
+        if c.ty.lanes.is_none() {
+            return c.clone();
+        }
+        self.emit(format!("vector.extract {}[{}] : {} from {}", c.s, i % per, c.ty.elem.mlir(), c.ty.mlir()), Ty::scalar(c.ty.elem), span)
+    }
+
+    /// `a[0]*b[0] + a[1]*b[1] + ...` in order, each step a fused multiply-add (or, with
+    /// `--no-fma`, a multiply and an add).
+    fn dot(&mut self, a: &Run, b: &Run, span: Span) -> Result<V> {
+        let st = Ty::scalar(a.chunks[0].ty.elem);
+        let mut acc: Option<V> = None;
+        for i in 0..a.len {
+            let (x, y) = (self.run_item(a, i, span), self.run_item(b, i, span));
+            acc = Some(match acc {
+                None => self.arith(BinOp::Mul, &x, &y, span)?,
+                Some(t) if self.fma => self.emit(format!("math.fma {}, {}, {} : {}", x.s, y.s, t.s, st.mlir()), st, span),
+                Some(t) => {
+                    let p = self.arith(BinOp::Mul, &x, &y, span)?;
+                    self.arith(BinOp::Add, &t, &p, span)?
+                }
+            });
+        }
+        Ok(acc.expect("a run has an element"))
+    }
+
+    /// The sum of a run's elements: in order from the first for floats (no add of 0.0), a
+    /// vector reduction per chunk for integers (which `vector-fuse-dp4a` reads).
+    fn sum_run(&mut self, v: Value, e: &Expr, span: Span) -> Result<Value> {
         let Value::Run(r) = v else {
             return Err(Diag::error(
                 e.span,
@@ -1824,6 +1879,16 @@ impl<'a> Gen<'a> {
         }
         let st = Ty::scalar(elem);
         let mut total: Option<V> = None;
+        if elem.is_float() {
+            for i in 0..r.len {
+                let x = self.run_item(&r, i, span);
+                total = Some(match total {
+                    None => x,
+                    Some(t) => self.arith(BinOp::Add, &t, &x, span)?,
+                });
+            }
+            return Ok(Value::V(total.expect("a run has an element")));
+        }
         for c in &r.chunks {
             let part = self.emit(format!("vector.reduction <add>, {} : {} into {}", c.s, c.ty.mlir(), st.mlir()), st, span);
             total = Some(match total {

@@ -20,7 +20,7 @@ pub mod words;
 use registry::{OptInfo, PassInfo};
 
 /// The registry's table (see [`registry::passes`]).
-pub(crate) static PASSES: [PassInfo; 12] = [
+pub(crate) static PASSES: [PassInfo; 13] = [
     PassInfo {
         flag: "verify-uniformity",
         name: "VerifyUniformity",
@@ -92,6 +92,15 @@ pub(crate) static PASSES: [PassInfo; 12] = [
         anchor: "gpu.module",
         options: &[],
         run: conversion::vector_to_dp4a::run,
+    },
+    PassInfo {
+        flag: "lower-fma",
+        name: "LowerFma",
+        summary: "math.fma to llvm.intr.fma (fma.rn in PTX), needing no libdevice",
+        description: gpu::lower_fma::DESCRIPTION,
+        anchor: "",
+        options: &[],
+        run: gpu::lower_fma::run,
     },
     PassInfo {
         flag: "strip-bounds-checks",

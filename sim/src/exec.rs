@@ -290,6 +290,18 @@ pub fn fput(ty: Prim, v: f64) -> u64 {
     }
 }
 
+/// `a * b + c` rounded once to `ty` (f32 and f64 exactly as `fma.rn`; f16 and bf16 through an
+/// f64 fused multiply-add, then rounded).
+pub fn fma(ty: Prim, a: u64, b: u64, c: u64) -> u64 {
+    match ty {
+        Prim::F32 => {
+            let (x, y, z) = (f32::from_bits(a as u32), f32::from_bits(b as u32), f32::from_bits(c as u32));
+            x.mul_add(y, z).to_bits() as u64
+        }
+        _ => fput(ty, fget(ty, a).mul_add(fget(ty, b), fget(ty, c))),
+    }
+}
+
 fn fmaximum(a: f64, b: f64) -> f64 {
     if a.is_nan() || b.is_nan() {
         f64::NAN
@@ -797,6 +809,14 @@ impl Ctx<'_> {
                                 UnOp::AbsF => fput(*ty, fget(*ty, x).abs()),
                                 UnOp::CtPop => ((x & ty.mask()).count_ones()) as u64,
                             };
+                        }
+                    }
+                }
+                Inst::Fma { ty, dst, a, b, c } => {
+                    for e in 0..dst.len {
+                        for l in lanes(mask) {
+                            let (x, y, z) = (w.regs[at(*a, e, l)], w.regs[at(*b, e, l)], w.regs[at(*c, e, l)]);
+                            w.regs[at(*dst, e, l)] = fma(*ty, x, y, z);
                         }
                     }
                 }

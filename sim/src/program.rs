@@ -228,6 +228,8 @@ pub enum Inst {
     Const { dst: Slot, vals: Vec<u64> },
     Bin { op: BinOp, ty: Prim, dst: Slot, a: Slot, b: Slot, loc: u32 },
     Un { op: UnOp, ty: Prim, dst: Slot, a: Slot },
+    /// `math.fma`: a * b + c with one rounding, as the GPU's `fma.rn`.
+    Fma { ty: Prim, dst: Slot, a: Slot, b: Slot, c: Slot },
     Cmp { pred: Pred, ty: Prim, dst: Slot, a: Slot, b: Slot },
     Cast { op: CastOp, from: Prim, to: Prim, dst: Slot, a: Slot },
     Select { dst: Slot, c: Slot, a: Slot, b: Slot },

@@ -379,6 +379,12 @@ impl Tr {
             return Ok(());
         }
         match name.as_str() {
+            "math.fma" => {
+                let ty = self.res_prim(op, 0)?;
+                let s = self.operands(op)?;
+                let dst = self.result(op, 0)?;
+                self.insts.push(Inst::Fma { ty, dst, a: s[0], b: s[1], c: s[2] });
+            }
             "arith.constant" => self.constant(op)?,
             "arith.cmpi" | "arith.cmpf" => {
                 let p = op.int_attr("predicate").unwrap_or(0);

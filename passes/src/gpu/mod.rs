@@ -2,4 +2,5 @@
 
 pub mod elide_barriers;
 pub mod expand_subgroup_ids;
+pub mod lower_fma;
 pub mod strip_bounds_checks;

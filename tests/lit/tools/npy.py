@@ -6,6 +6,8 @@
   npy.py matvec W x y [TOL]                  y == W @ x[0] within TOL * K
   npy.py lanemax A O                         O[0,0] == max(A[0, :32])
   npy.py equal A B                           A and B hold the same values
+  npy.py values OUT DTYPE V0,V1,...          a 1-row array of exactly these values (floats.hex too)
+  npy.py print A                             the values, repr'd exactly
 Exits 1 with a message on a mismatch.
 """
 import sys
@@ -70,6 +72,12 @@ def main(argv):
         if A.shape != B.shape or not np.array_equal(A, B):
             sys.exit(f"equal: {argv[1]} and {argv[2]} differ")
         print("equal ok")
+    elif cmd == "values":
+        dt = np.dtype(argv[2])
+        vals = [float.fromhex(v) if "0x" in v else float(v) for v in argv[3].split(",")]
+        np.save(argv[1], np.array([vals], dtype=dt))
+    elif cmd == "print":
+        print(" ".join(repr(float(v)) for v in np.load(argv[1]).ravel()))
     else:
         sys.exit(f"npy.py: unknown command {cmd}")
 
