@@ -13,6 +13,9 @@ mod e2e;
 #[path = "suite/layouts.rs"]
 mod layouts;
 
+#[path = "suite/fuzz.rs"]
+mod fuzz;
+
 fn workspace_root() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root").to_path_buf()
 }

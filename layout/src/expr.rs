@@ -77,7 +77,13 @@ impl P<'_> {
             self.i = start;
             return self.expected("an integer");
         }
-        t.parse().map_err(|_| LayoutError::Invalid(format!("at column {}: {t} does not fit in 64 bits", start + 1)))
+        let v: i64 = t.parse().map_err(|_| LayoutError::Invalid(format!("at column {}: {t} does not fit in 64 bits", start + 1)))?;
+        // Every integer of the notation is a size, a stride or a small parameter: bounded, so
+        // that arithmetic on them cannot overflow.
+        if v.unsigned_abs() > crate::layout::MAX_SIZE as u64 {
+            return Err(LayoutError::Invalid(format!("at column {}: {t} is outside [-{m}, {m}], the range of sizes and strides", start + 1, m = crate::layout::MAX_SIZE)));
+        }
+        Ok(v)
     }
     fn name(&mut self) -> String {
         self.ws();

@@ -92,9 +92,8 @@ fn peel(points: &[(i64, i64)], n: i64, budget: &mut usize) -> Option<Vec<(i64, i
     if n == 1 {
         return points.iter().all(|(_, x)| *x == 0).then(Vec::new);
     }
-    let mut divisors: Vec<i64> = (2..=n).filter(|e| n % e == 0).collect();
-    divisors.reverse();
-    for e in divisors {
+    *budget = budget.checked_sub((n as f64).sqrt() as usize + 1)?;
+    for e in divisors_descending(n) {
         *budget = budget.checked_sub(points.len())?;
         let Some(stride) = stride_of(points, e) else { continue };
         let mut rest: HashMap<i64, i64> = HashMap::with_capacity(points.len());
@@ -140,4 +139,21 @@ fn stride_of(points: &[(i64, i64)], e: i64) -> Option<i64> {
         }
     }
     Some(0)
+}
+
+/// The divisors of `n` above 1, largest first, by trial division up to its square root.
+fn divisors_descending(n: i64) -> Vec<i64> {
+    let mut small = Vec::new();
+    let mut large = Vec::new();
+    let mut d = 1;
+    while d * d <= n {
+        if n % d == 0 {
+            small.push(d);
+            if d * d != n {
+                large.push(n / d);
+            }
+        }
+        d += 1;
+    }
+    large.into_iter().chain(small.into_iter().rev()).filter(|d| *d > 1).collect()
 }

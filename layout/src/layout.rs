@@ -60,6 +60,9 @@ pub type Result<T> = std::result::Result<T, LayoutError>;
 /// The largest size and stride of a layout (2^32).
 pub const MAX_SIZE: i64 = 1 << 32;
 
+/// The largest value a layout may reach (2^62), so that no evaluation overflows.
+pub const MAX_SPAN: i64 = 1 << 62;
+
 /// The most elements an operation enumerates to check its result (2^24).
 pub const MAX_ENUMERATION: i64 = 1 << 24;
 
@@ -100,8 +103,12 @@ impl Layout {
             return Err(LayoutError::Invalid(format!("shape {shape} has a non-positive extent {s}")));
         }
         let size = shape.leaves().iter().try_fold(1i64, |acc, s| acc.checked_mul(*s).filter(|v| *v <= MAX_SIZE));
-        if size.is_none() || stride.leaves().iter().any(|d| d.abs() > MAX_SIZE) {
-            return Err(LayoutError::Invalid(format!("{shape}:{stride} is larger than Phobos supports (sizes and strides up to {MAX_SIZE})")));
+        // Values stay far from i64's limits: every sum of coordinate × stride below 2^62.
+        let span: i128 = shape.leaves().iter().zip(stride.leaves()).map(|(s, d)| (*s as i128 - 1) * (d as i128).abs()).sum();
+        if size.is_none() || stride.leaves().iter().any(|d| d.unsigned_abs() > MAX_SIZE as u64) || span > MAX_SPAN as i128 {
+            return Err(LayoutError::Invalid(format!(
+                "{shape}:{stride} is larger than Phobos supports (sizes and strides up to {MAX_SIZE}, values below 2^62)"
+            )));
         }
         Ok(Layout { shape, stride })
     }
@@ -310,6 +317,12 @@ impl Layout {
                 why: format!("has no left inverse: it is not injective: coordinates {x} and {y} both map to {v}"),
             });
         }
+        if let Some((s, d)) = modes.iter().find(|(_, d)| *d < 0) {
+            return Err(LayoutError::NotComplementable {
+                layout: self.to_string(),
+                why: format!("has a negative stride in mode {s}:{d}; a left inverse is defined on [0, cosize), which its values leave"),
+            });
+        }
         check_enumerable(self.size(), "left_inverse")?;
         let undoes = |m: &Layout| (0..self.size()).all(|x| m.eval(self.eval(x)) == x);
         if let Ok(c) = self.complement(self.cosize()) {
@@ -318,6 +331,7 @@ impl Layout {
                 return Ok(m);
             }
         }
+        check_enumerable(self.cosize(), "left_inverse")?;
         crate::infer::left_inverse_search(self).ok_or_else(|| LayoutError::NotComplementable {
             layout: self.to_string(),
             why: "has a left-inverse function but no layout is one".into(),

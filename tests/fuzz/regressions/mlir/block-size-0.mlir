@@ -1,0 +1,7 @@
+module {
+  gpu.module @m {
+    gpu.func @k(%a: memref<16xf32>) kernel attributes {known_block_size = array<i32: 0, 1, 1>} {
+      gpu.return
+    }
+  }
+}

@@ -1,0 +1,1 @@
+func.func @f() attributes {a = array<index: 0>} { return }

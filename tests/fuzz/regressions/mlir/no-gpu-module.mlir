@@ -1,0 +1,1 @@
+module { func.func @f() { return } }

@@ -1,0 +1,1 @@
+module { gpu.module @m { gpu.func @f() { gpu.return } } }
