@@ -144,3 +144,41 @@ fn cuda_path_lowers_the_simt_module_to_ptx() {
     // The SIMT module is kept for the simulator.
     assert!(!module.op.find_all("gpu.func").is_empty());
 }
+
+/// Every `PHOBOS_*` variable the sources read is in the registry (`driver/src/env.rs`, which
+/// makes the binaries reject unknown ones) and documented in `docs/debugging.md`.
+#[test]
+fn every_environment_variable_is_registered_and_documented() {
+    fn walk(d: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for e in std::fs::read_dir(d).into_iter().flatten().flatten() {
+            let p = e.path();
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            if p.is_dir() && !["target", ".tools", ".git"].contains(&name) {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "rs" || x == "sh" || x == "py") {
+                out.push(p);
+            }
+        }
+    }
+    let root = workspace_root();
+    let mut files = Vec::new();
+    walk(&root, &mut files);
+    let docs = std::fs::read_to_string(root.join("docs/debugging.md")).unwrap();
+    let mut seen = std::collections::BTreeSet::new();
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap_or_default();
+        for (i, _) in text.match_indices("PHOBOS_") {
+            let name: String = text[i..].chars().take_while(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == '_').collect();
+            if name.len() > "PHOBOS_".len() && !name.ends_with('_') {
+                seen.insert(name);
+            }
+        }
+    }
+    // Compile-time variables a build script sets (`cargo:rustc-env=`) are not read at run time.
+    let build = std::fs::read_to_string(root.join("driver/build.rs")).unwrap_or_default();
+    seen.retain(|n| !build.contains(&format!("cargo:rustc-env={n}=")));
+    for name in &seen {
+        assert!(phobos::env::VARS.iter().any(|(n, _)| n == name), "{name} is read but not in driver/src/env.rs");
+        assert!(docs.contains(&format!("`{name}`")), "{name} is not documented in docs/debugging.md");
+    }
+}
