@@ -29,14 +29,22 @@ struct Case {
     bytes: usize,
 }
 
-/// A deterministic generator (xorshift64*).
-struct Rng(u64);
+/// A deterministic generator (xorshift64*), for test data and the fuzzing harness.
+pub struct Rng(u64);
 impl Rng {
-    fn next(&mut self) -> u64 {
+    /// A generator from a nonzero seed.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.max(1))
+    }
+    pub fn next(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
         self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    /// An integer in [0, n) (0 when n is 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
     }
     /// A float in [-1, 1), exactly representable in f32.
     fn f32(&mut self) -> f32 {

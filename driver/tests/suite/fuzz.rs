@@ -21,25 +21,11 @@
 //! - `mlir`: `phobos-opt` (a process: crashes inside MLIR kill it) exits 0, 1 or 3 (a crash
 //!   inside MLIR, reported), never by a signal, within 20 s.
 
+use phobos::selftest::Rng;
 use std::{
     path::{Path, PathBuf},
     time::{Duration, Instant},
 };
-
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
 
 fn root() -> PathBuf {
     super::workspace_root()
@@ -166,7 +152,7 @@ fn campaign(target: &str, seeds: &[Vec<u8>], n: usize, check: impl Fn(&[u8]) -> 
             failures.push(format!("regression {name}: {e}"));
         }
     }
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15 ^ target.len() as u64);
+    let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15 ^ target.len() as u64);
     let t0 = Instant::now();
     for i in 0..n {
         let base = &seeds[rng.below(seeds.len())];
