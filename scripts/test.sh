@@ -1,9 +1,20 @@
 #!/usr/bin/env bash
-# Runs every test: installs what is missing (third_party/install.sh), then `cargo test`, which
-# runs the unit tests, the lit suite (through driver/tests/suite.rs) and the end-to-end tests.
+# Runs every test: installs what is missing (third_party/install.sh), checks the gates (rustfmt,
+# clippy with warnings as errors, no pending snapshot), then `cargo test`, which runs the unit
+# and property tests, the lit suite (through driver/tests/suite.rs), the end-to-end tests and a
+# bounded fuzzing run.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 bash third_party/install.sh
 command -v cargo >/dev/null || { echo "scripts/test.sh: cargo not found (install Rust with rustup)" >&2; exit 1; }
+# Gates: formatting, lints, and snapshots that were never reviewed.
+cargo fmt --all --check
+cargo clippy --workspace --all-targets -- -D warnings
+if git ls-files --error-unmatch '*.snap.new' >/dev/null 2>&1; then
+  echo "scripts/test.sh: a pending snapshot (*.snap.new) is committed; review it with cargo insta" >&2
+  exit 1
+fi
+# A snapshot that differs fails the test instead of writing a .snap.new to bless later.
+export INSTA_UPDATE=no
 cargo test --workspace "$@"

@@ -23,7 +23,8 @@ fn main() {
     let (pmin, pmed, pmax) = stats(&cold);
     // Phobos, warm and in process: the library API compiles the same source repeatedly.
     let warm = run(Command::new(&phobos).arg("compile").arg(&src).arg("--emit=ptx").arg("-o").arg(&out).arg("--repeat").arg("30"));
-    let warm_ms = warm.lines().find_map(|l| l.strip_prefix("repeat_median_ms: ")).and_then(|v| v.trim().parse::<f64>().ok()).unwrap_or(f64::NAN);
+    let warm_ms =
+        warm.lines().find_map(|l| l.strip_prefix("repeat_median_ms: ")).and_then(|v| v.trim().parse::<f64>().ok()).unwrap_or(f64::NAN);
     let _ = std::fs::remove_file(&out);
     let mut report = serde_json::json!({
         "bench": "compile", "kernel": "lanes_matvec", "target": "sm_90 ptx", "machine": machine(), "runs": runs,

@@ -50,7 +50,8 @@ fn main() {
         c.arg("--out").arg(dir.join("out"));
         c
     };
-    let parse = |o: &str, key: &str| o.lines().find_map(|l| l.strip_prefix(key)).and_then(|v| v.trim().parse::<f64>().ok()).unwrap_or(f64::NAN);
+    let parse =
+        |o: &str, key: &str| o.lines().find_map(|l| l.strip_prefix(key)).and_then(|v| v.trim().parse::<f64>().ok()).unwrap_or(f64::NAN);
     run(&mut launch()); // discarded warm-up
     let mut ms = Vec::new();
     let mut insts = 0.0;
@@ -67,7 +68,14 @@ fn main() {
         "thread_instructions_per_s": insts / (med / 1e3),
     });
     if let Some((py, anchors)) = triton_python() {
-        let o = run(Command::new(&py).arg(anchors.join("triton_interpret.py")).args(["--n", &n.to_string(), "--k", &k.to_string(), "--reps", &reps.to_string()]));
+        let o = run(Command::new(&py).arg(anchors.join("triton_interpret.py")).args([
+            "--n",
+            &n.to_string(),
+            "--k",
+            &k.to_string(),
+            "--reps",
+            &reps.to_string(),
+        ]));
         let t = last_json(&o);
         let tmed = t["call_s"]["median"].as_f64().unwrap_or(f64::NAN);
         report["triton"] = t;

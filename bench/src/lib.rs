@@ -17,7 +17,11 @@ pub fn root() -> PathBuf {
 
 /// Builds the release `phobos` binary and returns its path.
 pub fn phobos_release() -> PathBuf {
-    let st = Command::new(env!("CARGO")).current_dir(root()).args(["build", "--release", "--quiet", "--bin", "phobos"]).status().expect("cargo runs");
+    let st = Command::new(env!("CARGO"))
+        .current_dir(root())
+        .args(["build", "--release", "--quiet", "--bin", "phobos"])
+        .status()
+        .expect("cargo runs");
     assert!(st.success(), "cargo build --release --bin phobos failed");
     root().join("target/release/phobos")
 }
@@ -53,10 +57,15 @@ pub fn triton_python() -> Option<(PathBuf, PathBuf)> {
         eprintln!("bench: no ../shared/anchors; Triton is not measured");
         return None;
     }
-    let venv = std::env::var("PHOBOS_ANCHOR_VENV").map(PathBuf::from).unwrap_or_else(|_| {
-        PathBuf::from(std::env::var("HOME").unwrap_or_else(|_| "/root".into())).join(".cache/phobos-anchors/venv")
-    });
-    let ok = Command::new("bash").arg(anchors.join("setup.sh")).env("PHOBOS_ANCHOR_VENV", &venv).output().map(|o| o.status.success()).unwrap_or(false);
+    let venv = std::env::var("PHOBOS_ANCHOR_VENV")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| PathBuf::from(std::env::var("HOME").unwrap_or_else(|_| "/root".into())).join(".cache/phobos-anchors/venv"));
+    let ok = Command::new("bash")
+        .arg(anchors.join("setup.sh"))
+        .env("PHOBOS_ANCHOR_VENV", &venv)
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false);
     if !ok {
         eprintln!("bench: ../shared/anchors/setup.sh failed (no network?); Triton is not measured");
         return None;

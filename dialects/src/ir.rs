@@ -200,13 +200,15 @@ impl Ty {
         unsafe {
             let rank = mlirShapedTypeGetRank(self.0);
             (0..rank)
-                .map(|i| {
-                    if mlirShapedTypeIsDynamicDim(self.0, i as isize) {
-                        None
-                    } else {
-                        Some(mlirShapedTypeGetDimSize(self.0, i as isize))
-                    }
-                })
+                .map(
+                    |i| {
+                        if mlirShapedTypeIsDynamicDim(self.0, i as isize) {
+                            None
+                        } else {
+                            Some(mlirShapedTypeGetDimSize(self.0, i as isize))
+                        }
+                    },
+                )
                 .collect()
         }
     }
@@ -256,10 +258,7 @@ impl Attr {
         unsafe { mlirAttributeIsAString(self.0).then(|| from_sref(mlirStringAttrGetValue(self.0))) }
     }
     pub fn symbol(self) -> Option<String> {
-        unsafe {
-            mlirAttributeIsAFlatSymbolRef(self.0)
-                .then(|| from_sref(mlirFlatSymbolRefAttrGetValue(self.0)))
-        }
+        unsafe { mlirAttributeIsAFlatSymbolRef(self.0).then(|| from_sref(mlirFlatSymbolRefAttrGetValue(self.0))) }
     }
     /// Elements of a `array<i32: ...>` or `array<i64: ...>` attribute.
     pub fn dense_ints(self) -> Option<Vec<i64>> {
@@ -296,11 +295,8 @@ impl Attr {
     /// Elements of an ArrayAttr.
     pub fn array(self) -> Option<Vec<Attr>> {
         unsafe {
-            mlirAttributeIsAArray(self.0).then(|| {
-                (0..mlirArrayAttrGetNumElements(self.0))
-                    .map(|i| Attr(mlirArrayAttrGetElement(self.0, i)))
-                    .collect()
-            })
+            mlirAttributeIsAArray(self.0)
+                .then(|| (0..mlirArrayAttrGetNumElements(self.0)).map(|i| Attr(mlirArrayAttrGetElement(self.0, i))).collect())
         }
     }
     /// Dense elements as integers (splat or not), e.g. the value of a vector `arith.constant`.
@@ -350,8 +346,7 @@ impl Op {
     pub fn is(self, name: &str) -> bool {
         unsafe {
             let s = mlirIdentifierStr(mlirOperationGetName(self.0));
-            s.length == name.len()
-                && std::slice::from_raw_parts(s.data as *const u8, s.length) == name.as_bytes()
+            s.length == name.len() && std::slice::from_raw_parts(s.data as *const u8, s.length) == name.as_bytes()
         }
     }
     pub fn ctx(self) -> Ctx {
@@ -514,11 +509,7 @@ impl Val {
     }
     /// For a block argument: its block and position.
     pub fn block_arg(self) -> Option<(Blk, usize)> {
-        unsafe {
-            self.is_block_arg().then(|| {
-                (Blk(mlirBlockArgumentGetOwner(self.0)), mlirBlockArgumentGetArgNumber(self.0) as usize)
-            })
-        }
+        unsafe { self.is_block_arg().then(|| (Blk(mlirBlockArgumentGetOwner(self.0)), mlirBlockArgumentGetArgNumber(self.0) as usize)) }
     }
     pub fn replace_all_uses_with(self, with: Val) {
         unsafe { mlirValueReplaceAllUsesOfWith(self.0, with.0) }
@@ -669,27 +660,15 @@ impl Builder {
     }
 
     /// Creates and inserts a generic op that owns `regions` (detached regions, moved in).
-    pub fn op_with_regions(
-        self,
-        name: &str,
-        operands: &[Val],
-        results: &[Ty],
-        attrs: &[(&str, Attr)],
-        regions: &[Reg],
-    ) -> Op {
+    pub fn op_with_regions(self, name: &str, operands: &[Val], results: &[Ty], attrs: &[(&str, Attr)], regions: &[Reg]) -> Op {
         unsafe {
             let mut st = mlirOperationStateGet(sref(name), self.loc.0);
             let ops: Vec<MlirValue> = operands.iter().map(|v| v.0).collect();
             mlirOperationStateAddOperands(&mut st, ops.len() as isize, ops.as_ptr());
             let tys: Vec<MlirType> = results.iter().map(|t| t.0).collect();
             mlirOperationStateAddResults(&mut st, tys.len() as isize, tys.as_ptr());
-            let named: Vec<MlirNamedAttribute> = attrs
-                .iter()
-                .map(|(n, a)| MlirNamedAttribute {
-                    name: mlirIdentifierGet(self.ctx.0, sref(n)),
-                    attribute: a.0,
-                })
-                .collect();
+            let named: Vec<MlirNamedAttribute> =
+                attrs.iter().map(|(n, a)| MlirNamedAttribute { name: mlirIdentifierGet(self.ctx.0, sref(n)), attribute: a.0 }).collect();
             mlirOperationStateAddAttributes(&mut st, named.len() as isize, named.as_ptr());
             let regs: Vec<MlirRegion> = regions.iter().map(|r| r.0).collect();
             mlirOperationStateAddOwnedRegions(&mut st, regs.len() as isize, regs.as_ptr());
@@ -739,8 +718,26 @@ impl Builder {
             format!("{s} : {ty}")
         } else {
             let bits = match ty.scalar() {
-                Some(Scalar::F16) => format!("0x{:04X}", if v.is_nan() { 0x7E00u16 } else if v > 0.0 { 0x7C00 } else { 0xFC00 }),
-                Some(Scalar::BF16) => format!("0x{:04X}", if v.is_nan() { 0x7FC0u16 } else if v > 0.0 { 0x7F80 } else { 0xFF80 }),
+                Some(Scalar::F16) => format!(
+                    "0x{:04X}",
+                    if v.is_nan() {
+                        0x7E00u16
+                    } else if v > 0.0 {
+                        0x7C00
+                    } else {
+                        0xFC00
+                    }
+                ),
+                Some(Scalar::BF16) => format!(
+                    "0x{:04X}",
+                    if v.is_nan() {
+                        0x7FC0u16
+                    } else if v > 0.0 {
+                        0x7F80
+                    } else {
+                        0xFF80
+                    }
+                ),
                 Some(Scalar::F64) => format!("0x{:016X}", v.to_bits()),
                 _ => format!("0x{:08X}", (v as f32).to_bits()),
             };
@@ -833,9 +830,7 @@ impl Loc {
                 return Loc(mlirLocationNameGetChildLoc(l)).src();
             }
             if mlirLocationIsACallSite(l) {
-                return Loc(mlirLocationCallSiteGetCallee(l))
-                    .src()
-                    .or_else(|| Loc(mlirLocationCallSiteGetCaller(l)).src());
+                return Loc(mlirLocationCallSiteGetCallee(l)).src().or_else(|| Loc(mlirLocationCallSiteGetCaller(l)).src());
             }
             if mlirLocationIsAFused(l) {
                 let n = mlirLocationFusedGetNumLocations(l);

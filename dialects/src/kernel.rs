@@ -19,7 +19,9 @@ pub fn is_identifier(s: &str) -> bool {
 pub fn verify(op: Op) -> Result<(), Diagnostic> {
     if let Some(a) = op.attr("known_block_size") {
         let dims = a.dense_ints().filter(|d| d.len() == 3);
-        let ok = dims.as_ref().is_some_and(|d| d.iter().zip(MAX_BLOCK).all(|(v, m)| (1..=m).contains(v)) && d.iter().product::<i64>() <= MAX_BLOCK_THREADS);
+        let ok = dims
+            .as_ref()
+            .is_some_and(|d| d.iter().zip(MAX_BLOCK).all(|(v, m)| (1..=m).contains(v)) && d.iter().product::<i64>() <= MAX_BLOCK_THREADS);
         if !ok {
             return Err(Diagnostic::op_error(
                 op,
@@ -37,7 +39,10 @@ pub fn verify(op: Op) -> Result<(), Diagnostic> {
         let scalar = if ty.is_memref() { ty.element() } else { ty };
         if let Some(w) = scalar.int_width() {
             if ![1, 8, 16, 32, 64].contains(&w) {
-                return Err(Diagnostic::op_error(op, format!("kernel argument {i} has type {ty}: integers in a kernel's parameters have 1, 8, 16, 32 or 64 bits")));
+                return Err(Diagnostic::op_error(
+                    op,
+                    format!("kernel argument {i} has type {ty}: integers in a kernel's parameters have 1, 8, 16, 32 or 64 bits"),
+                ));
             }
         }
         let Some(dict) = arg_attrs.get(i) else { continue };

@@ -92,13 +92,10 @@ pub fn verify_width(op: Op) -> Result<(), Diagnostic> {
 pub fn verify_kind_type(op: Op, kind: &str, ty: Ty) -> Result<(), Diagnostic> {
     let is_cond = ty.int_width() == Some(1);
     match kind {
-        "any" | "all" if !is_cond => {
-            Err(Diagnostic::op_error(op, format!("{kind} folds conditions (i1), got {ty}")))
+        "any" | "all" if !is_cond => Err(Diagnostic::op_error(op, format!("{kind} folds conditions (i1), got {ty}"))),
+        "sum" | "max" | "min" if is_cond => {
+            Err(Diagnostic::op_error(op, format!("{kind} folds numbers, not conditions (i1); use any or all")))
         }
-        "sum" | "max" | "min" if is_cond => Err(Diagnostic::op_error(
-            op,
-            format!("{kind} folds numbers, not conditions (i1); use any or all"),
-        )),
         _ => Ok(()),
     }
 }

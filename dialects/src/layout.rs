@@ -18,9 +18,9 @@ fn space_attr(op: Op, name: &str) -> Result<Option<Space>, Diagnostic> {
         None => Ok(None),
         Some(a) => {
             let s = a.str().unwrap_or_default();
-            Space::parse(&s).map(Some).ok_or_else(|| {
-                Diagnostic::op_error(op, format!("{name} must be \"logical\", \"thread-value\" or \"physical\", got {a}"))
-            })
+            Space::parse(&s)
+                .map(Some)
+                .ok_or_else(|| Diagnostic::op_error(op, format!("{name} must be \"logical\", \"thread-value\" or \"physical\", got {a}")))
         }
     }
 }
@@ -104,33 +104,49 @@ pub fn verify(op: Op) -> Result<(), Diagnostic> {
         let Map::Layout(l) = &t.map else {
             return Err(Diagnostic::op_error(op, format!("restricts a layout, and {} is not one", t.map)));
         };
-        let fixed = op.attr("fixed").and_then(|a| a.dense_ints()).ok_or_else(|| Diagnostic::op_error(op, "fixed must be an array<i64: ...>"))?;
+        let fixed =
+            op.attr("fixed").and_then(|a| a.dense_ints()).ok_or_else(|| Diagnostic::op_error(op, "fixed must be an array<i64: ...>"))?;
         let rank = l.rank() as i64;
         let mut seen = vec![false; rank as usize];
         for m in &fixed {
             if !(0..rank).contains(m) || std::mem::replace(&mut seen[*m as usize], true) {
-                return Err(Diagnostic::op_error(op, format!("fixed must list distinct modes of the rank-{rank} layout {l}, got {fixed:?}")));
+                return Err(Diagnostic::op_error(
+                    op,
+                    format!("fixed must list distinct modes of the rank-{rank} layout {l}, got {fixed:?}"),
+                ));
             }
         }
         if fixed.is_empty() || fixed.len() as i64 == rank {
-            return Err(Diagnostic::op_error(op, format!("a restriction fixes some but not all of the {rank} modes of {l}, got {fixed:?}")));
+            return Err(Diagnostic::op_error(
+                op,
+                format!("a restriction fixes some but not all of the {rank} modes of {l}, got {fixed:?}"),
+            ));
         }
         if n != fixed.len() + 1 {
-            return Err(Diagnostic::op_error(op, format!("takes a coordinate per fixed mode, then the flat index of the rest: {} operands, got {n}", fixed.len() + 1)));
+            return Err(Diagnostic::op_error(
+                op,
+                format!("takes a coordinate per fixed mode, then the flat index of the rest: {} operands, got {n}", fixed.len() + 1),
+            ));
         }
     } else {
         let rank = t.map.as_layout().map(|l| l.rank()).unwrap_or(1);
         if n != 1 && n != rank {
-            return Err(Diagnostic::op_error(op, format!("takes one flat coordinate or one per top-level mode of {} ({rank}), got {n}", t.map)));
+            return Err(Diagnostic::op_error(
+                op,
+                format!("takes one flat coordinate or one per top-level mode of {} ({rank}), got {n}", t.map),
+            ));
         }
     }
     for i in 0..n {
         let Some(p) = producer(op, i) else { continue };
         if p.is("layout.place") && n == 1 {
-            return Err(Diagnostic::op_error(op, format!(
-                "maps out of a physical index: its coordinate is an axis of {} (layout.place gives hardware coordinates)",
-                named(p)?
-            ))
+            return Err(Diagnostic::op_error(
+                op,
+                format!(
+                    "maps out of a physical index: its coordinate is an axis of {} (layout.place gives hardware coordinates)",
+                    named(p)?
+                ),
+            )
             .with_note(p.loc(), "the placement is here"));
         }
         if p.is("layout.place") {
@@ -155,7 +171,10 @@ pub fn verify(op: Op) -> Result<(), Diagnostic> {
 /// Seed 001's rule for `op ∘ p`: p's range is exactly op's coordinate set, in matching spaces.
 fn check_composition(p: Op, op: Op, t: &Typed) -> Result<(), Diagnostic> {
     let pt = typed(p)?;
-    let fail = |msg: String| Err(Diagnostic::op_error(op, format!("cannot compose {} then {}: {msg}", pt.text, t.text)).with_note(p.loc(), "the first layout is applied here"));
+    let fail = |msg: String| {
+        Err(Diagnostic::op_error(op, format!("cannot compose {} then {}: {msg}", pt.text, t.text))
+            .with_note(p.loc(), "the first layout is applied here"))
+    };
     if pt.into == Some(Space::Physical) {
         return fail("the first maps into physical space, and nothing maps out of a physical index".into());
     }

@@ -21,7 +21,11 @@ pub fn verify(op: Op) -> Result<(), Diagnostic> {
     if op.num_operands() != 1 + 2 * rank {
         return Err(Diagnostic::op_error(
             op,
-            format!("takes the source, then a start and a size per dimension: {} operands for rank {rank}, got {}", 1 + 2 * rank, op.num_operands()),
+            format!(
+                "takes the source, then a start and a size per dimension: {} operands for rank {rank}, got {}",
+                1 + 2 * rank,
+                op.num_operands()
+            ),
         ));
     }
     let src = op.operand(0).ty();
@@ -34,7 +38,10 @@ pub fn verify(op: Op) -> Result<(), Diagnostic> {
         return Err(Diagnostic::op_error(op, format!("the result's shape must be the tile's {shape:?}, got {res}")));
     }
     if res.element() != src.element() {
-        return Err(Diagnostic::op_error(op, format!("the tile's element type {} differs from the source's {}", res.element(), src.element())));
+        return Err(Diagnostic::op_error(
+            op,
+            format!("the tile's element type {} differs from the source's {}", res.element(), src.element()),
+        ));
     }
     if res.memory_space() != 3 {
         return Err(Diagnostic::op_error(op, format!("the tile must live in workgroup memory, got {res}")));

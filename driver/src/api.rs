@@ -177,7 +177,15 @@ impl Compiler {
                         phobos_sim::ArgKind::Scalar { name, ty } => Param::Scalar { name: name.clone(), ty: ty.name().into() },
                     })
                     .collect();
-                kernels.push(Kernel { name, ptx: ptx.clone(), chip: opts.chip.clone(), block, dynamic_shared: sim.dynamic_shared, params, sim });
+                kernels.push(Kernel {
+                    name,
+                    ptx: ptx.clone(),
+                    chip: opts.chip.clone(),
+                    block,
+                    dynamic_shared: sim.dynamic_shared,
+                    params,
+                    sim,
+                });
             }
         }
         Ok(kernels)
@@ -217,7 +225,9 @@ impl<'s> KernelBuilder<'s> {
         let args: Vec<String> = params
             .iter()
             .map(|(n, t)| match t {
-                ParamType::Buffer(e) => format!("%{n}: memref<1099511627776x{e}> {{llvm.noalias, llvm.align = 16 : i64, phobos.tensor = \"{n}\"}}"),
+                ParamType::Buffer(e) => {
+                    format!("%{n}: memref<1099511627776x{e}> {{llvm.noalias, llvm.align = 16 : i64, phobos.tensor = \"{n}\"}}")
+                }
                 ParamType::Scalar(ty) => format!("%{n}: {ty} {{phobos.dim = \"{n}\"}}"),
             })
             .collect();
@@ -254,7 +264,10 @@ impl Kernel {
             return Err(Error::Launch(format!("{} takes {} arguments, got {}", self.name, self.params.len(), args.len())));
         }
         for (i, (p, a)) in self.params.iter().zip(args.iter()).enumerate() {
-            let ok = matches!((p, a), (Param::Buffer { .. }, Arg::Buffer(_)) | (Param::Scalar { .. }, Arg::I32(_) | Arg::I64(_) | Arg::F32(_) | Arg::F64(_)));
+            let ok = matches!(
+                (p, a),
+                (Param::Buffer { .. }, Arg::Buffer(_)) | (Param::Scalar { .. }, Arg::I32(_) | Arg::I64(_) | Arg::F32(_) | Arg::F64(_))
+            );
             if !ok {
                 return Err(Error::Launch(format!("argument {i} of {}: expected {p:?}", self.name)));
             }
@@ -279,7 +292,9 @@ impl Kernel {
                     .collect();
                 let launch = phobos_sim::Launch { grid, block: self.block, args: values, dynamic_shared: self.dynamic_shared };
                 let opts = phobos_sim::Options {
-                    shared_limit: phobos_passes::target::chip(&self.chip).map(|c| c.shared_optin).unwrap_or(phobos_passes::target::SHARED_DEFAULT) as u32,
+                    shared_limit: phobos_passes::target::chip(&self.chip)
+                        .map(|c| c.shared_optin)
+                        .unwrap_or(phobos_passes::target::SHARED_DEFAULT) as u32,
                     ..Default::default()
                 };
                 let stats = phobos_sim::run(&self.sim, &launch, &mut bufs, &opts).map_err(|f| match f.kind {

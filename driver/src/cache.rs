@@ -65,7 +65,8 @@ impl Cache {
     /// Stores `entry`; a cache that cannot be written is skipped (with a log line).
     pub fn put(&self, key: &str, entry: &Entry) {
         let tmp = self.dir.join(format!("{key}.{}.tmp", std::process::id()));
-        let r = std::fs::write(&tmp, serde_json::to_vec(entry).expect("entries serialize")).and_then(|_| std::fs::rename(&tmp, self.path(key)));
+        let r =
+            std::fs::write(&tmp, serde_json::to_vec(entry).expect("entries serialize")).and_then(|_| std::fs::rename(&tmp, self.path(key)));
         if let Err(e) = r {
             tracing::warn!("kernel cache {}: {e}", self.dir.display());
             let _ = std::fs::remove_file(&tmp);

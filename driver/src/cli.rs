@@ -294,7 +294,8 @@ fn verify_cmd(a: &CompileArgs) -> i32 {
         Emit::Llvm => Stage::Llvm,
         Emit::Ptx => Stage::Ptx,
     };
-    let chunks = if a.split_input_file { crate::split::split(&text) } else { vec![crate::split::Chunk { text: text.clone(), first_line: 1 }] };
+    let chunks =
+        if a.split_input_file { crate::split::split(&text) } else { vec![crate::split::Chunk { text: text.clone(), first_line: 1 }] };
     let session = match Session::new(true) {
         Ok(s) => s,
         Err(e) => return fail(e),
@@ -477,7 +478,11 @@ fn compile_one(a: &CompileArgs) -> i32 {
         for _ in 0..n {
             let t0 = std::time::Instant::now();
             let l1 = if is_phobos {
-                let fopts = phobos_frontend::Options { defines: parse_defines(&a.defines).unwrap_or_default(), kernel: a.kernel.clone(), no_fma: a.no_fma };
+                let fopts = phobos_frontend::Options {
+                    defines: parse_defines(&a.defines).unwrap_or_default(),
+                    kernel: a.kernel.clone(),
+                    no_fma: a.no_fma,
+                };
                 match phobos_frontend::compile(&src, &fopts) {
                     Ok(o) => o.mlir,
                     Err(_) => return fail("the source stopped compiling"),
@@ -573,7 +578,11 @@ fn render_map(diags: &[Diagnostic], is_phobos: bool) -> Vec<Diagnostic> {
                 d.message = rest;
             }
             // Control flow as the source spells it.
-            for (ir, src) in [("enclosing scf.if", "enclosing if"), ("enclosing scf.for", "enclosing for loop"), ("enclosing scf.while", "enclosing loop")] {
+            for (ir, src) in [
+                ("enclosing scf.if", "enclosing if"),
+                ("enclosing scf.for", "enclosing for loop"),
+                ("enclosing scf.while", "enclosing loop"),
+            ] {
                 d.message = d.message.replace(ir, src);
             }
             d.notes.retain(|n| !n.message.starts_with("see current operation"));

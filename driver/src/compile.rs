@@ -96,7 +96,8 @@ pub fn lower(session: &Session, module: &OwnedModule, stage: Stage, opts: &Compi
     }
     if let Some(dir) = &opts.dump_dir {
         std::fs::create_dir_all(dir).map_err(|e| CompileError::Io(format!("{}: {e}", dir.display())))?;
-        std::fs::write(dir.join("00-l1-input.mlir"), module.op.to_string()).map_err(|e| CompileError::Io(format!("{}: {e}", dir.display())))?;
+        std::fs::write(dir.join("00-l1-input.mlir"), module.op.to_string())
+            .map_err(|e| CompileError::Io(format!("{}: {e}", dir.display())))?;
     }
     let mut dumped = run_stage(session, module, &simt_pipeline(&opts.target), opts, 0, true)?;
     for f in module.op.find_all("gpu.func") {
@@ -131,7 +132,14 @@ pub fn has_kernel(session: &Session, module: &OwnedModule) -> bool {
 
 /// Runs one pipeline, dumping into `opts.dump_dir` after file number `first`; returns how many
 /// files it dumped.
-fn run_stage(session: &Session, module: &OwnedModule, pipeline: &str, opts: &CompileOptions, first: usize, simt: bool) -> Result<usize, CompileError> {
+fn run_stage(
+    session: &Session,
+    module: &OwnedModule,
+    pipeline: &str,
+    opts: &CompileOptions,
+    first: usize,
+    simt: bool,
+) -> Result<usize, CompileError> {
     let cfg = BuildConfig {
         diags: session.diags.clone(),
         print_before: opts.print_before.clone(),

@@ -166,7 +166,15 @@ impl Gpu {
 
     /// Kernel times in milliseconds by CUDA events: `warmup` launches, then `reps` timed ones
     /// (the buffers stay on the device).
-    pub fn time(&self, k: &Loaded, grid: [u32; 3], block: [u32; 3], args: &mut [Arg], warmup: usize, reps: usize) -> Result<Vec<f32>, CudaError> {
+    pub fn time(
+        &self,
+        k: &Loaded,
+        grid: [u32; 3],
+        block: [u32; 3],
+        args: &mut [Arg],
+        warmup: usize,
+        reps: usize,
+    ) -> Result<Vec<f32>, CudaError> {
         let device = self.upload(args)?;
         for _ in 0..warmup {
             self.launch(k, grid, block, args, &device)?;

@@ -38,8 +38,7 @@ pub fn version_line() -> String {
 
 /// Sets up `tracing` from `PHOBOS_LOG` (or `RUST_LOG`), to stderr.
 pub fn init_logging() {
-    let filter = env::get("PHOBOS_LOG")
-        .ok_or(()).or_else(|_| std::env::var("RUST_LOG")).unwrap_or_else(|_| "warn".into());
+    let filter = env::get("PHOBOS_LOG").ok_or(()).or_else(|_| std::env::var("RUST_LOG")).unwrap_or_else(|_| "warn".into());
     let _ = tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::new(filter))
         .with_writer(std::io::stderr)

@@ -87,9 +87,15 @@ pub fn read(path: &std::path::Path) -> Result<Array, String> {
         let rest = header[at..].trim_start().strip_prefix(':')?.trim_start();
         Some(rest)
     };
-    let descr = field("descr").and_then(|r| r.strip_prefix('\'')).and_then(|r| r.split('\'').next()).ok_or_else(|| format!("{p}: the .npy header has no 'descr'"))?;
+    let descr = field("descr")
+        .and_then(|r| r.strip_prefix('\''))
+        .and_then(|r| r.split('\'').next())
+        .ok_or_else(|| format!("{p}: the .npy header has no 'descr'"))?;
     let fortran = field("fortran_order").ok_or_else(|| format!("{p}: the .npy header has no 'fortran_order'"))?.starts_with("True");
-    let shape_text = field("shape").and_then(|r| r.strip_prefix('(')).and_then(|r| r.split(')').next()).ok_or_else(|| format!("{p}: the .npy header has no 'shape'"))?;
+    let shape_text = field("shape")
+        .and_then(|r| r.strip_prefix('('))
+        .and_then(|r| r.split(')').next())
+        .ok_or_else(|| format!("{p}: the .npy header has no 'shape'"))?;
     let shape = shape_text
         .split(',')
         .map(str::trim)

@@ -227,8 +227,8 @@ fn run(m: &ArgMatches) -> Result<bool, String> {
         // Step 3. Report (or check) the diagnostics.
         let diags = session.diags.take();
         if verify {
-            let expected = verify_diagnostics::parse_expectations(&chunk.text)
-                .map_err(|(l, c, msg)| format!("{filename}:{l}:{c}: {msg}"))?;
+            let expected =
+                verify_diagnostics::parse_expectations(&chunk.text).map_err(|(l, c, msg)| format!("{filename}:{l}:{c}: {msg}"))?;
             let failures = verify_diagnostics::check(&filename, &expected, &diags);
             for f in &failures {
                 eprintln!("{f}");

@@ -89,9 +89,7 @@ pub fn run_pipeline(
 ) -> Result<(), RunError> {
     let file = module.op.loc().src().map(|l| l.file).unwrap_or_default();
     crate::crash::stage(&format!("running the pass pipeline '{pipeline_text}' on {file}"));
-    let pm = unsafe {
-        PassManager::from_raw(mlir_sys::mlirPassManagerCreateOnOperation(session.ctx.to_raw(), sref("builtin.module")))
-    };
+    let pm = unsafe { PassManager::from_raw(mlir_sys::mlirPassManagerCreateOnOperation(session.ctx.to_raw(), sref("builtin.module"))) };
     pipeline::build(&pm, pipeline_text, cfg).map_err(RunError::Pipeline)?;
     if printing.any() || printing.tree_dir.is_some() {
         pm.enable_ir_printing(&PassIrPrintingOptions {

@@ -114,7 +114,8 @@ pub fn bind(
     arrays: &BTreeMap<String, (Array, PathBuf)>,
     defines: &BTreeMap<String, i64>,
 ) -> Result<(Vec<Option<Array>>, BTreeMap<String, i64>), String> {
-    let tensor_names: Vec<&str> = sig.params.iter().filter_map(|p| if let AbiParam::Tensor { name, .. } = p { Some(name.as_str()) } else { None }).collect();
+    let tensor_names: Vec<&str> =
+        sig.params.iter().filter_map(|p| if let AbiParam::Tensor { name, .. } = p { Some(name.as_str()) } else { None }).collect();
     for name in arrays.keys() {
         if !tensor_names.contains(&name.as_str()) {
             return Err(format!("{} has no tensor named '{name}' (it has {})", sig.kernel, tensor_names.join(", ")));
@@ -129,7 +130,8 @@ pub fn bind(
                 let Some((a, path)) = arrays.get(name) else {
                     return Err(format!("missing --arg {name}=FILE.npy ({} takes {})", sig.kernel, tensor_names.join(", ")));
                 };
-                let want = Dtype::from_phobos(elem).ok_or_else(|| format!("tensor {name} has element type {elem}, which .npy cannot hold"))?;
+                let want =
+                    Dtype::from_phobos(elem).ok_or_else(|| format!("tensor {name} has element type {elem}, which .npy cannot hold"))?;
                 if a.dtype != want {
                     return Err(format!("{name} is tensor<{elem}>, but {} holds {}", path.display(), a.dtype.numpy()));
                 }
@@ -235,7 +237,9 @@ pub fn select_entry(sig: &Signature, values: &BTreeMap<String, i64>) -> Result<S
 /// source text for messages.
 pub fn load<'s>(session: &'s Session, req: &RunRequest) -> Result<(crate::session::OwnedModule<'s>, Signature), RunError> {
     let filename = req.file.display().to_string();
-    let text = std::fs::read(&req.file).map(|b| String::from_utf8_lossy(&b).into_owned()).map_err(|e| RunError::Usage(format!("{filename}: {e}")))?;
+    let text = std::fs::read(&req.file)
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .map_err(|e| RunError::Usage(format!("{filename}: {e}")))?;
     let opts = phobos_frontend::Options { no_fma: req.no_fma, ..Default::default() };
     load_text_with(session, &filename, &text, req.kernel.as_deref(), &req.chip, &opts)
 }
@@ -324,7 +328,9 @@ pub fn load_text_with<'s>(
                 Some(k) if kernels.contains(&k) => k,
                 Some(k) => return Err(RunError::Usage(format!("no kernel named '{k}' (the file has: {})", kernels.join(", ")))),
                 None if kernels.len() == 1 => kernels[0].clone(),
-                None => return Err(RunError::Usage(format!("the file has several kernels; pick one with --kernel ({})", kernels.join(", ")))),
+                None => {
+                    return Err(RunError::Usage(format!("the file has several kernels; pick one with --kernel ({})", kernels.join(", "))))
+                }
             };
             signature(&entries, &kernel)
         }
@@ -373,7 +379,13 @@ fn mlir_signature(module: &crate::session::OwnedModule, kernel: Option<&str>) ->
             phobos_sim::ArgKind::Scalar { name, .. } => AbiParam::Dim { name: name.clone() },
         })
         .collect();
-    Ok(Signature { kernel: kernel.clone(), params, entries: vec![(kernel, BTreeMap::new())], aligned: BTreeMap::new(), autotune: BTreeMap::new() })
+    Ok(Signature {
+        kernel: kernel.clone(),
+        params,
+        entries: vec![(kernel, BTreeMap::new())],
+        aligned: BTreeMap::new(),
+        autotune: BTreeMap::new(),
+    })
 }
 
 /// Runs a request end to end: reads the arrays, runs, writes every tensor to `req.out`.
@@ -397,8 +409,10 @@ pub fn run(req: &RunRequest) -> Result<(), RunError> {
     let outputs = match &backend {
         Chosen::Sim => {
             eprintln!("backend: sim");
-            let mut opts =
-                phobos_sim::Options { shared_limit: phobos_passes::target::chip(&req.chip).map_err(RunError::Usage)?.shared_optin as u32, ..Default::default() };
+            let mut opts = phobos_sim::Options {
+                shared_limit: phobos_passes::target::chip(&req.chip).map_err(RunError::Usage)?.shared_optin as u32,
+                ..Default::default()
+            };
             if let Some(m) = req.max_warp_insts {
                 opts.max_warp_insts = m;
             }
@@ -449,7 +463,9 @@ pub enum Chosen {
 pub fn choose_backend(b: Backend) -> Result<Chosen, RunError> {
     match b {
         Backend::Sim => Ok(Chosen::Sim),
-        Backend::Cuda => crate::cuda::Gpu::open().map(Chosen::Cuda).map_err(|e| RunError::Usage(format!("--backend cuda: {e}; use --backend sim or auto"))),
+        Backend::Cuda => crate::cuda::Gpu::open()
+            .map(Chosen::Cuda)
+            .map_err(|e| RunError::Usage(format!("--backend cuda: {e}; use --backend sim or auto"))),
         Backend::Auto => Ok(crate::cuda::Gpu::open().map(Chosen::Cuda).unwrap_or(Chosen::Sim)),
     }
 }
@@ -507,7 +523,8 @@ pub fn simt_to_ptx(session: &Session, module: &crate::session::OwnedModule, chip
     // SAFETY: a clone is a detached module that only this OwnedModule owns.
     let copy = unsafe { crate::session::OwnedModule::from_raw(module.op.clone_op()) };
     let target = phobos_passes::pipelines::Target::parse(&format!("chip={chip}")).map_err(RunError::Usage)?;
-    compile::lower(session, &copy, Stage::Ptx, &CompileOptions { target, ..Default::default() }).map_err(|e| RunError::Usage(e.to_string()))?;
+    compile::lower(session, &copy, Stage::Ptx, &CompileOptions { target, ..Default::default() })
+        .map_err(|e| RunError::Usage(e.to_string()))?;
     compile::output_text(&copy, Stage::Ptx).map_err(|e| RunError::Usage(e.to_string()))
 }
 

@@ -36,7 +36,7 @@ impl Rng {
     pub fn new(seed: u64) -> Rng {
         Rng(seed.max(1))
     }
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
@@ -44,14 +44,14 @@ impl Rng {
     }
     /// An integer in [0, n) (0 when n is 0).
     pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
+        (self.next_u64() % n.max(1) as u64) as usize
     }
     /// A float in [-1, 1), exactly representable in f32.
     fn f32(&mut self) -> f32 {
-        ((self.next() >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
+        ((self.next_u64() >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
     }
     fn i8(&mut self) -> i8 {
-        (self.next() >> 56) as i8
+        (self.next_u64() >> 56) as i8
     }
 }
 
@@ -103,7 +103,11 @@ fn i8_matvec(n: usize, k: usize, seed: u64) -> Case {
         file: "i8_matvec.phobos",
         source: include_str!("../../examples/i8_matvec.phobos"),
         grid: [n.div_ceil(8) as u32, 1, 1],
-        arrays: arrays(vec![("A", i8_array(&[1, k as u64], &a)), ("W", i8_array(&[n as u64, k as u64], &w)), ("C", f32_array(&[1, n as u64], &vec![f32::NAN; n]))]),
+        arrays: arrays(vec![
+            ("A", i8_array(&[1, k as u64], &a)),
+            ("W", i8_array(&[n as u64, k as u64], &w)),
+            ("C", f32_array(&[1, n as u64], &vec![f32::NAN; n])),
+        ]),
         output: "C",
         reference,
         tolerance: vec![0.0; n],
@@ -306,7 +310,8 @@ pub fn bench(reps: usize, summary: Option<&std::path::Path>) -> i32 {
         let row = (|| -> Result<String, String> {
             let (module, sig) = runner::load_text(&session, c.file, c.source, None, &gpu.chip).map_err(describe)?;
             let (outs, times) =
-                runner::execute_cuda(&session, &module, &sig, &c.arrays, &BTreeMap::new(), c.grid, &gpu.chip, &gpu, Some((5, reps))).map_err(describe)?;
+                runner::execute_cuda(&session, &module, &sig, &c.arrays, &BTreeMap::new(), c.grid, &gpu.chip, &gpu, Some((5, reps)))
+                    .map_err(describe)?;
             let check = match compare(&output(&outs, c.output), &c.reference, &c.tolerance) {
                 Ok(d) => format!("ok (max error {d:.1e})"),
                 Err(e) => format!("WRONG: {e}"),

@@ -35,7 +35,9 @@ pub fn collect(module: Op, stage: Stage, out: &str, chip: &str, dynamic_shared: 
             let _ = std::fs::create_dir_all(&dir);
             let f = dir.join("k.ptx");
             if std::fs::write(&f, out).is_ok() {
-                if let Ok(o) = std::process::Command::new(&ptxas).arg(format!("-arch={chip}")).arg("-v").arg(&f).arg("-o").arg("/dev/null").output() {
+                if let Ok(o) =
+                    std::process::Command::new(&ptxas).arg(format!("-arch={chip}")).arg("-v").arg(&f).arg("-o").arg("/dev/null").output()
+                {
                     let text = String::from_utf8_lossy(&o.stderr);
                     let mut regs = Vec::new();
                     let mut spills = 0i64;
@@ -43,7 +45,9 @@ pub fn collect(module: Op, stage: Stage, out: &str, chip: &str, dynamic_shared: 
                         if let Some(r) = l.split("Used ").nth(1).and_then(|r| r.split(' ').next()).and_then(|n| n.parse::<i64>().ok()) {
                             regs.push(r);
                         }
-                        if let Some(s) = l.split(" bytes spill stores").next().and_then(|p| p.rsplit(' ').next()).and_then(|n| n.parse::<i64>().ok()) {
+                        if let Some(s) =
+                            l.split(" bytes spill stores").next().and_then(|p| p.rsplit(' ').next()).and_then(|n| n.parse::<i64>().ok())
+                        {
                             spills += s;
                         }
                     }
@@ -59,7 +63,10 @@ pub fn collect(module: Op, stage: Stage, out: &str, chip: &str, dynamic_shared: 
         let text = module.to_string();
         v.push(("shared_bytes".into(), (shared + dynamic_shared as i64).to_string()));
         v.push(("dynamic_shared_bytes".into(), dynamic_shared.to_string()));
-        v.push(("shuffles".into(), (text.matches("gpu.shuffle").count() + text.matches("nvvm.shfl.sync").count() + text.matches("lane.").count()).to_string()));
+        v.push((
+            "shuffles".into(),
+            (text.matches("gpu.shuffle").count() + text.matches("nvvm.shfl.sync").count() + text.matches("lane.").count()).to_string(),
+        ));
         v.push(("barriers".into(), text.matches("gpu.barrier").count().to_string()));
     }
     v

@@ -49,9 +49,7 @@ pub fn parse_expectations(src: &str) -> Result<Vec<Expected>, (u32, u32, String)
                     "below" => Some(lineno + 1),
                     "unknown" => None,
                     _ => {
-                        let n: i64 = w
-                            .parse()
-                            .map_err(|_| (lineno, col, format!("bad expected-* offset '@{w}'")))?;
+                        let n: i64 = w.parse().map_err(|_| (lineno, col, format!("bad expected-* offset '@{w}'")))?;
                         let t = lineno as i64 + n;
                         if t < 1 {
                             return Err((lineno, col, format!("expected-* offset '@{w}' points before the file")));
@@ -100,9 +98,10 @@ pub fn check(file: &str, expected: &[Expected], produced: &[Diagnostic]) -> Vec<
     let mut failures = Vec::new();
     for d in flatten(produced) {
         let line = d.loc.as_ref().filter(|l| l.file == file).map(|l| l.line);
-        let hit = expected.iter().enumerate().position(|(i, e)| {
-            !used[i] && e.severity == d.severity && e.line == line && d.message.contains(&e.text)
-        });
+        let hit = expected
+            .iter()
+            .enumerate()
+            .position(|(i, e)| !used[i] && e.severity == d.severity && e.line == line && d.message.contains(&e.text));
         match hit {
             Some(i) => used[i] = true,
             None => {
@@ -113,13 +112,7 @@ pub fn check(file: &str, expected: &[Expected], produced: &[Diagnostic]) -> Vec<
     }
     for (i, e) in expected.iter().enumerate() {
         if !used[i] {
-            failures.push(format!(
-                "{file}:{}:{}: error: expected {} \"{}\" was not produced",
-                e.at.0,
-                e.at.1,
-                e.severity.as_str(),
-                e.text
-            ));
+            failures.push(format!("{file}:{}:{}: error: expected {} \"{}\" was not produced", e.at.0, e.at.1, e.severity.as_str(), e.text));
         }
     }
     failures

@@ -98,13 +98,36 @@ pub struct Block {
 #[derive(Clone, Debug, Serialize)]
 pub enum Stmt {
     /// `let x [: T] = e` (immutable) or `var x [: T] = e`.
-    Let { mutable: bool, name: Ident, ty: Option<TypeName>, init: Expr, span: Span },
+    Let {
+        mutable: bool,
+        name: Ident,
+        ty: Option<TypeName>,
+        init: Expr,
+        span: Span,
+    },
     /// `x = e`, `x op= e`, `t[i, j] = e`, `t[i, j] op= e`. `op` is the operator of a compound
     /// assignment (`+` for `+=`).
-    Assign { target: Expr, op: Option<BinOp>, value: Expr, span: Span },
-    If { cond: Expr, then: Block, els: Option<Block>, span: Span },
+    Assign {
+        target: Expr,
+        op: Option<BinOp>,
+        value: Expr,
+        span: Span,
+    },
+    If {
+        cond: Expr,
+        then: Block,
+        els: Option<Block>,
+        span: Span,
+    },
     /// `for i in range(start, stop[, step]) { ... }`
-    For { var: Ident, start: Expr, stop: Expr, step: Option<Expr>, body: Block, span: Span },
+    For {
+        var: Ident,
+        start: Expr,
+        stop: Expr,
+        step: Option<Expr>,
+        body: Block,
+        span: Span,
+    },
     /// An expression used as a statement (a call such as `store(...)`).
     Expr(Expr),
 }
@@ -192,7 +215,11 @@ pub enum ExprKind {
     /// `f(args)`: a built-in, a cast (`f32(x)`) or a user `fn`.
     Call(Ident, Vec<Expr>),
     /// `op<config>(args)`: a collective or shuffle.
-    Collective { op: Ident, config: Vec<Config>, args: Vec<Expr> },
+    Collective {
+        op: Ident,
+        config: Vec<Config>,
+        args: Vec<Expr>,
+    },
     /// `t[i, j :+ 4]`
     Subscript(Ident, Vec<Index>),
 }

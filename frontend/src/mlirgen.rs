@@ -95,11 +95,8 @@ pub fn generate(file: &File, src: &Source, opts: &Options) -> std::result::Resul
     if let Some(want) = &opts.kernel {
         kernels.retain(|k| &k.name.name == want);
         if kernels.is_empty() {
-            let names: Vec<&str> = file
-                .items
-                .iter()
-                .filter_map(|i| if let Item::Kernel(k) = i { Some(k.name.name.as_str()) } else { None })
-                .collect();
+            let names: Vec<&str> =
+                file.items.iter().filter_map(|i| if let Item::Kernel(k) = i { Some(k.name.name.as_str()) } else { None }).collect();
             errors.push(Diag::error(
                 Span::default(),
                 format!("no kernel named '{want}' (the file has: {})", if names.is_empty() { "none".into() } else { names.join(", ") }),
@@ -117,7 +114,8 @@ pub fn generate(file: &File, src: &Source, opts: &Options) -> std::result::Resul
     for (name, v) in &opts.defines {
         let has = |k: &&Kernel| k.params.iter().any(|p| p.dims.iter().any(|d| matches!(d, DimSpec::Name(i) if &i.name == name)));
         if !kernels.is_empty() && !kernels.iter().any(has) {
-            let which = if kernels.len() == 1 { format!("kernel '{}' has", kernels[0].name.name) } else { "no kernel of the file has".into() };
+            let which =
+                if kernels.len() == 1 { format!("kernel '{}' has", kernels[0].name.name) } else { "no kernel of the file has".into() };
             errors.push(Diag::error(Span::default(), format!("-D {name}={v}: {which} no dimension {name}")));
         } else if !(0..=i32::MAX as i64).contains(v) {
             errors.push(Diag::error(Span::default(), format!("-D {name}={v}: a dimension is from 0 to 2^31-1")));
@@ -266,7 +264,10 @@ fn kernel(k: &Kernel, fns: &HashMap<String, &FnDef>, src: &Source, opts: &Option
     for (name, a) in &attrs.aligned {
         if let Some(v) = opts.defines.get(name) {
             if v % a != 0 {
-                return Err(Diag::error(k.name.span, format!("-D {name}={v}: @aligned({name} = {a}) promises {name} is a multiple of {a}")));
+                return Err(Diag::error(
+                    k.name.span,
+                    format!("-D {name}={v}: @aligned({name} = {a}) promises {name} is a multiple of {a}"),
+                ));
             }
         }
     }
@@ -402,7 +403,9 @@ fn expr_nodes(e: &Expr) -> usize {
         ExprKind::Unary(_, x) => expr_nodes(x),
         ExprKind::Binary(_, a, b) => expr_nodes(a) + expr_nodes(b),
         ExprKind::Call(_, args) => args.iter().map(expr_nodes).sum(),
-        ExprKind::Collective { config, args, .. } => config.iter().map(|c| expr_nodes(&c.value)).sum::<usize>() + args.iter().map(expr_nodes).sum::<usize>(),
+        ExprKind::Collective { config, args, .. } => {
+            config.iter().map(|c| expr_nodes(&c.value)).sum::<usize>() + args.iter().map(expr_nodes).sum::<usize>()
+        }
         ExprKind::Subscript(_, idx) => idx
             .iter()
             .map(|i| match i {
@@ -429,7 +432,16 @@ fn float_text(v: f64, ty: Scalar) -> String {
         s
     } else {
         match ty {
-            Scalar::F16 => format!("0x{:04X}", if v.is_nan() { 0x7E00u16 } else if v > 0.0 { 0x7C00 } else { 0xFC00 }),
+            Scalar::F16 => format!(
+                "0x{:04X}",
+                if v.is_nan() {
+                    0x7E00u16
+                } else if v > 0.0 {
+                    0x7C00
+                } else {
+                    0xFC00
+                }
+            ),
             Scalar::F64 => format!("0x{:016X}", v.to_bits()),
             _ => format!("0x{:08X}", (v as f32).to_bits()),
         }
@@ -768,9 +780,10 @@ impl<'a> Gen<'a> {
                         declared.last_mut().expect("pushed").insert(name.name.clone());
                     }
                     Stmt::Assign { target: Expr { kind: ExprKind::Name(n), .. }, .. }
-                        if !declared.iter().any(|d| d.contains(n)) && !out.contains(n) => {
-                            out.push(n.clone());
-                        }
+                        if !declared.iter().any(|d| d.contains(n)) && !out.contains(n) =>
+                    {
+                        out.push(n.clone());
+                    }
                     Stmt::If { then, els, .. } => {
                         walk(then, declared, out);
                         if let Some(e) = els {
@@ -816,9 +829,9 @@ impl<'a> Gen<'a> {
 
     fn if_stmt(&mut self, cond: &Expr, then: &Block, els: Option<&Block>, span: Span) -> Result<()> {
         let c = self.expr(cond)?;
-        let c = self.scalar(c, Some(Scalar::Bool), cond.span).map_err(|_| {
-            Diag::error(cond.span, "an if condition must be a bool (a comparison such as x < n)".to_string())
-        })?;
+        let c = self
+            .scalar(c, Some(Scalar::Bool), cond.span)
+            .map_err(|_| Diag::error(cond.span, "an if condition must be a bool (a comparison such as x < n)".to_string()))?;
         let mut names = Self::assigned_outside(then);
         if let Some(e) = els {
             for n in Self::assigned_outside(e) {
@@ -1039,7 +1052,10 @@ impl<'a> Gen<'a> {
     fn expr(&mut self, e: &Expr) -> Result<Value> {
         if self.expr_depth >= MAX_EXPR_DEPTH {
             let chain = if self.inline_chain.is_empty() { String::new() } else { format!(" (inside {})", self.inline_chain.join(" -> ")) };
-            return Err(Diag::error(e.span, format!("expressions nest deeper than {MAX_EXPR_DEPTH} levels, counting through fn bodies{chain}")));
+            return Err(Diag::error(
+                e.span,
+                format!("expressions nest deeper than {MAX_EXPR_DEPTH} levels, counting through fn bodies{chain}"),
+            ));
         }
         self.expr_depth += 1;
         let r = self.expr_node(e);
@@ -1110,9 +1126,7 @@ impl<'a> Gen<'a> {
 
     fn unary(&mut self, op: UnOp, v: Value, span: Span) -> Result<Value> {
         match (op, v) {
-            (UnOp::Neg, Value::Int(i)) => {
-                i.checked_neg().map(Value::Int).ok_or_else(|| Diag::error(span, "integer literal overflows"))
-            }
+            (UnOp::Neg, Value::Int(i)) => i.checked_neg().map(Value::Int).ok_or_else(|| Diag::error(span, "integer literal overflows")),
             (UnOp::Neg, Value::Float(f)) => Ok(Value::Float(-f)),
             (UnOp::BitNot, Value::Int(i)) => Ok(Value::Int(!i)),
             (op, Value::Run(r)) => {
@@ -1177,14 +1191,10 @@ impl<'a> Gen<'a> {
         let ExprKind::Binary(op, a, b) = &e.kind else { unreachable!() };
         let bool_t = Some(Scalar::Bool);
         let va = self.expr(a)?;
-        let va = self
-            .scalar(va, bool_t, a.span)
-            .map_err(|_| Diag::error(a.span, format!("'{}' needs bool operands", op.text())))?;
+        let va = self.scalar(va, bool_t, a.span).map_err(|_| Diag::error(a.span, format!("'{}' needs bool operands", op.text())))?;
         if !Self::may_fault(b) {
             let vb = self.expr(b)?;
-            let vb = self
-                .scalar(vb, bool_t, b.span)
-                .map_err(|_| Diag::error(b.span, format!("'{}' needs bool operands", op.text())))?;
+            let vb = self.scalar(vb, bool_t, b.span).map_err(|_| Diag::error(b.span, format!("'{}' needs bool operands", op.text())))?;
             let name = if *op == BinOp::And { "arith.andi" } else { "arith.ori" };
             return Ok(Value::V(self.emit(format!("{name} {}, {} : i1", va.s, vb.s), Ty::scalar(Scalar::Bool), e.span)));
         }
@@ -1282,7 +1292,8 @@ impl<'a> Gen<'a> {
     }
 
     fn binary_runs(&mut self, op: BinOp, a: Value, b: Value, span: Span) -> Result<Value> {
-        let (ra, rb) = (if let Value::Run(r) = &a { Some(r.clone()) } else { None }, if let Value::Run(r) = &b { Some(r.clone()) } else { None });
+        let (ra, rb) =
+            (if let Value::Run(r) = &a { Some(r.clone()) } else { None }, if let Value::Run(r) = &b { Some(r.clone()) } else { None });
         let shape = ra.as_ref().or(rb.as_ref()).expect("one is a run").clone();
         if let (Some(x), Some(y)) = (&ra, &rb) {
             if x.len != y.len {
@@ -1296,7 +1307,13 @@ impl<'a> Gen<'a> {
             (Some(x), Some(y)) if x != y => {
                 return Err(Diag::error(
                     span,
-                    format!("'{}' needs operands of one type, found {} and {}; convert one with {}(...)", op.text(), x.name(), y.name(), x.name()),
+                    format!(
+                        "'{}' needs operands of one type, found {} and {}; convert one with {}(...)",
+                        op.text(),
+                        x.name(),
+                        y.name(),
+                        x.name()
+                    ),
                 ))
             }
             (Some(x), _) | (_, Some(x)) => x,
@@ -1399,11 +1416,9 @@ impl<'a> Gen<'a> {
                 if let (Value::Int(x), Value::Int(y)) = (&a, &b) {
                     return Ok(Value::Int(if n == "max" { *x.max(y) } else { *x.min(y) }));
                 }
-                let ty = Self::type_of(&a).or(Self::type_of(&b)).unwrap_or(if matches!(a, Value::Float(_)) || matches!(b, Value::Float(_)) {
-                    Scalar::F32
-                } else {
-                    Scalar::I32
-                });
+                let ty = Self::type_of(&a)
+                    .or(Self::type_of(&b))
+                    .unwrap_or(if matches!(a, Value::Float(_)) || matches!(b, Value::Float(_)) { Scalar::F32 } else { Scalar::I32 });
                 if let (Value::Run(_), _) | (_, Value::Run(_)) = (&a, &b) {
                     return Err(Diag::error(span, format!("scalar {n}(a, b) does not take runs; use sum(...) or elem(...)")));
                 }
@@ -1436,7 +1451,10 @@ impl<'a> Gen<'a> {
                 let mut vs = Vec::new();
                 for a in args {
                     let v = self.expr(a)?;
-                    vs.push(self.scalar(v, Some(Scalar::I32), a.span).map_err(|e| Diag::error(a.span, format!("dp4a takes i32 words: {}", e.message)))?);
+                    vs.push(
+                        self.scalar(v, Some(Scalar::I32), a.span)
+                            .map_err(|e| Diag::error(a.span, format!("dp4a takes i32 words: {}", e.message)))?,
+                    );
                 }
                 let v8 = Ty::vector(Scalar::I8, 4);
                 let a8 = self.emit(format!("llvm.bitcast {} : i32 to vector<4xi8>", vs[0].s), v8, span);
@@ -1452,15 +1470,16 @@ impl<'a> Gen<'a> {
                 let mut vs = Vec::new();
                 for a in args {
                     let v = self.expr(a)?;
-                    vs.push(self.scalar(v, Some(Scalar::I32), a.span).map_err(|e| Diag::error(a.span, format!("byteperm takes i32 words: {}", e.message)))?);
+                    vs.push(
+                        self.scalar(v, Some(Scalar::I32), a.span)
+                            .map_err(|e| Diag::error(a.span, format!("byteperm takes i32 words: {}", e.message)))?,
+                    );
                 }
                 Ok(Value::V(self.emit(
                     // Generic form: the operands are (low word, high word, selector).
                     format!(
                         "\"nvvm.prmt\"({}, {}, {}) <{{mode = #nvvm.permute_mode<default>}}> : (i32, i32, i32) -> i32",
-                        vs[0].s,
-                        vs[1].s,
-                        vs[2].s
+                        vs[0].s, vs[1].s, vs[2].s
                     ),
                     Ty::scalar(Scalar::I32),
                     span,
@@ -1554,7 +1573,13 @@ impl<'a> Gen<'a> {
         if args.len() != fd.params.len() {
             return Err(Diag::error(
                 span,
-                format!("{} takes {} argument{}, got {}", fd.name.name, fd.params.len(), if fd.params.len() == 1 { "" } else { "s" }, args.len()),
+                format!(
+                    "{} takes {} argument{}, got {}",
+                    fd.name.name,
+                    fd.params.len(),
+                    if fd.params.len() == 1 { "" } else { "s" },
+                    args.len()
+                ),
             )
             .note(fd.name.span, "defined here"));
         }
@@ -1627,12 +1652,16 @@ impl<'a> Gen<'a> {
 
     fn tile_indices(&mut self, tile: &TileB, points: &[&Expr], t: &Ident) -> Result<Vec<String>> {
         if points.len() != tile.shape.len() {
-            return Err(Diag::error(t.span, format!("tile '{}' has {} dimensions, indexed with {}", t.name, tile.shape.len(), points.len())));
+            return Err(Diag::error(
+                t.span,
+                format!("tile '{}' has {} dimensions, indexed with {}", t.name, tile.shape.len(), points.len()),
+            ));
         }
         let mut out = Vec::new();
         for p in points {
             let v = self.expr(p)?;
-            let v = self.scalar(v, Some(Scalar::I32), p.span).map_err(|e| Diag::error(p.span, format!("indices are i32: {}", e.message)))?;
+            let v =
+                self.scalar(v, Some(Scalar::I32), p.span).map_err(|e| Diag::error(p.span, format!("indices are i32: {}", e.message)))?;
             out.push(self.index_of(&v, p.span));
         }
         Ok(out)
@@ -1652,7 +1681,8 @@ impl<'a> Gen<'a> {
         let mut acc: Option<String> = None;
         for (d, p) in points.iter().enumerate() {
             let v = self.expr(p)?;
-            let v = self.scalar(v, Some(Scalar::I32), p.span).map_err(|e| Diag::error(p.span, format!("indices are i32: {}", e.message)))?;
+            let v =
+                self.scalar(v, Some(Scalar::I32), p.span).map_err(|e| Diag::error(p.span, format!("indices are i32: {}", e.message)))?;
             let i = self.index_of(&v, p.span);
             self.bounds_check(name, t, d, &i, p.span, run.filter(|(rd, _)| *rd == d).map(|(_, n)| n), span);
             let stride = self.stride(t, d, span);
@@ -1674,7 +1704,8 @@ impl<'a> Gen<'a> {
             Dim::Const(c) => self.index_const(*c, span),
             Dim::Arg(_, idx) => idx.clone(),
         };
-        let text: String = self.src.text.get(at.start as usize..at.end as usize).unwrap_or("?").split_whitespace().collect::<Vec<_>>().join(" ");
+        let text: String =
+            self.src.text.get(at.start as usize..at.end as usize).unwrap_or("?").split_whitespace().collect::<Vec<_>>().join(" ");
         let what = format!("{name}: subscript {d} ({text}) is outside [0, {})", t.names[d]);
         let ok = self.emit(format!("arith.cmpi ult, {i}, {dim} : index"), Ty::scalar(Scalar::Bool), at);
         self.emit_void(format!("cf.assert {}, \"{}\" {{phobos.bounds}}", ok.s, escape(&what)), at);
@@ -1711,7 +1742,11 @@ impl<'a> Gen<'a> {
     }
 
     fn load_point(&mut self, mem: &str, mty: &str, elem: Scalar, idx: &[String], span: Span) -> V {
-        let raw = self.emit(format!("memref.load {mem}[{}] : {mty}", idx.join(", ")), Ty::scalar(if elem == Scalar::Bool { Scalar::I8 } else { elem }), span);
+        let raw = self.emit(
+            format!("memref.load {mem}[{}] : {mty}", idx.join(", ")),
+            Ty::scalar(if elem == Scalar::Bool { Scalar::I8 } else { elem }),
+            span,
+        );
         if elem == Scalar::Bool {
             let z = self.const_int(0, Ty::scalar(Scalar::I8), span);
             return self.emit(format!("arith.cmpi ne, {}, {} : i8", raw.s, z.s), Ty::scalar(Scalar::Bool), span);
@@ -1732,7 +1767,10 @@ impl<'a> Gen<'a> {
         }
         if let Some(k) = runs.iter().find(|k| matches!(idx[**k], Index::Full(_))) {
             let Index::Full(s) = &idx[*k] else { unreachable!() };
-            return Err(Diag::error(*s, "':' (a whole dimension) makes a tile copy, which only initializes a variable: var t = x[0 :+ 1, :]"));
+            return Err(Diag::error(
+                *s,
+                "':' (a whole dimension) makes a tile copy, which only initializes a variable: var t = x[0 :+ 1, :]",
+            ));
         }
         if runs.len() > 1 {
             return Err(Diag::error(span, "a thread's run spans one dimension (one ':+'); a tile copy spans several"));
@@ -1744,11 +1782,14 @@ impl<'a> Gen<'a> {
             Value::Int(n) => return Err(Diag::error(len.span, format!("a run's length must be from 1 to 1024, got {n}"))),
             _ => return Err(Diag::error(len.span, "a run's length must be a compile-time constant")),
         };
-        let points: Vec<&Expr> = idx.iter().map(|i| match i {
-            Index::Point(e) => e,
-            Index::Run { start, .. } => start,
-            Index::Full(_) => unreachable!(),
-        }).collect();
+        let points: Vec<&Expr> = idx
+            .iter()
+            .map(|i| match i {
+                Index::Point(e) => e,
+                Index::Run { start, .. } => start,
+                Index::Full(_) => unreachable!(),
+            })
+            .collect();
         match self.lookup(&t.name).cloned() {
             Some(Bind::Tensor(tb)) => {
                 let lin = self.linear(&t.name, &tb, &points, Some((d, n)), span)?;
@@ -1771,7 +1812,17 @@ impl<'a> Gen<'a> {
     /// Contiguous runs (stride None) are vector loads of at most 16 bytes each; others are
     /// element loads gathered into vectors.
     #[allow(clippy::too_many_arguments)]
-    fn read_run(&mut self, mem: &str, mty: &str, elem: Scalar, idx: Vec<String>, dim: usize, stride: Option<String>, n: u32, span: Span) -> Result<Value> {
+    fn read_run(
+        &mut self,
+        mem: &str,
+        mty: &str,
+        elem: Scalar,
+        idx: Vec<String>,
+        dim: usize,
+        stride: Option<String>,
+        n: u32,
+        span: Span,
+    ) -> Result<Value> {
         let mem_elem = if elem == Scalar::Bool { Scalar::I8 } else { elem };
         let per_chunk = (16 / mem_elem.bytes()).max(1);
         let mut chunks = Vec::new();
@@ -1926,7 +1977,11 @@ impl<'a> Gen<'a> {
             if first < base + n {
                 let at = first - base;
                 if which == "elem" {
-                    return Ok(Value::V(self.emit(format!("vector.extract {}[{at}] : {} from {}", c.s, c.ty.elem.mlir(), c.ty.mlir()), Ty::scalar(c.ty.elem), span)));
+                    return Ok(Value::V(self.emit(
+                        format!("vector.extract {}[{at}] : {} from {}", c.s, c.ty.elem.mlir(), c.ty.mlir()),
+                        Ty::scalar(c.ty.elem),
+                        span,
+                    )));
                 }
                 if at + 4 > n || n % 4 != 0 {
                     return Err(Diag::error(i.span, "word reads whole 4-byte words of a run whose length is a multiple of 4"));
@@ -1934,7 +1989,11 @@ impl<'a> Gen<'a> {
                 // The chunk as packed words, then one word.
                 let wty = Ty::vector(Scalar::I32, n / 4);
                 let words = self.emit(format!("vector.bitcast {} : {} to {}", c.s, c.ty.mlir(), wty.mlir()), wty, span);
-                return Ok(Value::V(self.emit(format!("vector.extract {}[{}] : i32 from {}", words.s, at / 4, wty.mlir()), Ty::scalar(Scalar::I32), span)));
+                return Ok(Value::V(self.emit(
+                    format!("vector.extract {}[{}] : i32 from {}", words.s, at / 4, wty.mlir()),
+                    Ty::scalar(Scalar::I32),
+                    span,
+                )));
             }
             base += n;
         }
@@ -1981,21 +2040,30 @@ impl<'a> Gen<'a> {
             return Err(Diag::error(t.span, format!("'{}' is not a tensor; a tile copies from a tensor", t.name)));
         };
         if idx.len() != tb.dims.len() {
-            return Err(Diag::error(span, format!("tensor has {} dimensions ({}), indexed with {}", tb.dims.len(), tb.names.join(", "), idx.len())));
+            return Err(Diag::error(
+                span,
+                format!("tensor has {} dimensions ({}), indexed with {}", tb.dims.len(), tb.names.join(", "), idx.len()),
+            ));
         }
         let mut starts = Vec::new();
         let mut shape = Vec::new();
         for (d, i) in idx.iter().enumerate() {
             let (start, extent) = match i {
                 Index::Point(e) => (Some(e), Ok(1)),
-                Index::Run { start, len } => (Some(start), match self.expr(len)? {
-                    Value::Int(n) => Ok(n),
-                    _ => Err(len.span),
-                }),
-                Index::Full(s) => (None, match &tb.dims[d] {
-                    Dim::Const(c) => Ok(*c),
-                    Dim::Arg(..) => Err(*s),
-                }),
+                Index::Run { start, len } => (
+                    Some(start),
+                    match self.expr(len)? {
+                        Value::Int(n) => Ok(n),
+                        _ => Err(len.span),
+                    },
+                ),
+                Index::Full(s) => (
+                    None,
+                    match &tb.dims[d] {
+                        Dim::Const(c) => Ok(*c),
+                        Dim::Arg(..) => Err(*s),
+                    },
+                ),
             };
             let extent = extent.map_err(|s| {
                 Diag::error(
@@ -2063,7 +2131,9 @@ impl<'a> Gen<'a> {
         let width_val = match width {
             Some(w) => match self.expr(&w.value)? {
                 Value::Int(v) => Some(v),
-                _ => return Err(Diag::error(w.value.span, "width must fold to a compile-time constant (a power of two dividing ctx.lanes)")),
+                _ => {
+                    return Err(Diag::error(w.value.span, "width must fold to a compile-time constant (a power of two dividing ctx.lanes)"))
+                }
             },
             None => None,
         };
@@ -2083,9 +2153,15 @@ impl<'a> Gen<'a> {
             let v = self.expr(&args[0])?;
             let v = self.scalar(v, None, args[0].span)?;
             let o = self.expr(&m.value)?;
-            let o = self.scalar(o, Some(Scalar::I32), m.value.span).map_err(|e| Diag::error(m.value.span, format!("a shuffle's {} is an i32: {}", m.key.name, e.message)))?;
+            let o = self
+                .scalar(o, Some(Scalar::I32), m.value.span)
+                .map_err(|e| Diag::error(m.value.span, format!("a shuffle's {} is an i32: {}", m.key.name, e.message)))?;
             let attrs = format!("{{mode = \"{}\"{width_attr}}}", m.key.name);
-            return Ok(Value::V(self.emit(format!("\"lane.shuffle\"({}, {}) {attrs} : ({}, i32) -> {}", v.s, o.s, v.ty.mlir(), v.ty.mlir()), v.ty, span)));
+            return Ok(Value::V(self.emit(
+                format!("\"lane.shuffle\"({}, {}) {attrs} : ({}, i32) -> {}", v.s, o.s, v.ty.mlir(), v.ty.mlir()),
+                v.ty,
+                span,
+            )));
         }
         if let Some(m) = modes.first() {
             return Err(Diag::error(m.key.span, format!("'{}' configures shuffles; {name} takes over and width", m.key.name)));
@@ -2100,32 +2176,43 @@ impl<'a> Gen<'a> {
         };
         let want_args = if name == "reduce" { 2 } else { 1 };
         if args.len() != want_args {
-            return Err(Diag::error(span, format!("{name}<...> takes {want_args} argument{}, got {}", if want_args == 1 { "" } else { "s" }, args.len())));
+            return Err(Diag::error(
+                span,
+                format!("{name}<...> takes {want_args} argument{}, got {}", if want_args == 1 { "" } else { "s" }, args.len()),
+            ));
         }
         let v = self.expr(&args[0])?;
         if let Value::Run(_) = v {
-            return Err(Diag::error(args[0].span, format!("{name}<over ...> folds one value per thread; sum a run within the thread first with sum(...)")));
+            return Err(Diag::error(
+                args[0].span,
+                format!("{name}<over ...> folds one value per thread; sum a run within the thread first with sum(...)"),
+            ));
         }
         let v = self.scalar(v, None, args[0].span)?;
         let t = v.ty.mlir();
         let out = match name {
-            "sum" | "max" | "min" | "any" | "all" => self.emit(
-                format!("\"{dialect}.reduce\"({}) {{kind = \"{name}\"{width_attr}}} : ({t}) -> {t}", v.s),
-                v.ty,
-                span,
-            ),
+            "sum" | "max" | "min" | "any" | "all" => {
+                self.emit(format!("\"{dialect}.reduce\"({}) {{kind = \"{name}\"{width_attr}}} : ({t}) -> {t}", v.s), v.ty, span)
+            }
             "argmax" => {
                 let attrs = if width_attr.is_empty() { String::new() } else { format!(" {{{}}}", &width_attr[2..]) };
                 self.emit(format!("\"{dialect}.argmax\"({}){attrs} : ({t}) -> i32", v.s), Ty::scalar(Scalar::I32), span)
             }
             "reduce" => {
                 let f = match &args[1].kind {
-                    ExprKind::Name(n) => self.fns.get(n).copied().ok_or_else(|| Diag::error(args[1].span, format!("'{n}' is not a function (fn {n}(a, b) = ...)")))?,
+                    ExprKind::Name(n) => self
+                        .fns
+                        .get(n)
+                        .copied()
+                        .ok_or_else(|| Diag::error(args[1].span, format!("'{n}' is not a function (fn {n}(a, b) = ...)")))?,
                     _ => return Err(Diag::error(args[1].span, "reduce's second argument names a function: fn f(a, b) = ...")),
                 };
                 if f.params.len() != 2 {
-                    return Err(Diag::error(args[1].span, format!("reduce needs a function of two values; '{}' takes {}", f.name.name, f.params.len()))
-                        .note(f.name.span, "defined here"));
+                    return Err(Diag::error(
+                        args[1].span,
+                        format!("reduce needs a function of two values; '{}' takes {}", f.name.name, f.params.len()),
+                    )
+                    .note(f.name.span, "defined here"));
                 }
                 let (a, b) = (self.fresh(), self.fresh());
                 let ty = v.ty;

@@ -9,9 +9,9 @@ use crate::{
 
 /// Names the language reserves: built-ins, casts and keywords.
 pub const RESERVED: &[&str] = &[
-    "sum", "max", "min", "any", "all", "argmax", "reduce", "shfl", "range", "elem", "store", "word", "dp4a", "byteperm",
-    "popcount", "i8", "i16", "i32", "i64", "f16", "f32", "f64", "bool", "let", "var", "if", "else", "for", "in", "fn",
-    "kernel", "tensor", "ctx", "true", "false",
+    "sum", "max", "min", "any", "all", "argmax", "reduce", "shfl", "range", "elem", "store", "word", "dp4a", "byteperm", "popcount", "i8",
+    "i16", "i32", "i64", "f16", "f32", "f64", "bool", "let", "var", "if", "else", "for", "in", "fn", "kernel", "tensor", "ctx", "true",
+    "false",
 ];
 
 /// Collective and shuffle names, which take `<...>`.
@@ -185,12 +185,7 @@ impl Parser {
                 let end = self.eat_punct(")")?;
                 Attr::Autotune { dims, span: at.to(end) }
             }
-            other => {
-                return Err(Diag::error(
-                    name.span,
-                    format!("unknown attribute '@{other}' (expected @launch, @aligned or @autotune)"),
-                ))
-            }
+            other => return Err(Diag::error(name.span, format!("unknown attribute '@{other}' (expected @launch, @aligned or @autotune)"))),
         };
         Ok(attr)
     }
@@ -266,10 +261,7 @@ impl Parser {
     fn type_name(&mut self) -> Result<TypeName> {
         let id = self.ident("a type (i8, i16, i32, i64, f16, f32, f64 or bool)")?;
         if !TYPES.contains(&id.name.as_str()) {
-            return Err(Diag::error(
-                id.span,
-                format!("unknown type '{}' (expected i8, i16, i32, i64, f16, f32, f64 or bool)", id.name),
-            ));
+            return Err(Diag::error(id.span, format!("unknown type '{}' (expected i8, i16, i32, i64, f16, f32, f64 or bool)", id.name)));
         }
         Ok(TypeName { name: id.name, span: id.span })
     }

@@ -86,7 +86,11 @@ impl Diag {
         let pad: String = text.chars().take(caret).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
         let width = if self.span.end > self.span.start {
             let (el, ec) = src.line_col(self.span.end);
-            if el == line { (ec - col).max(1) as usize } else { 1 }
+            if el == line {
+                (ec - col).max(1) as usize
+            } else {
+                1
+            }
         } else {
             1
         };

@@ -24,7 +24,8 @@ fn l1_of_every_example() {
     insta::glob!("../../examples", "*.phobos", |path| {
         let text = std::fs::read_to_string(path).unwrap();
         let src = Source::new(path.file_name().unwrap().to_string_lossy(), text);
-        let out = compile(&src, &Options::default()).unwrap_or_else(|ds| panic!("{}", ds.iter().map(|d| d.render(&src)).collect::<String>()));
+        let out =
+            compile(&src, &Options::default()).unwrap_or_else(|ds| panic!("{}", ds.iter().map(|d| d.render(&src)).collect::<String>()));
         insta::assert_snapshot!(out.mlir);
     });
 }
@@ -44,17 +45,91 @@ fn rendered_errors() {
 
 #[test]
 fn examples_exist() {
-    let n = std::fs::read_dir(examples()).unwrap().filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "phobos")).count();
+    let n =
+        std::fs::read_dir(examples()).unwrap().filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "phobos")).count();
     assert!(n >= 5, "the seed kernels are in examples/");
 }
 
 /// Tokens and fragments the fuzzer combines: every keyword, operator and shape of the grammar.
 const PIECES: &[&str] = &[
-    "kernel", "fn", "@launch(", "@aligned(", "@autotune(", "let", "var", "if", "else", "for", "in", "range(", "sum", "max", "min",
-    "any", "all", "argmax", "reduce", "shfl", "<", ">", "over", "width", "from", "xor", "down", "up", "ctx.lane", "ctx.thread",
-    "ctx.warp", "ctx.block.x", "tensor<f32>", "tensor<i8>", "[N, K]", "[", "]", "(", ")", "{", "}", ":+", ":", ",", "=", "+=",
-    "*", "+", "-", "/", "%", "&&", "||", "==", "<=", "!", "~", "0", "1", "4", "128", "2.5", "x", "W", "N", "K", "i32(", "f32(",
-    "\n", " ", "// c\n", "/*", "*/", "true", "@", "$", "0x", "99999999999999999999",
+    "kernel",
+    "fn",
+    "@launch(",
+    "@aligned(",
+    "@autotune(",
+    "let",
+    "var",
+    "if",
+    "else",
+    "for",
+    "in",
+    "range(",
+    "sum",
+    "max",
+    "min",
+    "any",
+    "all",
+    "argmax",
+    "reduce",
+    "shfl",
+    "<",
+    ">",
+    "over",
+    "width",
+    "from",
+    "xor",
+    "down",
+    "up",
+    "ctx.lane",
+    "ctx.thread",
+    "ctx.warp",
+    "ctx.block.x",
+    "tensor<f32>",
+    "tensor<i8>",
+    "[N, K]",
+    "[",
+    "]",
+    "(",
+    ")",
+    "{",
+    "}",
+    ":+",
+    ":",
+    ",",
+    "=",
+    "+=",
+    "*",
+    "+",
+    "-",
+    "/",
+    "%",
+    "&&",
+    "||",
+    "==",
+    "<=",
+    "!",
+    "~",
+    "0",
+    "1",
+    "4",
+    "128",
+    "2.5",
+    "x",
+    "W",
+    "N",
+    "K",
+    "i32(",
+    "f32(",
+    "\n",
+    " ",
+    "// c\n",
+    "/*",
+    "*/",
+    "true",
+    "@",
+    "$",
+    "0x",
+    "99999999999999999999",
 ];
 
 proptest! {

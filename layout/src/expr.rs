@@ -81,7 +81,11 @@ impl P<'_> {
         // Every integer of the notation is a size, a stride or a small parameter: bounded, so
         // that arithmetic on them cannot overflow.
         if v.unsigned_abs() > crate::layout::MAX_SIZE as u64 {
-            return Err(LayoutError::Invalid(format!("at column {}: {t} is outside [-{m}, {m}], the range of sizes and strides", start + 1, m = crate::layout::MAX_SIZE)));
+            return Err(LayoutError::Invalid(format!(
+                "at column {}: {t} is outside [-{m}, {m}], the range of sizes and strides",
+                start + 1,
+                m = crate::layout::MAX_SIZE
+            )));
         }
         Ok(v)
     }

@@ -21,7 +21,7 @@ pub fn from_values(values: &[i64]) -> Option<Layout> {
     while g.len() > 1 {
         let d = g[1];
         let run = (1..g.len()).find(|&x| g[x] != x as i64 * d).unwrap_or(g.len());
-        if g.len() % run != 0 {
+        if !g.len().is_multiple_of(run) {
             return None;
         }
         let next: Vec<i64> = g.iter().step_by(run).copied().collect();

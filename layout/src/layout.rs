@@ -38,10 +38,9 @@ pub enum LayoutError {
 impl fmt::Display for LayoutError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            LayoutError::OutOfDomain { a, b, x, value, size } => write!(
-                f,
-                "compose({a}, {b}) is out of domain: {b} maps x = {x} to {value}, outside [0, {size}), the domain of {a}"
-            ),
+            LayoutError::OutOfDomain { a, b, x, value, size } => {
+                write!(f, "compose({a}, {b}) is out of domain: {b} maps x = {x} to {value}, outside [0, {size}), the domain of {a}")
+            }
             LayoutError::NotInjective { layout, x, y, value, why } => {
                 write!(f, "{layout} {why}: coordinates {x} and {y} both map to {value}")
             }
@@ -69,7 +68,9 @@ pub const MAX_ENUMERATION: i64 = 1 << 24;
 /// An error when `size` is too large to enumerate.
 pub fn check_enumerable(size: i64, what: &str) -> Result<()> {
     if size > MAX_ENUMERATION {
-        return Err(LayoutError::Invalid(format!("{what}: {size} elements are more than the {MAX_ENUMERATION} Phobos checks by enumeration")));
+        return Err(LayoutError::Invalid(format!(
+            "{what}: {size} elements are more than the {MAX_ENUMERATION} Phobos checks by enumeration"
+        )));
     }
     Ok(())
 }
@@ -239,7 +240,10 @@ impl Layout {
         }
         let mut modes: Vec<(i64, i64)> = self.flat().into_iter().filter(|(s, d)| *s != 1 && *d != 0).collect();
         if let Some((s, d)) = modes.iter().find(|(_, d)| *d < 0) {
-            return Err(LayoutError::NotComplementable { layout: self.to_string(), why: format!("has a negative stride in mode {s}:{d}; its complement is not defined") });
+            return Err(LayoutError::NotComplementable {
+                layout: self.to_string(),
+                why: format!("has a negative stride in mode {s}:{d}; its complement is not defined"),
+            });
         }
         modes.sort_by_key(|(s, d)| (*d, *s));
         let mut shape = Vec::new();
@@ -267,7 +271,9 @@ impl Layout {
             if d % current != 0 {
                 return Err(LayoutError::NotComplementable {
                     layout: self.to_string(),
-                    why: format!("has no complement: stride {d} of mode {s}:{d} is not a multiple of {current}, the extent of the modes below it"),
+                    why: format!(
+                        "has no complement: stride {d} of mode {s}:{d} is not a multiple of {current}, the extent of the modes below it"
+                    ),
                 });
             }
             shape.push(d / current);
@@ -361,7 +367,13 @@ impl Layout {
                 )));
             }
             if let Some(y) = seen[v as usize] {
-                return Err(LayoutError::NotInjective { layout: self.to_string(), x: y, y: x, value: v, why: format!("is not a bijection onto [0, {n})") });
+                return Err(LayoutError::NotInjective {
+                    layout: self.to_string(),
+                    x: y,
+                    y: x,
+                    value: v,
+                    why: format!("is not a bijection onto [0, {n})"),
+                });
             }
             seen[v as usize] = Some(x);
         }
@@ -438,8 +450,7 @@ fn compose_impl(ls: &[i64], ld: &[i64], rs: &Tuple, rd: &Tuple) -> Option<(Tuple
                     shape_1.push(shape_div(*di, rest_stride)?);
                     rest_stride = shape_div(rest_stride, *di)?;
                 }
-                let stride_1: Vec<i64> =
-                    (0..r - 1).map(|i| shape_div(ls[i], shape_1[i]).map(|q| ld[i] * q)).collect::<Option<_>>()?;
+                let stride_1: Vec<i64> = (0..r - 1).map(|i| shape_div(ls[i], shape_1[i]).map(|q| ld[i] * q)).collect::<Option<_>>()?;
                 (shape_1, stride_1, rest_stride)
             };
             // Mod out B's shape.

@@ -55,7 +55,13 @@ pub fn check_space(m: &Map, space: Space) -> layout::Result<()> {
             let mut seen = std::collections::HashMap::new();
             for x in 0..m.size() {
                 if let Some(y) = seen.insert(m.eval(x), x) {
-                    return Err(LayoutError::NotInjective { layout: m.to_string(), x: y, y: x, value: m.eval(x), why: "aliases in physical space".into() });
+                    return Err(LayoutError::NotInjective {
+                        layout: m.to_string(),
+                        x: y,
+                        y: x,
+                        value: m.eval(x),
+                        why: "aliases in physical space".into(),
+                    });
                 }
             }
             Ok(())

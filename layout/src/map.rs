@@ -12,10 +12,18 @@ pub enum Map {
     /// coordinates, apply a.
     Compose(Box<Map>, Box<Map>),
     /// CuTe's `Swizzle<B, M, S>` applied after `inner`.
-    Swizzle { b: u32, m: u32, s: i32, inner: Box<Map> },
+    Swizzle {
+        b: u32,
+        m: u32,
+        s: i32,
+        inner: Box<Map>,
+    },
     /// A function given by its values, printed as the expression it came from (the left
     /// inverse of an injective layout that no layout equals).
-    Table { name: String, values: Vec<i64> },
+    Table {
+        name: String,
+        values: Vec<i64>,
+    },
 }
 
 /// `Swizzle<B, M, S>` on an offset: xor the B bits at M + S (or M, for S < 0) into the B bits at

@@ -135,8 +135,14 @@ impl Named {
 impl std::fmt::Display for Named {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let shape: Vec<String> = self.shape.iter().map(|s| s.to_string()).collect();
-        let strides: Vec<String> =
-            self.strides.iter().map(|(d, a)| match a { Some(a) => format!("{d}@{a}"), None => d.to_string() }).collect();
+        let strides: Vec<String> = self
+            .strides
+            .iter()
+            .map(|(d, a)| match a {
+                Some(a) => format!("{d}@{a}"),
+                None => d.to_string(),
+            })
+            .collect();
         write!(f, "S[({}):({})]", shape.join(","), strides.join(","))
     }
 }

@@ -139,7 +139,8 @@ pub fn flat_divide(a: &Map, t: &Tiler) -> Result<Map> {
 /// `logical_product(A, B) = (A, complement(A, size(A) · cosize(B)) ∘ B)`.
 fn product_one(a: &Layout, b: &Map) -> Result<(Layout, Layout)> {
     let bl = b.layout("the second operand of a product")?;
-    let target = a.size().checked_mul(bl.cosize()).ok_or_else(|| LayoutError::Invalid(format!("the product of {a} and {bl} is too large")))?;
+    let target =
+        a.size().checked_mul(bl.cosize()).ok_or_else(|| LayoutError::Invalid(format!("the product of {a} and {bl} is too large")))?;
     let comp = a.complement(target)?;
     let c = layout_of(Map::compose(&Map::Layout(comp), b)?, "the product's second mode")?;
     Ok((a.clone(), c))
@@ -178,10 +179,14 @@ pub fn logical_product(a: &Map, t: &Tiler) -> Result<Map> {
     match t {
         Tiler::One(_) => Ok(Map::Layout(Layout::concat(&[Layout::concat(&xs), Layout::concat(&cs)]))),
         Tiler::Modes(_) => {
-            let modes: Vec<Layout> = xs.iter().enumerate().map(|(i, x)| match cs.get(i) {
-                Some(c) => Layout::concat(&[x.clone(), c.clone()]),
-                None => x.clone(),
-            }).collect();
+            let modes: Vec<Layout> = xs
+                .iter()
+                .enumerate()
+                .map(|(i, x)| match cs.get(i) {
+                    Some(c) => Layout::concat(&[x.clone(), c.clone()]),
+                    None => x.clone(),
+                })
+                .collect();
             Ok(Map::Layout(Layout::concat(&modes)))
         }
     }
@@ -250,13 +255,19 @@ pub fn flat_product(a: &Map, t: &Tiler) -> Result<Map> {
 /// rocPRIM's blocked layout: thread t holds items t·I .. t·I + I - 1: (T,I):(I,1).
 pub fn blocked(t: i64, i: i64) -> Result<Layout> {
     positive(&[t, i], "blocked")?;
-    Layout::new(crate::Tuple::Tup(vec![crate::Tuple::Int(t), crate::Tuple::Int(i)]), crate::Tuple::Tup(vec![crate::Tuple::Int(i), crate::Tuple::Int(1)]))
+    Layout::new(
+        crate::Tuple::Tup(vec![crate::Tuple::Int(t), crate::Tuple::Int(i)]),
+        crate::Tuple::Tup(vec![crate::Tuple::Int(i), crate::Tuple::Int(1)]),
+    )
 }
 
 /// rocPRIM's striped layout: item i of thread t is t + i·T: (T,I):(1,T).
 pub fn striped(t: i64, i: i64) -> Result<Layout> {
     positive(&[t, i], "striped")?;
-    Layout::new(crate::Tuple::Tup(vec![crate::Tuple::Int(t), crate::Tuple::Int(i)]), crate::Tuple::Tup(vec![crate::Tuple::Int(1), crate::Tuple::Int(t)]))
+    Layout::new(
+        crate::Tuple::Tup(vec![crate::Tuple::Int(t), crate::Tuple::Int(i)]),
+        crate::Tuple::Tup(vec![crate::Tuple::Int(1), crate::Tuple::Int(t)]),
+    )
 }
 
 /// rocPRIM's warp-striped layout, W threads per warp: ((W,T/W),I):((1,W·I),W).

@@ -191,22 +191,33 @@ fn brute_force_layout(values: &[i64]) -> Option<Vec<(i64, i64)>> {
         if n == 1 {
             return vec![vec![]];
         }
-        (2..=n).filter(|f| n % f == 0).flat_map(|f| factorizations(n / f).into_iter().map(move |mut rest| {
-            rest.insert(0, f);
-            rest
-        })).collect()
+        (2..=n)
+            .filter(|f| n % f == 0)
+            .flat_map(|f| {
+                factorizations(n / f).into_iter().map(move |mut rest| {
+                    rest.insert(0, f);
+                    rest
+                })
+            })
+            .collect()
     }
     if values.first() != Some(&0) {
         return None;
     }
     for shape in factorizations(values.len() as i64) {
         let mut prefix = 1;
-        let modes: Vec<(i64, i64)> = shape.iter().map(|s| {
-            let m = (*s, values[prefix as usize]);
-            prefix *= s;
-            m
-        }).collect();
-        let l = Layout::new(Tuple::Tup(modes.iter().map(|m| Tuple::Int(m.0)).collect()), Tuple::Tup(modes.iter().map(|m| Tuple::Int(m.1)).collect()));
+        let modes: Vec<(i64, i64)> = shape
+            .iter()
+            .map(|s| {
+                let m = (*s, values[prefix as usize]);
+                prefix *= s;
+                m
+            })
+            .collect();
+        let l = Layout::new(
+            Tuple::Tup(modes.iter().map(|m| Tuple::Int(m.0)).collect()),
+            Tuple::Tup(modes.iter().map(|m| Tuple::Int(m.1)).collect()),
+        );
         if l.is_ok_and(|l| (0..values.len()).all(|x| l.eval(x as i64) == values[x])) {
             return Some(modes);
         }

@@ -122,13 +122,5 @@ impl<'c> RunExternalPass<'c> for Printer {
 /// A pass that prints the IR it runs on to stderr under `// -----// IR Dump <header> //----- //`,
 /// for `--mlir-print-ir-before=FLAG` / `--mlir-print-ir-after=FLAG`.
 pub fn print_pass(header: String, generic: bool) -> Pass {
-    create_external(
-        Printer { header, generic },
-        TypeId::create(&PASS_IDS[63]),
-        "PrintIR",
-        "phobos-print-ir",
-        "prints the IR",
-        "",
-        &[],
-    )
+    create_external(Printer { header, generic }, TypeId::create(&PASS_IDS[63]), "PrintIR", "phobos-print-ir", "prints the IR", "", &[])
 }

@@ -68,7 +68,8 @@ pub fn workgroup_global(module: Op, b: Builder, name: &str, mty: phobos_dialects
     if !body.ops().any(|o| o.is("memref.global") && o.str_attr("sym_name").as_deref() == Some(name)) {
         let first = body.first_op().expect("gpu.module is not empty");
         let i64t = b.ctx.i(64);
-        let mut attrs = vec![("sym_name", b.ctx.str_attr(name)), ("type", b.ctx.a(&format!("{mty}"))), ("alignment", b.ctx.int_attr(i64t, 16))];
+        let mut attrs =
+            vec![("sym_name", b.ctx.str_attr(name)), ("type", b.ctx.a(&format!("{mty}"))), ("alignment", b.ctx.int_attr(i64t, 16))];
         if !dynamic {
             attrs.push(("sym_visibility", b.ctx.str_attr("private")));
             attrs.push(("initial_value", b.ctx.unit_attr()));

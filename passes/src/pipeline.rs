@@ -145,14 +145,9 @@ pub fn build(pm: &PassManager, text: &str, cfg: &BuildConfig) -> Result<(), Pipe
     for e in &elems {
         match (&e.nested, e.name.as_str()) {
             (Some(inner), "builtin.module") => build_level(top, "builtin.module", inner, cfg)?,
-            (Some(_), other) => {
-                return err(e.col, format!("can't run a pass pipeline anchored on '{other}' on a 'builtin.module'"))
-            }
+            (Some(_), other) => return err(e.col, format!("can't run a pass pipeline anchored on '{other}' on a 'builtin.module'")),
             (None, _) => {
-                return err(
-                    e.col,
-                    "expected pass pipeline to be wrapped with the anchor operation type, e.g. 'builtin.module(...)'",
-                )
+                return err(e.col, "expected pass pipeline to be wrapped with the anchor operation type, e.g. 'builtin.module(...)'")
             }
         }
     }
@@ -160,12 +155,7 @@ pub fn build(pm: &PassManager, text: &str, cfg: &BuildConfig) -> Result<(), Pipe
 }
 
 /// Adds `elems` to `opm`, which runs on ops named `anchor` ("any" for any op).
-pub fn build_level(
-    opm: OperationPassManager,
-    anchor: &str,
-    elems: &[Elem],
-    cfg: &BuildConfig,
-) -> Result<(), PipelineError> {
+pub fn build_level(opm: OperationPassManager, anchor: &str, elems: &[Elem], cfg: &BuildConfig) -> Result<(), PipelineError> {
     for e in elems {
         if let Some(inner) = &e.nested {
             if !e.options.is_empty() {
@@ -201,14 +191,10 @@ pub fn build_level(
             if anchor != "builtin.module" {
                 return err(e.col, format!("pipeline '{}' runs on 'builtin.module', not on '{anchor}'", e.name));
             }
-            let inner = parse(&text).map_err(|x| PipelineError {
-                col: e.col,
-                message: format!("in the expansion of '{}': {}", e.name, x.message),
-            })?;
-            build_level(opm, anchor, &inner, cfg).map_err(|x| PipelineError {
-                col: e.col,
-                message: format!("in the expansion of '{}': {}", e.name, x.message),
-            })?;
+            let inner = parse(&text)
+                .map_err(|x| PipelineError { col: e.col, message: format!("in the expansion of '{}': {}", e.name, x.message) })?;
+            build_level(opm, anchor, &inner, cfg)
+                .map_err(|x| PipelineError { col: e.col, message: format!("in the expansion of '{}': {}", e.name, x.message) })?;
             continue;
         }
         // An upstream pass: MLIR parses and checks it (unknown names, options, anchors are clean
@@ -236,12 +222,7 @@ unsafe extern "C" fn collect(s: mlir_sys::MlirStringRef, data: *mut c_void) {
 pub fn add_upstream(opm: OperationPassManager, elements: &str) -> Result<(), String> {
     let mut message = String::new();
     let ok = unsafe {
-        mlir_sys::mlirOpPassManagerAddPipeline(
-            opm.to_raw(),
-            sref(elements),
-            Some(collect),
-            &mut message as *mut String as *mut c_void,
-        )
+        mlir_sys::mlirOpPassManagerAddPipeline(opm.to_raw(), sref(elements), Some(collect), &mut message as *mut String as *mut c_void)
     };
     if ok.value != 0 {
         Ok(())

@@ -46,9 +46,7 @@ impl Target {
         for (k, v) in split_options(options)? {
             match k.as_str() {
                 "chip" => t.chip = v,
-                "O" => {
-                    t.opt_level = v.parse().ok().filter(|o| *o <= 3).ok_or_else(|| format!("O must be 0 to 3, got '{v}'"))?
-                }
+                "O" => t.opt_level = v.parse().ok().filter(|o| *o <= 3).ok_or_else(|| format!("O must be 0 to 3, got '{v}'"))?,
                 "libdevice" => t.libdevice = (!v.is_empty()).then_some(v),
                 _ => return Err(format!("no option '{k}' (options: chip, O, libdevice)")),
             }

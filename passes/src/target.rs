@@ -37,7 +37,8 @@ pub const CHIPS: &[Chip] = &[
 
 /// The chip a `--chip` value or pass option names; an error listing the supported ones.
 pub fn chip(name: &str) -> Result<&'static Chip, String> {
-    CHIPS.iter().find(|c| c.name == name).ok_or_else(|| {
-        format!("unsupported chip '{name}' (supported: {})", CHIPS.iter().map(|c| c.name).collect::<Vec<_>>().join(", "))
-    })
+    CHIPS
+        .iter()
+        .find(|c| c.name == name)
+        .ok_or_else(|| format!("unsupported chip '{name}' (supported: {})", CHIPS.iter().map(|c| c.name).collect::<Vec<_>>().join(", ")))
 }

@@ -572,7 +572,18 @@ impl Ctx<'_> {
 
     /// Byte range of a memory access by one lane, after bounds and alignment checks.
     #[allow(clippy::too_many_arguments)]
-    fn address(&self, cta: &Cta, w: &Warp, lane: usize, mem: usize, idx: &[Slot], n: u32, align: u32, loc: u32, write: bool) -> Result<(MemSrc, usize, usize), Fault> {
+    fn address(
+        &self,
+        cta: &Cta,
+        w: &Warp,
+        lane: usize,
+        mem: usize,
+        idx: &[Slot],
+        n: u32,
+        align: u32,
+        loc: u32,
+        write: bool,
+    ) -> Result<(MemSrc, usize, usize), Fault> {
         let mr = &self.k.memrefs[mem];
         let mut lin: i64 = 0;
         for (d, s) in idx.iter().enumerate() {
@@ -619,7 +630,11 @@ impl Ctx<'_> {
                 cta,
                 Some((w, lane)),
                 Some(loc),
-                format!("vector {what} of {len} bytes at byte {} of {}, which is not a multiple of its proven alignment {align}", base + off, mr.name),
+                format!(
+                    "vector {what} of {len} bytes at byte {} of {}, which is not a multiple of its proven alignment {align}",
+                    base + off,
+                    mr.name
+                ),
             ));
         }
         Ok((mr.src.clone(), base + off, len))
@@ -652,13 +667,7 @@ impl Ctx<'_> {
                     cta,
                     Some((w, lane)),
                     Some(loc),
-                    format!(
-                        "{what} by thread ({}, {}, {}) of shared byte {} with no barrier between them",
-                        o[0],
-                        o[1],
-                        o[2],
-                        word
-                    ),
+                    format!("{what} by thread ({}, {}, {}) of shared byte {} with no barrier between them", o[0], o[1], o[2], word),
                 );
                 f.message = f.message.replacen("write after a write", "a write races with a write", 1);
                 return Err(f);
@@ -708,7 +717,10 @@ impl Ctx<'_> {
         }
         let mask = w.mask;
         let regs = &w.regs;
-        let h = hash_words(std::iter::once(mask as u64).chain(carried.flat_map(|s| (0..s.len).flat_map(move |e| lanes(mask).map(move |l| regs[at(s, e, l)])))));
+        let h = hash_words(
+            std::iter::once(mask as u64)
+                .chain(carried.flat_map(|s| (0..s.len).flat_map(move |e| lanes(mask).map(move |l| regs[at(s, e, l)])))),
+        );
         let (pc, reads) = (w.pc, w.progress.reads);
         match w.progress.seen.iter_mut().find(|(p, _, _)| *p == pc) {
             Some((_, r, old)) if *r == reads && *old == h => Err(self.fault(
@@ -736,18 +748,21 @@ impl Ctx<'_> {
     fn step(&mut self, cta: &mut Cta, wi: usize, budget: u64) -> Result<(), Fault> {
         let k = self.k;
         let insts = &k.insts;
-        let mut w = std::mem::replace(&mut cta.warps[wi], Warp {
-            pc: 0,
-            mask: 0,
-            live: 0,
-            frames: vec![],
-            regs: vec![],
-            private: vec![],
-            index: 0,
-            status: Status::Done,
-            insts: 0,
-            progress: Progress::default(),
-        });
+        let mut w = std::mem::replace(
+            &mut cta.warps[wi],
+            Warp {
+                pc: 0,
+                mask: 0,
+                live: 0,
+                frames: vec![],
+                regs: vec![],
+                private: vec![],
+                index: 0,
+                status: Status::Done,
+                insts: 0,
+                progress: Progress::default(),
+            },
+        );
         let result = self.step_inner(cta, &mut w, insts, budget);
         cta.warps[wi] = w;
         result
@@ -794,7 +809,13 @@ impl Ctx<'_> {
                             match r {
                                 Ok(v) => w.regs[at(*dst, e, l)] = v,
                                 Err(()) => {
-                                    return Err(self.fault(FaultKind::DivisionByZero, cta, Some((w, l)), Some(*loc), format!("integer division by zero ({})", ty.name())));
+                                    return Err(self.fault(
+                                        FaultKind::DivisionByZero,
+                                        cta,
+                                        Some((w, l)),
+                                        Some(*loc),
+                                        format!("integer division by zero ({})", ty.name()),
+                                    ));
                                 }
                             }
                         }
@@ -1041,7 +1062,15 @@ impl Ctx<'_> {
                         for i in 0..4 {
                             let nib = (s >> (4 * i)) & 0xf;
                             let byte = ((bytes >> (8 * (nib & 7))) & 0xff) as u32;
-                            let byte = if nib & 8 != 0 { if byte & 0x80 != 0 { 0xff } else { 0 } } else { byte };
+                            let byte = if nib & 8 != 0 {
+                                if byte & 0x80 != 0 {
+                                    0xff
+                                } else {
+                                    0
+                                }
+                            } else {
+                                byte
+                            };
                             r |= byte << (8 * i);
                         }
                         w.regs[at(*dst, 0, l)] = r as u64;
@@ -1207,8 +1236,12 @@ impl Ctx<'_> {
                 }
                 Inst::WhileLatch { head_pc, args, loc } => {
                     // Yields read the previous iteration's values: copy through a scratch.
-                    let snapshot: Vec<(Slot, Vec<u64>)> =
-                        args.iter().map(|(_, s)| (*s, (0..s.len).flat_map(|e| (0..32).map(move |l| (e, l))).map(|(e, l)| w.regs[at(*s, e, l)]).collect())).collect();
+                    let snapshot: Vec<(Slot, Vec<u64>)> = args
+                        .iter()
+                        .map(|(_, s)| {
+                            (*s, (0..s.len).flat_map(|e| (0..32).map(move |l| (e, l))).map(|(e, l)| w.regs[at(*s, e, l)]).collect())
+                        })
+                        .collect();
                     for ((d, _), (_, vals)) in args.iter().zip(snapshot) {
                         for e in 0..d.len {
                             for l in lanes(mask) {
@@ -1252,12 +1285,7 @@ impl Ctx<'_> {
         let active = w.mask;
         let live_member = member & w.live;
         let msg = if active & !member != 0 {
-            format!(
-                "lanes {} of warp {} execute it but are not in its member mask {:#010x}",
-                lane_list(active & !member),
-                w.index,
-                member
-            )
+            format!("lanes {} of warp {} execute it but are not in its member mask {:#010x}", lane_list(active & !member), w.index, member)
         } else {
             format!(
                 "its member mask {:#010x} names lanes {} of warp {}, which do not execute it (control differs between lanes)",
@@ -1270,7 +1298,20 @@ impl Ctx<'_> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn shuffle(&self, cta: &Cta, w: &mut Warp, kind: ShflKind, member: u32, c: u32, dst: Slot, valid: Option<Slot>, v: Slot, b: Slot, bits: u32, loc: u32) -> Result<(), Fault> {
+    fn shuffle(
+        &self,
+        cta: &Cta,
+        w: &mut Warp,
+        kind: ShflKind,
+        member: u32,
+        c: u32,
+        dst: Slot,
+        valid: Option<Slot>,
+        v: Slot,
+        b: Slot,
+        bits: u32,
+        loc: u32,
+    ) -> Result<(), Fault> {
         let mask = w.mask;
         if member & w.live != mask {
             return Err(self.divergent_shuffle(cta, w, member, loc));
@@ -1370,7 +1411,10 @@ pub fn run(k: &Kernel, launch: &Launch, bufs: &mut [Vec<u8>], opts: &Options) ->
     }
     let threads = launch.block.iter().product::<u32>();
     if threads == 0 || threads > 1024 || launch.grid.contains(&0) {
-        return Err(bad(format!("block {:?} and grid {:?} must be non-empty, with at most 1024 threads per block", launch.block, launch.grid)));
+        return Err(bad(format!(
+            "block {:?} and grid {:?} must be non-empty, with at most 1024 threads per block",
+            launch.block, launch.grid
+        )));
     }
     check_grid(launch.grid).map_err(bad)?;
     let all_threads = launch.grid.iter().map(|g| *g as u64).product::<u64>() * threads as u64;
@@ -1410,7 +1454,8 @@ pub fn run(k: &Kernel, launch: &Launch, bufs: &mut [Vec<u8>], opts: &Options) ->
                 }
             }
             // A barrier opens when every warp of the CTA waits at it.
-            let waiting: Vec<usize> = cta.warps.iter().enumerate().filter(|(_, w)| matches!(w.status, Status::Barrier(_))).map(|(i, _)| i).collect();
+            let waiting: Vec<usize> =
+                cta.warps.iter().enumerate().filter(|(_, w)| matches!(w.status, Status::Barrier(_))).map(|(i, _)| i).collect();
             if !waiting.is_empty() && cta.warps.iter().all(|w| w.status != Status::Ready) {
                 let done: Vec<u32> = cta.warps.iter().filter(|w| w.status == Status::Done).map(|w| w.index).collect();
                 let first = &cta.warps[waiting[0]];

@@ -91,10 +91,7 @@ pub fn translate(module: Op, name: &str) -> R<Kernel> {
     let body = module.region(0).first_block().expect("gpu.module has a body");
     let Some(func) = body.ops().find(|o| o.is("gpu.func") && o.str_attr("sym_name").as_deref() == Some(name)) else {
         let names: Vec<String> = body.ops().filter(|o| o.is("gpu.func")).filter_map(|o| o.str_attr("sym_name")).collect();
-        return Err(Unsupported {
-            message: format!("no kernel named '{name}' (the module has: {})", names.join(", ")),
-            loc: None,
-        });
+        return Err(Unsupported { message: format!("no kernel named '{name}' (the module has: {})", names.join(", ")), loc: None });
     };
     let mut t = Tr {
         module,
@@ -122,7 +119,8 @@ pub fn translate(module: Op, name: &str) -> R<Kernel> {
         let named = |key: &str| dict.and_then(|d| attr_in_dict(d, key)).and_then(|a| a.str());
         let ty = a.ty();
         if ty.is_memref() {
-            let (elem, _) = prim_of(ty.element()).ok_or_else(|| Unsupported { message: format!("argument {i} has element type {}", ty.element()), loc: func.loc().src() })?;
+            let (elem, _) = prim_of(ty.element())
+                .ok_or_else(|| Unsupported { message: format!("argument {i} has element type {}", ty.element()), loc: func.loc().src() })?;
             let name = named("phobos.tensor").unwrap_or_else(|| format!("arg{i}"));
             let dims = dict
                 .and_then(|d| attr_in_dict(d, "phobos.dims"))
@@ -135,7 +133,8 @@ pub fn translate(module: Op, name: &str) -> R<Kernel> {
             args.push(ArgKind::Buffer { name, elem, dims });
             arg_slots.push(None);
         } else {
-            let (p, _) = prim_of(ty).ok_or_else(|| Unsupported { message: format!("argument {i} has type {ty}"), loc: func.loc().src() })?;
+            let (p, _) =
+                prim_of(ty).ok_or_else(|| Unsupported { message: format!("argument {i} has type {ty}"), loc: func.loc().src() })?;
             let name = named("phobos.dim").unwrap_or_else(|| format!("arg{i}"));
             let s = t.slot(a)?;
             args.push(ArgKind::Scalar { name, ty: p });
@@ -146,7 +145,11 @@ pub fn translate(module: Op, name: &str) -> R<Kernel> {
     t.shared_bytes = t.shared_bytes.div_ceil(16) * 16;
     t.block(entry)?;
     let dynamic_shared = func.int_attr("phobos.dynamic_shared_bytes").unwrap_or(0) as u32;
-    let block = func.attr("known_block_size").and_then(|a| a.dense_ints()).filter(|v| v.len() == 3).map(|v| [v[0] as u32, v[1] as u32, v[2] as u32]);
+    let block = func
+        .attr("known_block_size")
+        .and_then(|a| a.dense_ints())
+        .filter(|v| v.len() == 3)
+        .map(|v| [v[0] as u32, v[1] as u32, v[2] as u32]);
     Ok(Kernel {
         name: name.to_string(),
         insts: t.insts,
@@ -209,7 +212,8 @@ impl Tr {
             if ty.memory_space() != 3 {
                 continue;
             }
-            let (elem, _) = prim_of(ty.element()).ok_or_else(|| Unsupported { message: format!("shared global of {}", ty.element()), loc: g.loc().src() })?;
+            let (elem, _) = prim_of(ty.element())
+                .ok_or_else(|| Unsupported { message: format!("shared global of {}", ty.element()), loc: g.loc().src() })?;
             let n: i64 = ty.shape().iter().map(|d| d.unwrap_or(0)).product();
             if n == 0 && g.attr("initial_value").is_none() {
                 // `memref.global @g : memref<0xi8, 3>` with no initializer: the dynamic part.
@@ -236,7 +240,10 @@ impl Tr {
     fn memref(&self, op: Op, v: Val) -> R<usize> {
         match self.memref_of.get(&v) {
             Some(i) => Ok(*i),
-            None => unsupported(op, format!("the simulator cannot tell which memory `{}` reads (a memref made by an unsupported op)", op.name())),
+            None => unsupported(
+                op,
+                format!("the simulator cannot tell which memory `{}` reads (a memref made by an unsupported op)", op.name()),
+            ),
         }
     }
 
@@ -263,7 +270,8 @@ impl Tr {
     }
 
     fn constant(&mut self, op: Op) -> R<()> {
-        let (p, n) = prim_of(op.result(0).ty()).ok_or_else(|| Unsupported { message: "constant of an unsupported type".into(), loc: op.loc().src() })?;
+        let (p, n) = prim_of(op.result(0).ty())
+            .ok_or_else(|| Unsupported { message: "constant of an unsupported type".into(), loc: op.loc().src() })?;
         let a = op.attr("value").ok_or_else(|| Unsupported { message: "constant without a value".into(), loc: op.loc().src() })?;
         let scalar_bits = |a: Attr| -> Option<u64> {
             if let Some(i) = a.int() {
@@ -389,7 +397,8 @@ impl Tr {
             "arith.cmpi" | "arith.cmpf" => {
                 let p = op.int_attr("predicate").unwrap_or(0);
                 let pred = if name == "arith.cmpi" {
-                    [Pred::Eq, Pred::Ne, Pred::Slt, Pred::Sle, Pred::Sgt, Pred::Sge, Pred::Ult, Pred::Ule, Pred::Ugt, Pred::Uge][p as usize % 10]
+                    [Pred::Eq, Pred::Ne, Pred::Slt, Pred::Sle, Pred::Sgt, Pred::Sge, Pred::Ult, Pred::Ule, Pred::Ugt, Pred::Uge]
+                        [p as usize % 10]
                 } else {
                     let rel = |r| Pred::F { unordered: false, rel: r };
                     let urel = |r| Pred::F { unordered: true, rel: r };
@@ -466,7 +475,12 @@ impl Tr {
             }
             "memref.get_global" if self.dynamic.contains(&op.attr("name").and_then(|a| a.symbol()).unwrap_or_default()) => {
                 // The base of the dynamic shared memory; its views give typed tiles.
-                self.memrefs.push(MemRef { src: MemSrc::Dynamic { offset: self.shared_bytes }, elem: Prim::I8, strides: vec![1], name: "dynamic shared memory".into() });
+                self.memrefs.push(MemRef {
+                    src: MemSrc::Dynamic { offset: self.shared_bytes },
+                    elem: Prim::I8,
+                    strides: vec![1],
+                    name: "dynamic shared memory".into(),
+                });
                 self.memref_of.insert(op.result(0), self.memrefs.len() - 1);
             }
             "memref.view" => {
@@ -481,7 +495,8 @@ impl Tr {
                 if op.num_operands() > 2 || ty.shape().iter().any(|d| d.is_none()) {
                     return unsupported(op, "memref.view with dynamic sizes");
                 }
-                let (elem, _) = prim_of(ty.element()).ok_or_else(|| Unsupported { message: "view element type".into(), loc: op.loc().src() })?;
+                let (elem, _) =
+                    prim_of(ty.element()).ok_or_else(|| Unsupported { message: "view element type".into(), loc: op.loc().src() })?;
                 let n: i64 = ty.shape().iter().map(|d| d.unwrap_or(0)).product();
                 let name = op.str_attr("phobos.name").map(|n| format!("tile {n}")).unwrap_or_else(|| "a tile".into());
                 self.memrefs.push(MemRef {
@@ -498,7 +513,8 @@ impl Tr {
                 let Some((offset, bytes)) = self.shared.get(&g).copied() else {
                     return unsupported(op, format!("global @{g} is not in workgroup memory; the simulator models shared globals only"));
                 };
-                let (elem, _) = prim_of(ty.element()).ok_or_else(|| Unsupported { message: "global element type".into(), loc: op.loc().src() })?;
+                let (elem, _) =
+                    prim_of(ty.element()).ok_or_else(|| Unsupported { message: "global element type".into(), loc: op.loc().src() })?;
                 self.memrefs.push(MemRef { src: MemSrc::Shared { offset, bytes }, elem, strides: strides_of(ty), name: format!("@{g}") });
                 self.memref_of.insert(op.result(0), self.memrefs.len() - 1);
             }
@@ -507,12 +523,18 @@ impl Tr {
                 if ty.shape().iter().any(|d| d.is_none()) {
                     return unsupported(op, "a private allocation of dynamic size");
                 }
-                let (elem, _) = prim_of(ty.element()).ok_or_else(|| Unsupported { message: "alloca element type".into(), loc: op.loc().src() })?;
+                let (elem, _) =
+                    prim_of(ty.element()).ok_or_else(|| Unsupported { message: "alloca element type".into(), loc: op.loc().src() })?;
                 let n: i64 = ty.shape().iter().map(|d| d.unwrap_or(0)).product();
                 let bytes = (n as u32) * elem.bytes() as u32;
                 let offset = self.private_bytes.div_ceil(16) * 16;
                 self.private_bytes = offset + bytes;
-                self.memrefs.push(MemRef { src: MemSrc::Private { offset, bytes }, elem, strides: strides_of(ty), name: "a private array".into() });
+                self.memrefs.push(MemRef {
+                    src: MemSrc::Private { offset, bytes },
+                    elem,
+                    strides: strides_of(ty),
+                    name: "a private array".into(),
+                });
                 self.memref_of.insert(op.result(0), self.memrefs.len() - 1);
             }
             "memref.load" | "vector.load" => {
@@ -662,7 +684,9 @@ impl Tr {
                 self.insts.push(Inst::Shfl { kind, dst, valid: None, v: s[1], b: s[2], c: s[3], mask: s[0], bits, loc });
             }
             "nvvm.dot.accumulate.4way" => {
-                let signed = |key: &str| op.attr(key).map(|a| a.to_string().contains("signed") && !a.to_string().contains("unsigned")).unwrap_or(true);
+                let signed = |key: &str| {
+                    op.attr(key).map(|a| a.to_string().contains("signed") && !a.to_string().contains("unsigned")).unwrap_or(true)
+                };
                 let s = self.operands(op)?;
                 let dst = self.result(op, 0)?;
                 self.insts.push(Inst::Dp4a { dst, a: s[0], b: s[1], c: s[2], a_signed: signed("a_type"), b_signed: signed("b_type") });

@@ -170,7 +170,8 @@ fn butterfly_gives_each_warp_its_total() {
     let session = Session::new(true).unwrap();
     let c = compile(&session, &std::fs::read_to_string(examples().join("butterfly.phobos")).unwrap());
     let x: Vec<f64> = (0..256).map(|i| (i % 17) as f64 - 8.0).collect();
-    let out = run(&c, "butterfly", [2, 1, 1], vec![("X", array(T::F32, &[256], &x)), ("S", array(T::F32, &[256], &vec![0.0; 256]))]).unwrap();
+    let out =
+        run(&c, "butterfly", [2, 1, 1], vec![("X", array(T::F32, &[256], &x)), ("S", array(T::F32, &[256], &vec![0.0; 256]))]).unwrap();
     let s = values(&out["S"]);
     for t in 0..256 {
         let w = t / 32;
@@ -242,8 +243,16 @@ fn every_lane_collective_matches_reference() {
         let mut rng = Rng::new(t as u64 + 1);
         let x: Vec<f64> = (0..n).map(|_| rng.int(-6, 6) as f64).collect();
         for (op, w, name) in cases {
-            let out = run(&c, &name, [2, 1, 1], vec![("X", array(t, &[n as u64], &x)), ("Y", array(if out_type(op, t) == "i32" { T::I32 } else { t }, &[n as u64], &vec![0.0; n]))])
-                .unwrap_or_else(|e| panic!("{name} ({t:?}): {e:?}"));
+            let out = run(
+                &c,
+                &name,
+                [2, 1, 1],
+                vec![
+                    ("X", array(t, &[n as u64], &x)),
+                    ("Y", array(if out_type(op, t) == "i32" { T::I32 } else { t }, &[n as u64], &vec![0.0; n])),
+                ],
+            )
+            .unwrap_or_else(|e| panic!("{name} ({t:?}): {e:?}"));
             let y = values(&out["Y"]);
             for i in 0..n {
                 let base = i / w as usize * w as usize;
@@ -274,8 +283,16 @@ fn every_cta_collective_matches_reference_for_1_3_and_4_warps() {
             let mut rng = Rng::new(warps as u64 * 10 + t as u64);
             let x: Vec<f64> = (0..n).map(|_| rng.int(-9, 9) as f64).collect();
             for op in ops {
-                let out = run(&c, &format!("cta_{op}"), [ctas as u32, 1, 1], vec![("X", array(t, &[n as u64], &x)), ("Y", array(if out_type(op, t) == "i32" { T::I32 } else { t }, &[n as u64], &vec![0.0; n]))])
-                    .unwrap_or_else(|e| panic!("cta {op} ({t:?}, {warps} warps): {e:?}"));
+                let out = run(
+                    &c,
+                    &format!("cta_{op}"),
+                    [ctas as u32, 1, 1],
+                    vec![
+                        ("X", array(t, &[n as u64], &x)),
+                        ("Y", array(if out_type(op, t) == "i32" { T::I32 } else { t }, &[n as u64], &vec![0.0; n])),
+                    ],
+                )
+                .unwrap_or_else(|e| panic!("cta {op} ({t:?}, {warps} warps): {e:?}"));
                 let y = values(&out["Y"]);
                 for cta in 0..ctas {
                     let want = fold_ref(op, &x[cta * threads..(cta + 1) * threads]);
@@ -363,7 +380,11 @@ fn i8_matvec_matches_reference_exactly() {
             &c,
             "i8_matvec",
             [n.div_ceil(8) as u32, 1, 1],
-            vec![("A", bytes(&a, &[1, k as u64])), ("W", bytes(&w, &[n as u64, k as u64])), ("C", array(T::F32, &[1, n as u64], &vec![f64::NAN; n]))],
+            vec![
+                ("A", bytes(&a, &[1, k as u64])),
+                ("W", bytes(&w, &[n as u64, k as u64])),
+                ("C", array(T::F32, &[1, n as u64], &vec![f64::NAN; n])),
+            ],
         )
         .unwrap();
         let got = values(&out["C"]);

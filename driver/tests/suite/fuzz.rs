@@ -77,14 +77,104 @@ fn regressions(target: &str) -> Vec<(String, Vec<u8>)> {
 }
 
 const TOKENS: &[&str] = &[
-    "(", ")", "[", "]", "{", "}", "<", ">", ",", ":", ":+", "=", "+", "-", "*", "/", "%", "&&", "||", "!", "~", "<<", ">>", "@", "%", "\"",
-    "0", "1", "-1", "32", "1024", "2147483647", "2147483648", "-2147483649", "9223372036854775807", "18446744073709551616",
-    "0.0", "1e309", "nan", "let", "var", "if", "else", "for", "in", "range", "fn", "kernel", "tensor", "ctx.lane", "ctx.thread",
-    "ctx.warp", "sum", "max", "min", "argmax", "reduce", "shfl", "over", "width", "xor", "f32", "i8", "i64", "bool", "i0",
-    "index", "memref<?xf32>", "gpu.func", "gpu.module", "kernel", "\n", " ", "\t", "//", "compose", "S[", "@laneid", "swizzle",
+    "(",
+    ")",
+    "[",
+    "]",
+    "{",
+    "}",
+    "<",
+    ">",
+    ",",
+    ":",
+    ":+",
+    "=",
+    "+",
+    "-",
+    "*",
+    "/",
+    "%",
+    "&&",
+    "||",
+    "!",
+    "~",
+    "<<",
+    ">>",
+    "@",
+    "%",
+    "\"",
+    "0",
+    "1",
+    "-1",
+    "32",
+    "1024",
+    "2147483647",
+    "2147483648",
+    "-2147483649",
+    "9223372036854775807",
+    "18446744073709551616",
+    "0.0",
+    "1e309",
+    "nan",
+    "let",
+    "var",
+    "if",
+    "else",
+    "for",
+    "in",
+    "range",
+    "fn",
+    "kernel",
+    "tensor",
+    "ctx.lane",
+    "ctx.thread",
+    "ctx.warp",
+    "sum",
+    "max",
+    "min",
+    "argmax",
+    "reduce",
+    "shfl",
+    "over",
+    "width",
+    "xor",
+    "f32",
+    "i8",
+    "i64",
+    "bool",
+    "i0",
+    "index",
+    "memref<?xf32>",
+    "gpu.func",
+    "gpu.module",
+    "kernel",
+    "\n",
+    " ",
+    "\t",
+    "//",
+    "compose",
+    "S[",
+    "@laneid",
+    "swizzle",
 ];
 
-const NUMBERS: &[&str] = &["0", "-1", "1", "31", "33", "1024", "1025", "65535", "65536", "2147483647", "2147483648", "4294967296", "9223372036854775807", "-9223372036854775808", "99999999999999999999"];
+const NUMBERS: &[&str] = &[
+    "0",
+    "-1",
+    "1",
+    "31",
+    "33",
+    "1024",
+    "1025",
+    "65535",
+    "65536",
+    "2147483647",
+    "2147483648",
+    "4294967296",
+    "9223372036854775807",
+    "-9223372036854775808",
+    "99999999999999999999",
+];
 
 /// One mutation of `input`, drawing splices from `seeds`.
 fn mutate(input: &[u8], seeds: &[Vec<u8>], rng: &mut Rng) -> Vec<u8> {
@@ -134,7 +224,7 @@ fn mutate(input: &[u8], seeds: &[Vec<u8>], rng: &mut Rng) -> Vec<u8> {
                 v.splice(at..at, piece);
             }
             _ => {
-                let b = rng.next() as u8;
+                let b = rng.next_u64() as u8;
                 v.insert(at.min(v.len()), b);
             }
         }
@@ -171,19 +261,24 @@ fn campaign(target: &str, seeds: &[Vec<u8>], n: usize, check: impl Fn(&[u8]) -> 
         t0.elapsed().as_secs_f64(),
         failures.len()
     );
-    assert!(failures.is_empty(), "fuzz {target}: {} failures:\n{}", failures.len(), failures.iter().take(10).cloned().collect::<Vec<_>>().join("\n"));
+    assert!(
+        failures.is_empty(),
+        "fuzz {target}: {} failures:\n{}",
+        failures.len(),
+        failures.iter().take(10).cloned().collect::<Vec<_>>().join("\n")
+    );
 }
 
 /// Runs `f` on a thread with the stack the binaries give the compiler (256 MB), catching a
 /// panic as an error.
 fn guarded(f: impl FnOnce() -> Result<(), String> + Send + 'static) -> Result<(), String> {
     let t0 = Instant::now();
-    let r = std::thread::Builder::new()
-        .stack_size(256 << 20)
-        .spawn(f)
-        .map_err(|e| e.to_string())?
-        .join()
-        .map_err(|p| format!("panic: {}", p.downcast_ref::<String>().cloned().or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default()))?;
+    let r = std::thread::Builder::new().stack_size(256 << 20).spawn(f).map_err(|e| e.to_string())?.join().map_err(|p| {
+        format!(
+            "panic: {}",
+            p.downcast_ref::<String>().cloned().or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default()
+        )
+    })?;
     if t0.elapsed() > Duration::from_secs(10) {
         return Err(format!("took {:.1} s", t0.elapsed().as_secs_f64()));
     }
@@ -260,7 +355,10 @@ fn fuzz_npy() {
 
 #[test]
 fn fuzz_mlir() {
-    let seeds = seeds(&["tests/lit/conversion", "tests/lit/transform", "tests/lit/dialect", "tests/lit/pipeline", "tests/lit/run", "tests/lit/analysis"], "mlir");
+    let seeds = seeds(
+        &["tests/lit/conversion", "tests/lit/transform", "tests/lit/dialect", "tests/lit/pipeline", "tests/lit/run", "tests/lit/analysis"],
+        "mlir",
+    );
     let dir = root().join("target/fuzz-mlir");
     let _ = std::fs::create_dir_all(&dir);
     let counter = std::sync::atomic::AtomicUsize::new(0);

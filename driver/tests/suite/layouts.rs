@@ -144,8 +144,10 @@ fn cases() -> Vec<Case> {
     while k < 60 {
         let n = rng.int(1, 4) as usize;
         let shape: Vec<i64> = (0..n).map(|_| rng.int(1, 4)).collect();
-        let strides: Vec<(i64, Option<String>)> =
-            (0..n).map(|_| (rng.int(0, 8), ["laneid", "warpid", ""][rng.int(0, 2) as usize]).to_owned()).map(|(d, a)| (d, (!a.is_empty()).then(|| a.to_string()))).collect();
+        let strides: Vec<(i64, Option<String>)> = (0..n)
+            .map(|_| (rng.int(0, 8), ["laneid", "warpid", ""][rng.int(0, 2) as usize]).to_owned())
+            .map(|(d, a)| (d, (!a.is_empty()).then(|| a.to_string())))
+            .collect();
         let named = phobos_layout::Named { shape, strides };
         if named.check(4).is_err() {
             continue;

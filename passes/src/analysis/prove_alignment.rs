@@ -109,9 +109,7 @@ impl Divisibility {
                 }
                 _ => 1,
             },
-            "arith.index_cast" | "arith.index_castui" | "arith.extsi" | "arith.extui" | "arith.trunci" => {
-                self.of(op.operand(0))
-            }
+            "arith.index_cast" | "arith.index_castui" | "arith.extsi" | "arith.extui" | "arith.trunci" => self.of(op.operand(0)),
             "arith.select" => {
                 let (a, b) = (self.of(op.operand(1)), self.of(op.operand(2)));
                 a.min(b)
@@ -137,7 +135,9 @@ fn base_alignment(func: Op, mem: Val) -> u64 {
         let name = d.attr("name").and_then(|a| a.symbol()).unwrap_or_default();
         let module = func.parent();
         if let Some(g) = module.and_then(|m| {
-            m.region(0).first_block().and_then(|b| b.ops().find(|o| o.is("memref.global") && o.str_attr("sym_name").as_deref() == Some(name.as_str())))
+            m.region(0)
+                .first_block()
+                .and_then(|b| b.ops().find(|o| o.is("memref.global") && o.str_attr("sym_name").as_deref() == Some(name.as_str())))
         }) {
             return g.int_attr("alignment").unwrap_or(0) as u64;
         }

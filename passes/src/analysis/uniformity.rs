@@ -150,14 +150,13 @@ impl Uniformity {
             }
         };
         match name.as_str() {
-            "gpu.thread_id" | "gpu.global_id" | "nvvm.read.ptx.sreg.tid.x" | "nvvm.read.ptx.sreg.tid.y"
-            | "nvvm.read.ptx.sreg.tid.z" => set_all(self, Fact::new(Level::Varying, op, Reason::ThreadId)),
+            "gpu.thread_id" | "gpu.global_id" | "nvvm.read.ptx.sreg.tid.x" | "nvvm.read.ptx.sreg.tid.y" | "nvvm.read.ptx.sreg.tid.z" => {
+                set_all(self, Fact::new(Level::Varying, op, Reason::ThreadId))
+            }
             "gpu.lane_id" | "nvvm.read.ptx.sreg.laneid" => set_all(self, Fact::new(Level::Varying, op, Reason::LaneId)),
             "gpu.subgroup_id" | "nvvm.read.ptx.sreg.warpid" => set_all(self, Fact::new(Level::Warp, op, Reason::WarpId)),
-            "gpu.block_id" | "gpu.block_dim" | "gpu.grid_dim" | "gpu.num_subgroups" | "gpu.subgroup_size"
-            | "gpu.cluster_id" | "gpu.cluster_dim" | "arith.constant" | "memref.get_global" | "memref.alloca" => {
-                set_all(self, Fact::UNIFORM)
-            }
+            "gpu.block_id" | "gpu.block_dim" | "gpu.grid_dim" | "gpu.num_subgroups" | "gpu.subgroup_size" | "gpu.cluster_id"
+            | "gpu.cluster_dim" | "arith.constant" | "memref.get_global" | "memref.alloca" => set_all(self, Fact::UNIFORM),
             "memref.atomic_rmw" | "memref.generic_atomic_rmw" | "llvm.atomicrmw" | "llvm.cmpxchg" => {
                 set_all(self, Fact::new(Level::Varying, op, Reason::Atomic))
             }
@@ -188,17 +187,12 @@ impl Uniformity {
                 // and `from s` with s the same in the whole warp gives one value per warp.
                 let value = self.fact(ops[0]);
                 let full_from = if name == "lane.shuffle" {
-                    phobos_dialects::lane::mode(op) == phobos_dialects::lane::Mode::From
-                        && phobos_dialects::lane::width(op) == 32
+                    phobos_dialects::lane::mode(op) == phobos_dialects::lane::Mode::From && phobos_dialects::lane::width(op) == 32
                 } else {
-                    op.attr("mode").is_some_and(|m| m.to_string().contains("idx"))
-                        && ops.get(2).and_then(|w| w.const_int()) == Some(32)
+                    op.attr("mode").is_some_and(|m| m.to_string().contains("idx")) && ops.get(2).and_then(|w| w.const_int()) == Some(32)
                 };
-                let f = if full_from && self.fact(ops[1]).level <= Level::Warp {
-                    value.cap(Level::Warp, op, Reason::WarpFold)
-                } else {
-                    value
-                };
+                let f =
+                    if full_from && self.fact(ops[1]).level <= Level::Warp { value.cap(Level::Warp, op, Reason::WarpFold) } else { value };
                 set_all(self, f);
                 if op.num_results() > 1 {
                     changed |= self.raise(op.result(1), self.fact(ops[1]));

@@ -90,11 +90,9 @@ fn offending_control(u: &Uniformity, op: Op, need: Level) -> Option<(&'static st
                 // The trip count: the bound or step that differs.
                 (0..3).map(|i| p.operand(i)).find(|v| u.fact(*v).level > need).map(|v| ("the trip count of an enclosing scf.for", v))
             }
-            "scf.while" => p
-                .region(0)
-                .first_block()
-                .and_then(|b| b.terminator())
-                .map(|c| ("the condition of an enclosing scf.while", c.operand(0))),
+            "scf.while" => {
+                p.region(0).first_block().and_then(|b| b.terminator()).map(|c| ("the condition of an enclosing scf.while", c.operand(0)))
+            }
             _ => None,
         };
         if let Some((what, v)) = found {
@@ -153,11 +151,7 @@ fn check(
     let name = operand_name(func, v);
     let mut d = Diagnostic::op_error(
         op,
-        format!(
-            "needs {what}, but {control} differs between {}: {name} depends on {}",
-            fact.level.between(),
-            fact.origin_text()
-        ),
+        format!("needs {what}, but {control} differs between {}: {name} depends on {}", fact.level.between(), fact.origin_text()),
     );
     let at = v.def().map(|o| o.loc()).unwrap_or_else(|| v.location());
     d.notes.push(Diagnostic::new(Severity::Note, at.src(), format!("{name} differs between {} here", fact.level.between())));

@@ -158,7 +158,9 @@ pub fn combine_block(module: Op, op: Op) -> Result<Blk, Diagnostic> {
         for v in inner.operands() {
             let defined_inside = match v.def() {
                 Some(d) => d.ancestor(&op.name()) == Some(op),
-                None => v.block_arg().is_some_and(|(bb, _)| bb == blk || bb.parent_op().is_some_and(|p| p.ancestor(&op.name()) == Some(op))),
+                None => {
+                    v.block_arg().is_some_and(|(bb, _)| bb == blk || bb.parent_op().is_some_and(|p| p.ancestor(&op.name()) == Some(op)))
+                }
             };
             if !defined_inside {
                 return Err(Diagnostic::op_error(op, "combine region uses a value defined outside it"));

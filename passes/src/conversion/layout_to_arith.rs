@@ -26,7 +26,8 @@ pub const DESCRIPTION: &str = "Lowers layout.apply, layout.restrict and layout.p
 digits, shifts and masks for powers of two, no mod on the outermost digit, constants folded.";
 
 pub fn run(root: Op, cx: &PassCx) -> Result<(), ()> {
-    let ops: Vec<Op> = root.walk().into_iter().filter(|o| o.is("layout.apply") || o.is("layout.restrict") || o.is("layout.place")).collect();
+    let ops: Vec<Op> =
+        root.walk().into_iter().filter(|o| o.is("layout.apply") || o.is("layout.restrict") || o.is("layout.place")).collect();
     for_each_op(ops, cx, lower)
 }
 

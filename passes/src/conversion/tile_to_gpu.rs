@@ -42,7 +42,13 @@ fn dynamic_smem(module: Op, b: Builder) -> Val {
 
 /// `scf.if %c -> (tys) { then } else { else }`; the closures build each branch and return what
 /// it yields.
-pub fn if_else(b: Builder, c: Val, tys: &[phobos_dialects::ir::Ty], then: impl FnOnce(Builder) -> Vec<Val>, els: impl FnOnce(Builder) -> Vec<Val>) -> Op {
+pub fn if_else(
+    b: Builder,
+    c: Val,
+    tys: &[phobos_dialects::ir::Ty],
+    then: impl FnOnce(Builder) -> Vec<Val>,
+    els: impl FnOnce(Builder) -> Vec<Val>,
+) -> Op {
     let (r1, r2) = (Reg::create(), Reg::create());
     let (b1, b2) = (Blk::create(&[], b.loc), Blk::create(&[], b.loc));
     r1.append_block(b1);

@@ -75,12 +75,7 @@ pub fn run(module: Op, _cx: &PassCx) -> Result<(), ()> {
                 Some((y, s)) => (word(y), s),
                 None => (ones, false),
             };
-            acc = b.v(
-                "nvvm.dot.accumulate.4way",
-                &[xa, yb, acc],
-                i32t,
-                &[("a_type", dot_type(b, a.1)), ("b_type", dot_type(b, ysigned))],
-            );
+            acc = b.v("nvvm.dot.accumulate.4way", &[xa, yb, acc], i32t, &[("a_type", dot_type(b, a.1)), ("b_type", dot_type(b, ysigned))]);
         }
         red.replace_with(&[acc]);
     }

@@ -15,11 +15,8 @@ pub const DESCRIPTION: &str = "Lowers gpu.subgroup_id, gpu.num_subgroups and gpu
 thread-id arithmetic (warps of 32 lanes), using known_block_size when the gpu.func has it.";
 
 pub fn run(module: Op, _cx: &PassCx) -> Result<(), ()> {
-    let ops: Vec<Op> = module
-        .walk()
-        .into_iter()
-        .filter(|o| o.is("gpu.subgroup_id") || o.is("gpu.num_subgroups") || o.is("gpu.subgroup_size"))
-        .collect();
+    let ops: Vec<Op> =
+        module.walk().into_iter().filter(|o| o.is("gpu.subgroup_id") || o.is("gpu.num_subgroups") || o.is("gpu.subgroup_size")).collect();
     for op in ops {
         let b = Builder::before(op);
         let block = known_block_size(op);
