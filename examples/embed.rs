@@ -8,7 +8,8 @@
 //! Run: `cargo run --example embed [-- --gpu]`.
 
 use phobos::api::{Arg, Compiler, Device, Error, KernelBuilder, Options, ParamType};
-use phobos_dialects::{ir::Builder, lane, layout};
+use phobos_dialects::{lane, layout};
+use phobos_ir::Builder;
 
 /// Builds, compiles and runs the kernel on `device`; returns the output and the reference.
 pub fn run(device: &Device) -> Result<(Vec<f32>, Vec<f32>), Error> {

@@ -1,6 +1,7 @@
 //! The `cta` dialect: the Rust half of its verification.
 
-use crate::{diag::Diagnostic, ir::Op, lane};
+use crate::lane;
+use phobos_ir::{diag::Diagnostic, Op};
 
 pub fn verify(op: Op) -> Result<(), Diagnostic> {
     if op.attr("width").is_some() {
@@ -18,13 +19,11 @@ pub fn verify(op: Op) -> Result<(), Diagnostic> {
 
 /// Typed builders: the ops as a frontend creates them (verified like parsed ones).
 pub mod build {
-    use crate::{
-        ir::{Builder, Val},
-        lane::Kind,
-    };
+    use crate::lane::Kind;
+    use phobos_ir::{Builder, Val};
 
     /// `cta.reduce` of `value` with `kind` over the whole CTA; every thread gets the result.
-    pub fn reduce(b: Builder, kind: Kind, value: Val) -> Val {
+    pub fn reduce<'a>(b: Builder<'a>, kind: Kind, value: Val<'a>) -> Val<'a> {
         let ctx = b.ctx;
         let ty = value.ty();
         b.v("cta.reduce", &[value], ty, &[("kind", ctx.str_attr(kind.name()))])

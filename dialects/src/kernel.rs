@@ -3,7 +3,7 @@
 //! fails): the block size, the parameter types, and the tensor and dimension names that
 //! `phobos run` turns into file names.
 
-use crate::{diag::Diagnostic, ir::Op};
+use phobos_ir::{diag::Diagnostic, Op};
 
 /// CUDA's limits on a block: x and y at most 1024, z at most 64, 1024 threads in all.
 pub const MAX_BLOCK: [i64; 3] = [1024, 1024, 64];

@@ -1,9 +1,6 @@
 //! The `lane` dialect: accessors and the Rust verifiers for what its IRDL cannot say.
 
-use crate::{
-    diag::Diagnostic,
-    ir::{Op, Ty},
-};
+use phobos_ir::{diag::Diagnostic, Op, Ty};
 
 /// Lanes in a warp on every NVIDIA GPU Phobos targets.
 pub const WARP: i64 = 32;
@@ -164,17 +161,17 @@ pub fn verify(op: Op) -> Result<(), Diagnostic> {
 /// Typed builders: the ops as a frontend creates them (verified like parsed ones).
 pub mod build {
     use super::{Kind, Mode};
-    use crate::ir::{Builder, Val};
+    use phobos_ir::{Builder, Val};
 
     /// `lane.reduce` of `value` with `kind` over pieces of `width` lanes (32: the whole warp).
-    pub fn reduce(b: Builder, kind: Kind, value: Val, width: i64) -> Val {
+    pub fn reduce<'a>(b: Builder<'a>, kind: Kind, value: Val<'a>, width: i64) -> Val<'a> {
         let ctx = b.ctx;
         let ty = value.ty();
         b.v("lane.reduce", &[value], ty, &[("kind", ctx.str_attr(kind.name())), ("width", ctx.int_attr(ctx.i(32), width))])
     }
 
     /// `lane.shuffle` of `value` in `mode` by `offset` (an i32) within pieces of `width` lanes.
-    pub fn shuffle(b: Builder, mode: Mode, value: Val, offset: Val, width: i64) -> Val {
+    pub fn shuffle<'a>(b: Builder<'a>, mode: Mode, value: Val<'a>, offset: Val<'a>, width: i64) -> Val<'a> {
         let ctx = b.ctx;
         let ty = value.ty();
         let name = match mode {

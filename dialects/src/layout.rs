@@ -2,7 +2,7 @@
 //! seed 001 (a composition needs the first map's range to be exactly the second's coordinate
 //! set; nothing maps out of physical space; a restriction is not composable).
 
-use crate::{diag::Diagnostic, ir::Op};
+use phobos_ir::{diag::Diagnostic, Op};
 use phobos_layout::{check_space, expr, Layout, Map, Space};
 
 /// A layout op's layout with its spaces, parsed from its attributes.
@@ -62,7 +62,7 @@ pub fn fixed(op: Op) -> Vec<i64> {
 }
 
 /// The layout op producing `op`'s operand `i`, when there is one.
-fn producer(op: Op, i: usize) -> Option<Op> {
+fn producer<'a>(op: Op<'a>, i: usize) -> Option<Op<'a>> {
     op.operand(i).def().filter(|d| d.is("layout.apply") || d.is("layout.restrict") || d.is("layout.place"))
 }
 
@@ -203,12 +203,12 @@ fn check_composition(p: Op, op: Op, t: &Typed) -> Result<(), Diagnostic> {
 
 /// Typed builders: the ops as a frontend creates them (verified like parsed ones).
 pub mod build {
-    use crate::ir::{Builder, Val};
+    use phobos_ir::{Builder, Val};
     use phobos_layout::Space;
 
     /// `layout.apply` of the layout expression `layout` (CuTe notation) to `coordinates` (one
     /// flat index, or one per top-level mode), optionally typed with its spaces.
-    pub fn apply(b: Builder, layout: &str, coordinates: &[Val], from: Option<Space>, into: Option<Space>) -> Val {
+    pub fn apply<'a>(b: Builder<'a>, layout: &str, coordinates: &[Val<'a>], from: Option<Space>, into: Option<Space>) -> Val<'a> {
         let ctx = b.ctx;
         let mut attrs = vec![("layout", ctx.str_attr(layout))];
         if let Some(s) = from {
@@ -222,7 +222,7 @@ pub mod build {
 
     /// `layout.place` of the row-major logical index `index` by a layout over named axes
     /// (`S[...]`): one value per axis, in order of first appearance, then `reg`.
-    pub fn place(b: Builder, layout: &phobos_layout::Named, index: Val) -> Vec<Val> {
+    pub fn place<'a>(b: Builder<'a>, layout: &phobos_layout::Named, index: Val<'a>) -> Vec<Val<'a>> {
         let ctx = b.ctx;
         let results = vec![ctx.index(); layout.axes().len()];
         b.op("layout.place", &[index], &results, &[("layout", ctx.str_attr(&layout.to_string()))]).results()

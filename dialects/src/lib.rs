@@ -6,21 +6,18 @@
 //! region shapes), so each dialect module has Rust verifiers too; [`verify`] runs them all.
 
 pub mod cta;
-pub mod diag;
-pub mod ir;
 pub mod kernel;
 pub mod lane;
 pub mod layout;
 pub mod tile;
 
-use diag::Diagnostics;
-use ir::Op;
 use melior::{
     dialect::DialectRegistry,
     ir::Module,
     utility::{load_irdl_dialects, register_all_dialects, register_all_llvm_translations, register_all_passes},
     Context,
 };
+use phobos_ir::{Diagnostics, Op};
 use std::sync::Once;
 
 /// The IRDL source of each dialect, in load order.

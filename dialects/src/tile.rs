@@ -1,6 +1,6 @@
 //! The `tile` dialect: the Rust half of its verification.
 
-use crate::{diag::Diagnostic, ir::Op};
+use phobos_ir::{diag::Diagnostic, Op};
 
 /// The tile's extents (`shape` attribute). Call after [`verify`].
 pub fn shape(op: Op) -> Vec<i64> {

@@ -21,7 +21,7 @@ use crate::{
     cuda::{self, CudaError, Gpu},
     session::{OwnedModule, Session},
 };
-use phobos_dialects::ir::{Builder, Op, Val};
+use phobos_ir::{Builder, Val};
 use phobos_passes::pipelines::Target;
 use std::path::PathBuf;
 
@@ -157,14 +157,14 @@ impl Compiler {
         let target = Target::parse(&format!("chip={} O={}", opts.chip, opts.opt_level)).map_err(Error::Compile)?;
         let copts = CompileOptions { target: target.clone(), dump_dir: opts.dump_dir.clone(), ..Default::default() };
         // SAFETY: a clone is a detached module that only this OwnedModule owns.
-        let simt = unsafe { OwnedModule::from_raw(module.op.clone_op()) };
+        let simt = module.clone_module();
         compile::lower(&self.session, &simt, Stage::Simt, &CompileOptions { target, ..Default::default() })
             .map_err(|_| Error::Compile(self.render(source)))?;
-        let ptx_module = unsafe { OwnedModule::from_raw(module.op.clone_op()) };
+        let ptx_module = module.clone_module();
         compile::lower(&self.session, &ptx_module, Stage::Ptx, &copts).map_err(|_| Error::Compile(self.render(source)))?;
         let ptx = compile::output_text(&ptx_module, Stage::Ptx).map_err(|e| Error::Compile(e.to_string()))?;
         let mut kernels = Vec::new();
-        for gm in simt.op.find_all("gpu.module") {
+        for gm in simt.op().find_all("gpu.module") {
             for f in gm.find_all("gpu.func").into_iter().filter(|f| f.attr("gpu.kernel").is_some() || f.attr("kernel").is_some()) {
                 let name = f.str_attr("sym_name").unwrap_or_default();
                 let sim = phobos_sim::translate(gm, &name).map_err(|u| Error::Compile(u.to_string()))?;
@@ -207,8 +207,6 @@ impl Compiler {
 /// block size; add its body with [`KernelBuilder::builder`] and the typed builders.
 pub struct KernelBuilder<'s> {
     module: OwnedModule<'s>,
-    ret: Op,
-    func: Op,
 }
 
 /// A parameter type for [`KernelBuilder::new`].
@@ -236,21 +234,20 @@ impl<'s> KernelBuilder<'s> {
             args.join(", ")
         );
         let module = compiler.session.parse(&text, &format!("{name}.builder")).ok_or_else(|| Error::Compile(compiler.render(None)))?;
-        let func = module.op.find_all("gpu.func")[0];
-        let ret = module.op.find_all("gpu.return")[0];
-        Ok(KernelBuilder { module, ret, func })
+        Ok(KernelBuilder { module })
     }
     /// The kernel's parameters as values, in order.
-    pub fn args(&self) -> Vec<Val> {
-        self.func.region(0).first_block().expect("a body").args()
+    pub fn args(&self) -> Vec<Val<'_>> {
+        let func = self.module.op().find_all("gpu.func")[0];
+        func.region(0).first_block().map(|b| b.args()).unwrap_or_default()
     }
     /// A builder inserting at the end of the kernel's body.
-    pub fn builder(&self) -> Builder {
-        Builder::before(self.ret)
+    pub fn builder(&self) -> Builder<'_> {
+        Builder::before(self.module.op().find_all("gpu.return")[0])
     }
     /// The module, verified.
     pub fn finish(self, compiler: &Compiler) -> Result<OwnedModule<'s>, Error> {
-        if !self.module.op.verify() || !phobos_dialects::verify(self.module.op, &compiler.session.diags) {
+        if !self.module.op().verify() || !phobos_dialects::verify(self.module.op(), &compiler.session.diags) {
             return Err(Error::Compile(compiler.render(None)));
         }
         Ok(self.module)

@@ -6,7 +6,7 @@ use crate::{
     session::Session,
 };
 use clap::{Parser, Subcommand};
-use phobos_dialects::diag::Diagnostic;
+use phobos_ir::diag::Diagnostic;
 use phobos_passes::pipelines::Target;
 use std::{collections::BTreeMap, path::PathBuf};
 
@@ -257,12 +257,12 @@ fn compile_cmd(a: CompileArgs) -> i32 {
 fn from_frontend(d: &phobos_frontend::Diag, src: &phobos_frontend::Source) -> Diagnostic {
     let (line, col) = src.line_col(d.span.start);
     let severity = match d.level {
-        phobos_frontend::span::Level::Error => phobos_dialects::diag::Severity::Error,
-        phobos_frontend::span::Level::Note => phobos_dialects::diag::Severity::Note,
+        phobos_frontend::span::Level::Error => phobos_ir::diag::Severity::Error,
+        phobos_frontend::span::Level::Note => phobos_ir::diag::Severity::Note,
     };
     Diagnostic {
         severity,
-        loc: Some(phobos_dialects::ir::SrcLoc { file: src.name.clone(), line, col }),
+        loc: Some(phobos_ir::SrcLoc { file: src.name.clone(), line, col }),
         message: d.message.clone(),
         notes: d.notes.iter().map(|n| from_frontend(n, src)).collect(),
     }
@@ -335,7 +335,7 @@ fn verify_cmd(a: &CompileArgs) -> i32 {
             }
         } else {
             eprint!("{}", render_for(&diags, true, &source));
-            ok &= !diags.iter().any(|d| d.severity == phobos_dialects::diag::Severity::Error);
+            ok &= !diags.iter().any(|d| d.severity == phobos_ir::diag::Severity::Error);
         }
     }
     if !a.verify_diagnostics || !outputs.is_empty() {
@@ -460,7 +460,7 @@ fn compile_one(a: &CompileArgs) -> i32 {
     let source = |f: &str| (f == filename).then(|| text.clone());
     let mut diags = session.diags.take();
     if !a.remarks {
-        diags.retain(|d| d.severity != phobos_dialects::diag::Severity::Remark);
+        diags.retain(|d| d.severity != phobos_ir::diag::Severity::Remark);
     }
     eprint!("{}", render_for(&diags, is_phobos, &source));
     let (out, info) = match result {
@@ -505,7 +505,7 @@ fn compile_one(a: &CompileArgs) -> i32 {
     if a.stats {
         if let Some(m) = &module {
             let dynamic: u64 = info.dynamic_shared.values().sum();
-            for (k, v) in crate::stats::collect(m.op, stage, &out, &a.chip, dynamic) {
+            for (k, v) in crate::stats::collect(m.op(), stage, &out, &a.chip, dynamic) {
                 eprintln!("{k}: {v}");
             }
         }

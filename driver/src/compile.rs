@@ -5,7 +5,7 @@ use crate::{
     run::{run_pipeline, IrPrinting, RunError},
     session::{OwnedModule, Session},
 };
-use phobos_dialects::diag::Diagnostic;
+use phobos_ir::diag::Diagnostic;
 use phobos_passes::{
     pipeline::BuildConfig,
     pipelines::{simt_passes, simt_to_llvm, Target},
@@ -87,7 +87,7 @@ pub fn backend_pipeline(stage: Stage, target: &Target) -> Option<String> {
 /// Lowers `module` (L1) in place to `stage`: the Phobos pipeline to the SIMT level, then MLIR's
 /// own to LLVM and PTX.
 pub fn lower(session: &Session, module: &OwnedModule, stage: Stage, opts: &CompileOptions) -> Result<Lowered, CompileError> {
-    if !has_kernel(session, module) || !phobos_dialects::verify(module.op, &session.diags) {
+    if !has_kernel(session, module) || !phobos_dialects::verify(module.op(), &session.diags) {
         return Err(CompileError::Invalid);
     }
     let mut info = Lowered::default();
@@ -96,11 +96,11 @@ pub fn lower(session: &Session, module: &OwnedModule, stage: Stage, opts: &Compi
     }
     if let Some(dir) = &opts.dump_dir {
         std::fs::create_dir_all(dir).map_err(|e| CompileError::Io(format!("{}: {e}", dir.display())))?;
-        std::fs::write(dir.join("00-l1-input.mlir"), module.op.to_string())
+        std::fs::write(dir.join("00-l1-input.mlir"), module.op().to_string())
             .map_err(|e| CompileError::Io(format!("{}: {e}", dir.display())))?;
     }
     let mut dumped = run_stage(session, module, &simt_pipeline(&opts.target), opts, 0, true)?;
-    for f in module.op.find_all("gpu.func") {
+    for f in module.op().find_all("gpu.func") {
         if let (Some(name), Some(b)) = (f.str_attr("sym_name"), f.int_attr("phobos.dynamic_shared_bytes")) {
             info.dynamic_shared.insert(name, b as u64);
         }
@@ -109,7 +109,7 @@ pub fn lower(session: &Session, module: &OwnedModule, stage: Stage, opts: &Compi
         dumped += run_stage(session, module, &p, opts, dumped, false)?;
     }
     let _ = dumped;
-    if !phobos_dialects::verify(module.op, &session.diags) {
+    if !phobos_dialects::verify(module.op(), &session.diags) {
         return Err(CompileError::Invalid);
     }
     Ok(info)
@@ -118,7 +118,7 @@ pub fn lower(session: &Session, module: &OwnedModule, stage: Stage, opts: &Compi
 /// Whether `module` holds a kernel (a `gpu.func` with `gpu.kernel` in a `gpu.module`); reports
 /// an error located at the file when not.
 pub fn has_kernel(session: &Session, module: &OwnedModule) -> bool {
-    let modules = module.op.find_all("gpu.module");
+    let modules = module.op().find_all("gpu.module");
     let why = if modules.is_empty() {
         "the input has no gpu.module: a kernel is a gpu.func with the `kernel` keyword inside a gpu.module"
     } else if !modules.iter().any(|m| m.find_all("gpu.func").iter().any(|f| f.attr("gpu.kernel").is_some())) {
@@ -126,7 +126,7 @@ pub fn has_kernel(session: &Session, module: &OwnedModule) -> bool {
     } else {
         return true;
     };
-    session.diags.emit(Diagnostic::error_at(module.op.loc(), why));
+    session.diags.emit(Diagnostic::error_at(module.op().loc(), why));
     false
 }
 
@@ -198,13 +198,13 @@ fn flatten_dumps(tree: &Path, out: &Path, first: usize, simt: bool) -> Result<us
 /// The text of `module` at `stage`: the IR, or the PTX for `Stage::Ptx`.
 pub fn output_text(module: &OwnedModule, stage: Stage) -> Result<String, CompileError> {
     if stage == Stage::Ptx {
-        let ptx = ptx::extract(module.op);
+        let ptx = ptx::extract(module.op());
         if ptx.is_empty() {
             return Err(CompileError::Run("no gpu.binary was produced".into()));
         }
         return Ok(ptx.into_iter().map(|(_, t)| t).collect::<Vec<_>>().join("\n"));
     }
-    Ok(module.op.to_string())
+    Ok(module.op().to_string())
 }
 
 /// Renders diagnostics with source lines, for the CLI.

@@ -7,7 +7,7 @@ use crate::{
     split, verify_diagnostics,
 };
 use clap::{Arg, ArgAction, ArgMatches, Command};
-use phobos_dialects::diag::{Diagnostic, Severity};
+use phobos_ir::diag::{Diagnostic, Severity};
 use phobos_passes::{pipeline::BuildConfig, pipelines::PIPELINES, registry};
 use std::io::{Read, Write};
 
@@ -207,12 +207,12 @@ fn run(m: &ArgMatches) -> Result<bool, String> {
     for chunk in &chunks {
         // Step 1. Parse, then run the Rust verifiers (IRDL and upstream verifiers ran in the parser).
         let module = session.parse(&chunk.text, &filename);
-        let mut ok = module.as_ref().is_some_and(|md| phobos_dialects::verify(md.op, &session.diags));
+        let mut ok = module.as_ref().is_some_and(|md| phobos_dialects::verify(md.op(), &session.diags));
         // Step 2. Run the pipeline.
         let mut failure = None;
         if let (true, Some(md), Some((p, _))) = (ok, module.as_ref(), pipeline.as_ref()) {
             match run_pipeline(&session, md, p, &cfg, &printing) {
-                Ok(()) => ok = phobos_dialects::verify(md.op, &session.diags),
+                Ok(()) => ok = phobos_dialects::verify(md.op(), &session.diags),
                 Err(RunError::Pipeline(e)) => {
                     // A wrong pipeline is the command's error, not the input's: stop here.
                     eprintln!("{e}");
@@ -245,7 +245,7 @@ fn run(m: &ArgMatches) -> Result<bool, String> {
         // Step 4. Output.
         if let (true, Some(md)) = (ok, module.as_ref()) {
             if emit_ptx {
-                let ptx = ptx::extract(md.op);
+                let ptx = ptx::extract(md.op());
                 if ptx.is_empty() {
                     eprintln!(
                         "phobos-opt: error: no gpu.binary to emit PTX from; end the pipeline with \
@@ -256,9 +256,7 @@ fn run(m: &ArgMatches) -> Result<bool, String> {
                 outputs.push(ptx.into_iter().map(|(_, t)| t).collect::<Vec<_>>().join("\n"));
             } else {
                 let flags = flags.to_melior();
-                let text = unsafe {
-                    phobos_dialects::ir::print_with(|cb, d| mlir_sys::mlirOperationPrintWithFlags(md.op.0, flags.to_raw(), cb, d))
-                };
+                let text = md.op().print_with_flags(&flags);
                 outputs.push(text);
             }
         }

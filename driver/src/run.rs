@@ -6,7 +6,7 @@ use melior::{
     ir::operation::OperationPrintingFlags,
     pass::{PassIrPrintingOptions, PassManager},
 };
-use phobos_dialects::ir::sref;
+use phobos_ir::sref;
 use phobos_passes::pipeline::{self, BuildConfig, PipelineError};
 use std::path::PathBuf;
 
@@ -87,7 +87,7 @@ pub fn run_pipeline(
     cfg: &BuildConfig,
     printing: &IrPrinting,
 ) -> Result<(), RunError> {
-    let file = module.op.loc().src().map(|l| l.file).unwrap_or_default();
+    let file = module.op().loc().src().map(|l| l.file).unwrap_or_default();
     crate::crash::stage(&format!("running the pass pipeline '{pipeline_text}' on {file}"));
     let pm = unsafe { PassManager::from_raw(mlir_sys::mlirPassManagerCreateOnOperation(session.ctx.to_raw(), sref("builtin.module"))) };
     pipeline::build(&pm, pipeline_text, cfg).map_err(RunError::Pipeline)?;
@@ -119,7 +119,7 @@ pub fn run_pipeline(
         flags: OperationPrintingFlags::new().elide_large_elements_attributes(16),
         tree_printing_path: failure_dir.clone(),
     });
-    let ok = unsafe { mlir_sys::mlirPassManagerRunOnOp(pm.to_raw(), module.op.0).value != 0 };
+    let ok = unsafe { mlir_sys::mlirPassManagerRunOnOp(pm.to_raw(), module.op().to_raw()).value != 0 };
     if ok {
         let _ = std::fs::remove_dir_all(&failure_dir);
         return Ok(());

@@ -289,11 +289,11 @@ pub fn load_text_with<'s>(
     // An .mlir file already at the SIMT level (no Phobos op) runs as written: the simulator can
     // then run kernels the compiler would reject or never produce (a missing barrier).
     let is_l1 = |m: &crate::session::OwnedModule| {
-        m.op.walk().into_iter().any(|o| phobos_dialects::is_phobos_op(o) || o.is("gpu.subgroup_id") || o.is("gpu.num_subgroups"))
+        m.op().walk().into_iter().any(|o| phobos_dialects::is_phobos_op(o) || o.is("gpu.subgroup_id") || o.is("gpu.num_subgroups"))
     };
     let lowered = match &module {
         Some(m) if !is_phobos && !is_l1(m) => {
-            if compile::has_kernel(session, m) && phobos_dialects::verify(m.op, &session.diags) {
+            if compile::has_kernel(session, m) && phobos_dialects::verify(m.op(), &session.diags) {
                 Ok(compile::Lowered::default())
             } else {
                 Err(compile::CompileError::Invalid)
@@ -306,7 +306,7 @@ pub fn load_text_with<'s>(
         None => Err(compile::CompileError::Invalid),
     };
     let mut diags = session.diags.take();
-    diags.retain(|d| d.severity != phobos_dialects::diag::Severity::Remark);
+    diags.retain(|d| d.severity != phobos_ir::diag::Severity::Remark);
     eprint!("{}", crate::cli::render_for(&diags, is_phobos, &source));
     let module = match (module, lowered) {
         (Some(m), Ok(_)) => m,
@@ -354,7 +354,7 @@ pub fn signature(entries: &[phobos_frontend::Entry], kernel: &str) -> Signature 
 /// The signature of a kernel in an `.mlir` file, from its arguments (`phobos.tensor`,
 /// `phobos.dims` and `phobos.dim` name them when present).
 fn mlir_signature(module: &crate::session::OwnedModule, kernel: Option<&str>) -> Result<Signature, RunError> {
-    let gm = module.op.find_all("gpu.module");
+    let gm = module.op().find_all("gpu.module");
     let Some(gm) = gm.first().copied() else { return Err(RunError::Usage("the module has no gpu.module".into())) };
     let body = gm.region(0).first_block().expect("gpu.module body");
     let kernels: Vec<String> = body.ops().filter(|o| o.is("gpu.func")).filter_map(|o| o.str_attr("sym_name")).collect();
@@ -520,8 +520,7 @@ pub fn execute_cuda(
 /// The PTX of a SIMT-level module: a clone (with the module's locations) is lowered by MLIR's
 /// pipeline; the module is kept for the simulator.
 pub fn simt_to_ptx(session: &Session, module: &crate::session::OwnedModule, chip: &str) -> Result<String, RunError> {
-    // SAFETY: a clone is a detached module that only this OwnedModule owns.
-    let copy = unsafe { crate::session::OwnedModule::from_raw(module.op.clone_op()) };
+    let copy = module.clone_module();
     let target = phobos_passes::pipelines::Target::parse(&format!("chip={chip}")).map_err(RunError::Usage)?;
     compile::lower(session, &copy, Stage::Ptx, &CompileOptions { target, ..Default::default() })
         .map_err(|e| RunError::Usage(e.to_string()))?;
@@ -611,7 +610,7 @@ fn prepare(
 ) -> Result<Bound, RunError> {
     let (bound, values) = bind(sig, arrays, defines).map_err(RunError::Usage)?;
     let entry = select_entry(sig, &values).map_err(RunError::Usage)?;
-    let gm = module.op.find_all("gpu.module")[0];
+    let gm = module.op().find_all("gpu.module")[0];
     let kernel = phobos_sim::translate(gm, &entry).map_err(|u| RunError::Usage(u.to_string()))?;
     let block = kernel.block.ok_or_else(|| RunError::Usage(format!("{entry} has no known_block_size; a launch needs the block size")))?;
     let fixed = sig.entries.iter().find(|(n, _)| *n == entry).map(|(_, f)| f.clone()).unwrap_or_default();

@@ -3,11 +3,11 @@
 
 use crate::Error;
 use melior::{diagnostic::DiagnosticSeverity, Context};
-use phobos_dialects::{
+pub use phobos_ir::OwnedModule;
+use phobos_ir::{
     diag::{Diagnostic, Diagnostics, Severity},
-    ir::{sref, Loc, Op},
+    Loc,
 };
-use std::marker::PhantomData;
 
 /// An MLIR context ready for Phobos, with every diagnostic routed to `diags`.
 pub struct Session {
@@ -22,7 +22,8 @@ fn convert(d: &melior::diagnostic::Diagnostic) -> Diagnostic {
         DiagnosticSeverity::Note => Severity::Note,
         DiagnosticSeverity::Remark => Severity::Remark,
     };
-    let loc = Loc(d.location().to_raw()).src();
+    // SAFETY: the diagnostic's location is alive while the handler runs.
+    let loc = unsafe { Loc::from_raw(d.location().to_raw()) }.src();
     let notes = (0..d.note_count()).filter_map(|i| d.note(i).ok()).map(|n| convert(&n)).collect();
     Diagnostic { severity, loc, message: d.to_string(), notes }
 }
@@ -46,52 +47,18 @@ impl Session {
     pub fn parse(&self, text: &str, filename: &str) -> Option<OwnedModule<'_>> {
         crate::crash::stage(&format!("parsing {filename}"));
         let before = self.diags.take();
-        let mut raw = unsafe { mlir_sys::mlirOperationCreateParse(self.ctx.to_raw(), sref(text), sref(filename)) };
+        let mut module = OwnedModule::parse(&self.ctx, text, filename);
         let mut produced = self.diags.take();
-        if raw.ptr.is_null() && produced.iter().any(|d| d.message.starts_with("source must contain a single top-level operation")) {
+        if module.is_none() && produced.iter().any(|d| d.message.starts_with("source must contain a single top-level operation")) {
             // Several top-level ops: parse them inside an explicit module. "module {" goes in
             // front of line 1 so that line numbers stay; only line 1's columns shift.
             let wrapped = format!("module {{{text}\n}}");
-            raw = unsafe { mlir_sys::mlirOperationCreateParse(self.ctx.to_raw(), sref(&wrapped), sref(filename)) };
+            module = OwnedModule::parse(&self.ctx, &wrapped, filename);
             produced = self.diags.take();
         }
         for d in before.into_iter().chain(produced) {
             self.diags.emit(d);
         }
-        let op = Op(raw);
-        if op.is_null() {
-            return None;
-        }
-        if op.is("builtin.module") {
-            return Some(OwnedModule { op, _s: PhantomData });
-        }
-        unsafe {
-            let loc = mlir_sys::mlirOperationGetLocation(raw);
-            let m = mlir_sys::mlirModuleCreateEmpty(loc);
-            mlir_sys::mlirBlockAppendOwnedOperation(mlir_sys::mlirModuleGetBody(m), raw);
-            Some(OwnedModule { op: Op(mlir_sys::mlirModuleGetOperation(m)), _s: PhantomData })
-        }
-    }
-}
-
-/// A top-level `builtin.module` owned by the caller; destroyed on drop.
-pub struct OwnedModule<'s> {
-    pub op: Op,
-    _s: PhantomData<&'s Session>,
-}
-
-impl OwnedModule<'_> {
-    /// Takes ownership of a raw module op.
-    ///
-    /// # Safety
-    /// `op` must be a detached `builtin.module` that nothing else owns.
-    pub unsafe fn from_raw(op: Op) -> Self {
-        OwnedModule { op, _s: PhantomData }
-    }
-}
-
-impl Drop for OwnedModule<'_> {
-    fn drop(&mut self) {
-        self.op.erase();
+        module
     }
 }

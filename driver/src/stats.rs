@@ -1,7 +1,7 @@
 //! `phobos compile --stats`: what a kernel costs, as `key: value` lines.
 
 use crate::compile::Stage;
-use phobos_dialects::ir::Op;
+use phobos_ir::Op;
 
 /// Counts from the IR (shared bytes) and the output text (shuffles, barriers), plus registers
 /// and spills from `ptxas -v` when a PTX output and a ptxas are at hand.

@@ -1,7 +1,7 @@
 //! `--verify-diagnostics`: checks the diagnostics of a run against `expected-*` comments, as
 //! mlir-opt does: `// expected-error {{text}}`, `@+N`, `@-N`, `@above`, `@below`, `@unknown`.
 
-use phobos_dialects::diag::{Diagnostic, Severity};
+use phobos_ir::diag::{Diagnostic, Severity};
 
 /// One expectation written in the source.
 #[derive(Clone, Debug)]

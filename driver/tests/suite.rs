@@ -142,7 +142,7 @@ fn cuda_path_lowers_the_simt_module_to_ptx() {
     assert_eq!(ptx.matches("shfl.sync.bfly").count(), 5);
     assert_eq!(ptx.matches("ld.global.nc.v4").count(), 2);
     // The SIMT module is kept for the simulator.
-    assert!(!module.op.find_all("gpu.func").is_empty());
+    assert!(!module.op().find_all("gpu.func").is_empty());
 }
 
 /// Every `PHOBOS_*` variable the sources read is in the registry (`driver/src/env.rs`, which

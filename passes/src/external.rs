@@ -10,25 +10,48 @@ use melior::{
     pass::{create_external, ExternalPass, Pass, RunExternalPass},
     ContextRef,
 };
-use phobos_dialects::{
+use phobos_ir::{
     diag::{Diagnostic, Diagnostics},
-    ir::Op,
+    Op, Rewriter, Val,
 };
 
-/// What a pass function gets: where to report, and its options.
+/// What a pass function gets: where to report, its options, and the rewriter that erases ops.
+pub struct PassCx<'a> {
+    pub diags: Diagnostics,
+    pub options: &'a Options,
+    rewriter: Rewriter<'a>,
+}
+
+impl<'a> PassCx<'a> {
+    /// Erases `op` (its results must be unused); see [`Rewriter::erase`].
+    pub fn erase(&self, op: Op<'a>) {
+        self.rewriter.erase(op)
+    }
+    /// Replaces `op`'s results with `vals` and erases it; see [`Rewriter::replace`].
+    pub fn replace(&self, op: Op<'a>, vals: &[Val<'a>]) {
+        self.rewriter.replace(op, vals)
+    }
+}
+
+/// A pass body: rewrites `op` (the anchor op) in place. On failure it has reported at least one
+/// error to `cx.diags`. Its handles live for `'a`, one run: nothing it erased is destroyed
+/// before it returns.
+pub type PassFn = for<'a> fn(Op<'a>, &PassCx<'a>) -> Result<(), ()>;
+
+/// What the MLIR pass object keeps between runs (it is cloned per worker thread).
 #[derive(Clone, Debug)]
-pub struct PassCx {
+pub struct PassState {
     pub diags: Diagnostics,
     pub options: Options,
 }
 
-/// A pass body: rewrites `op` (the anchor op) in place. On failure it has reported at least one
-/// error to `cx.diags`.
-pub type PassFn = fn(Op, &PassCx) -> Result<(), ()>;
-
 /// Applies `f` to each op, reporting every failure (not just the first) to `cx.diags`; fails
 /// when any did.
-pub fn for_each_op(ops: impl IntoIterator<Item = Op>, cx: &PassCx, mut f: impl FnMut(Op) -> Result<(), Diagnostic>) -> Result<(), ()> {
+pub fn for_each_op<'a>(
+    ops: impl IntoIterator<Item = Op<'a>>,
+    cx: &PassCx<'a>,
+    mut f: impl FnMut(Op<'a>) -> Result<(), Diagnostic>,
+) -> Result<(), ()> {
     let mut failed = false;
     for op in ops {
         if let Err(d) = f(op) {
@@ -46,19 +69,21 @@ pub fn for_each_op(ops: impl IntoIterator<Item = Op>, cx: &PassCx, mut f: impl F
 #[derive(Clone)]
 struct Wrapper {
     run: PassFn,
-    cx: PassCx,
+    state: PassState,
 }
 
 impl<'c> RunExternalPass<'c> for Wrapper {
     fn initialize(&mut self, _context: ContextRef<'c>) {}
 
     fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        let op = Op(operation.to_raw());
+        // SAFETY: MLIR runs the pass on this op for the duration of this call; the handles of
+        // the body are branded by this call, and the rewriter (dropped at its end) outlives them.
+        let op = unsafe { Op::from_raw(operation.to_raw()) };
+        let cx = PassCx { diags: self.state.diags.clone(), options: &self.state.options, rewriter: unsafe { Rewriter::new() } };
         // A panic must not cross the C API (it would abort the process): report it as an
         // internal error at the op the pass ran on, and fail the pass.
         let run = self.run;
-        let cx = &self.cx;
-        let ok = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(op, cx))) {
+        let ok = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(op, &cx))) {
             Ok(r) => r.is_ok(),
             Err(p) => {
                 let msg = p
@@ -70,21 +95,22 @@ impl<'c> RunExternalPass<'c> for Wrapper {
                 false
             }
         };
+        drop(cx);
         // Step 2. The Rust verifiers run after every Phobos pass, on what it produced.
-        let verified = phobos_dialects::verify(op, &self.cx.diags);
+        let verified = phobos_dialects::verify(op, &self.state.diags);
         if !ok || !verified {
             pass.signal_failure();
         }
     }
 }
 
-/// 8-byte aligned anchors for MLIR TypeIDs: one per registry entry, plus the IR printer.
+// MLIR wants each TypeID pointer 8-byte aligned.
 #[repr(align(8))]
 struct PassId(#[allow(dead_code)] u8);
 static PASS_IDS: [PassId; 64] = [const { PassId(0) }; 64];
 
 /// Builds the MLIR pass for registry entry `index`.
-pub fn make_pass(index: usize, info: &PassInfo, cx: PassCx) -> Pass {
+pub fn make_pass(index: usize, info: &PassInfo, state: PassState) -> Pass {
     let handles = [
         DialectHandle::gpu(),
         DialectHandle::arith(),
@@ -94,7 +120,7 @@ pub fn make_pass(index: usize, info: &PassInfo, cx: PassCx) -> Pass {
         DialectHandle::llvm(),
     ];
     create_external(
-        Wrapper { run: info.run, cx },
+        Wrapper { run: info.run, state },
         TypeId::create(&PASS_IDS[index]),
         info.name,
         info.flag,
@@ -113,7 +139,8 @@ struct Printer {
 impl<'c> RunExternalPass<'c> for Printer {
     fn initialize(&mut self, _context: ContextRef<'c>) {}
     fn run(&mut self, operation: OperationRef<'c, '_>, _pass: ExternalPass<'_>) {
-        let op = Op(operation.to_raw());
+        // SAFETY: the op MLIR runs the pass on, alive for this call.
+        let op = unsafe { Op::from_raw(operation.to_raw()) };
         let text = if self.generic { op.to_generic_string() } else { op.to_string() };
         eprintln!("// -----// IR Dump {} //----- //\n{}\n", self.header, text);
     }

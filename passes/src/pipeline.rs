@@ -8,11 +8,11 @@
 //! because adding a pass on a manager of the wrong op aborts the process inside LLVM.
 
 use crate::{
-    external::{make_pass, print_pass, PassCx},
+    external::{make_pass, print_pass, PassState},
     pipelines, registry,
 };
 use melior::pass::{OperationPassManager, PassManager};
-use phobos_dialects::{diag::Diagnostics, ir::sref};
+use phobos_ir::{diag::Diagnostics, sref};
 use std::ffi::c_void;
 
 /// One element of a pipeline: a pass with options, or an op anchor with a nested list.
@@ -182,7 +182,7 @@ pub fn build_level(opm: OperationPassManager, anchor: &str, elems: &[Elem], cfg:
                 );
             }
             print_around(opm, &e.name, &cfg.print_before, "Before", cfg);
-            opm.add_pass(make_pass(index, info, PassCx { diags: cfg.diags.clone(), options }));
+            opm.add_pass(make_pass(index, info, PassState { diags: cfg.diags.clone(), options }));
             print_around(opm, &e.name, &cfg.print_after, "After", cfg);
             continue;
         }
@@ -215,7 +215,7 @@ fn print_around(opm: OperationPassManager, flag: &str, list: &[String], when: &s
 
 unsafe extern "C" fn collect(s: mlir_sys::MlirStringRef, data: *mut c_void) {
     let out = unsafe { &mut *(data as *mut String) };
-    out.push_str(&phobos_dialects::ir::from_sref(s));
+    out.push_str(&phobos_ir::from_sref(s));
 }
 
 /// Appends upstream pipeline elements (unanchored) to `opm`.

@@ -13,7 +13,7 @@
 //! waiting) or spin loops past a bound.
 
 use crate::program::*;
-use phobos_dialects::ir::SrcLoc;
+use phobos_ir::SrcLoc;
 
 /// What went wrong in a kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

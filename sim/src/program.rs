@@ -5,7 +5,7 @@
 //! instructions that push and pop lane masks, so a warp runs in lockstep with a mask of active
 //! lanes, and can stop at any instruction (a barrier, a time slice) and resume.
 
-use phobos_dialects::ir::SrcLoc;
+use phobos_ir::SrcLoc;
 
 /// Scalar element types as the simulator stores them: every element is a u64 of raw bits
 /// (integers zero-extended to 64 bits, floats as their IEEE bits).

@@ -5,7 +5,7 @@
 //! flattened into mask-stack instructions (see `program.rs`).
 
 use crate::program::*;
-use phobos_dialects::ir::{sref, Attr, Blk, Op, SrcLoc, Ty, Val};
+use phobos_ir::{Attr, Blk, Op, SrcLoc, Ty, Val};
 use std::collections::HashMap;
 
 /// Why a kernel cannot be simulated.
@@ -26,13 +26,13 @@ impl std::fmt::Display for Unsupported {
 
 type R<T> = Result<T, Unsupported>;
 
-fn unsupported<T>(op: Op, message: impl Into<String>) -> R<T> {
+fn unsupported<'a, T>(op: Op<'a>, message: impl Into<String>) -> R<T> {
     Err(Unsupported { message: message.into(), loc: op.loc().src() })
 }
 
 /// The element type and element count of a scalar or vector type.
-pub fn prim_of(t: Ty) -> Option<(Prim, u32)> {
-    use phobos_dialects::ir::Scalar;
+pub fn prim_of<'a>(t: Ty<'a>) -> Option<(Prim, u32)> {
+    use phobos_ir::Scalar;
     if t.is_vector() {
         let n: i64 = t.shape().iter().map(|d| d.unwrap_or(0)).product();
         let (p, _) = prim_of(t.element())?;
@@ -63,15 +63,10 @@ pub fn float_bits(v: f64, p: Prim) -> u64 {
     }
 }
 
-fn attr_in_dict(dict: Attr, name: &str) -> Option<Attr> {
-    let a = Attr(unsafe { mlir_sys::mlirDictionaryAttrGetElementByName(dict.0, sref(name)) });
-    (!a.is_null()).then_some(a)
-}
-
-struct Tr {
-    module: Op,
-    slots: HashMap<Val, Slot>,
-    memref_of: HashMap<Val, usize>,
+struct Tr<'a> {
+    module: Op<'a>,
+    slots: HashMap<Val<'a>, Slot>,
+    memref_of: HashMap<Val<'a>, usize>,
     next: u32,
     insts: Vec<Inst>,
     memrefs: Vec<MemRef>,
@@ -87,7 +82,7 @@ struct Tr {
 }
 
 /// Translates kernel `name` of `module` (a `gpu.module`).
-pub fn translate(module: Op, name: &str) -> R<Kernel> {
+pub fn translate<'a>(module: Op<'a>, name: &str) -> R<Kernel> {
     let body = module.region(0).first_block().expect("gpu.module has a body");
     let Some(func) = body.ops().find(|o| o.is("gpu.func") && o.str_attr("sym_name").as_deref() == Some(name)) else {
         let names: Vec<String> = body.ops().filter(|o| o.is("gpu.func")).filter_map(|o| o.str_attr("sym_name")).collect();
@@ -116,14 +111,14 @@ pub fn translate(module: Op, name: &str) -> R<Kernel> {
     let mut arg_slots = Vec::new();
     for (i, a) in entry.args().into_iter().enumerate() {
         let dict = arg_attrs.get(i).copied();
-        let named = |key: &str| dict.and_then(|d| attr_in_dict(d, key)).and_then(|a| a.str());
+        let named = |key: &str| dict.and_then(|d| d.dict_get(key)).and_then(|a| a.str());
         let ty = a.ty();
         if ty.is_memref() {
             let (elem, _) = prim_of(ty.element())
                 .ok_or_else(|| Unsupported { message: format!("argument {i} has element type {}", ty.element()), loc: func.loc().src() })?;
             let name = named("phobos.tensor").unwrap_or_else(|| format!("arg{i}"));
             let dims = dict
-                .and_then(|d| attr_in_dict(d, "phobos.dims"))
+                .and_then(|d| d.dict_get("phobos.dims"))
                 .and_then(|a| a.array())
                 .map(|v| v.into_iter().filter_map(|x| x.str()).collect())
                 .unwrap_or_default();
@@ -166,7 +161,7 @@ pub fn translate(module: Op, name: &str) -> R<Kernel> {
 }
 
 /// Row-major strides of a memref with the identity layout.
-fn strides_of(ty: Ty) -> Vec<u64> {
+fn strides_of<'a>(ty: Ty<'a>) -> Vec<u64> {
     let shape = ty.shape();
     let mut s = vec![1u64; shape.len()];
     for d in (0..shape.len().saturating_sub(1)).rev() {
@@ -175,8 +170,8 @@ fn strides_of(ty: Ty) -> Vec<u64> {
     s
 }
 
-impl Tr {
-    fn loc(&mut self, op: Op) -> u32 {
+impl<'a> Tr<'a> {
+    fn loc(&mut self, op: Op<'a>) -> u32 {
         self.locs.push((op.name(), op.loc().src()));
         (self.locs.len() - 1) as u32
     }
@@ -188,7 +183,7 @@ impl Tr {
     }
 
     /// The slot of `v`, allocated on first use.
-    fn slot(&mut self, v: Val) -> R<Slot> {
+    fn slot(&mut self, v: Val<'a>) -> R<Slot> {
         if let Some(s) = self.slots.get(&v) {
             return Ok(*s);
         }
@@ -202,11 +197,11 @@ impl Tr {
         Ok(s)
     }
 
-    fn use_(&mut self, v: Val) -> R<Slot> {
+    fn use_(&mut self, v: Val<'a>) -> R<Slot> {
         self.slot(v)
     }
 
-    fn layout_shared(&mut self, body: Blk) -> R<()> {
+    fn layout_shared(&mut self, body: Blk<'a>) -> R<()> {
         for g in body.ops().filter(|o| o.is("memref.global")) {
             let Some(ty) = g.attr("type").and_then(|a| a.type_value()) else { continue };
             if ty.memory_space() != 3 {
@@ -230,14 +225,14 @@ impl Tr {
         Ok(())
     }
 
-    fn block(&mut self, b: Blk) -> R<()> {
+    fn block(&mut self, b: Blk<'a>) -> R<()> {
         for op in b.ops() {
             self.op(op)?;
         }
         Ok(())
     }
 
-    fn memref(&self, op: Op, v: Val) -> R<usize> {
+    fn memref(&self, op: Op<'a>, v: Val<'a>) -> R<usize> {
         match self.memref_of.get(&v) {
             Some(i) => Ok(*i),
             None => unsupported(
@@ -247,33 +242,33 @@ impl Tr {
         }
     }
 
-    fn operands(&mut self, op: Op) -> R<Vec<Slot>> {
+    fn operands(&mut self, op: Op<'a>) -> R<Vec<Slot>> {
         op.operands().into_iter().map(|v| self.use_(v)).collect()
     }
 
-    fn result(&mut self, op: Op, i: usize) -> R<Slot> {
+    fn result(&mut self, op: Op<'a>, i: usize) -> R<Slot> {
         self.slot(op.result(i))
     }
 
-    fn res_prim(&self, op: Op, i: usize) -> R<Prim> {
+    fn res_prim(&self, op: Op<'a>, i: usize) -> R<Prim> {
         match prim_of(op.result(i).ty()) {
             Some((p, _)) => Ok(p),
             None => unsupported(op, format!("unsupported result type {}", op.result(i).ty())),
         }
     }
 
-    fn opd_prim(&self, op: Op, i: usize) -> R<Prim> {
+    fn opd_prim(&self, op: Op<'a>, i: usize) -> R<Prim> {
         match prim_of(op.operand(i).ty()) {
             Some((p, _)) => Ok(p),
             None => unsupported(op, format!("unsupported operand type {}", op.operand(i).ty())),
         }
     }
 
-    fn constant(&mut self, op: Op) -> R<()> {
+    fn constant(&mut self, op: Op<'a>) -> R<()> {
         let (p, n) = prim_of(op.result(0).ty())
             .ok_or_else(|| Unsupported { message: "constant of an unsupported type".into(), loc: op.loc().src() })?;
         let a = op.attr("value").ok_or_else(|| Unsupported { message: "constant without a value".into(), loc: op.loc().src() })?;
-        let scalar_bits = |a: Attr| -> Option<u64> {
+        let scalar_bits = |a: Attr<'a>| -> Option<u64> {
             if let Some(i) = a.int() {
                 Some((i as u64) & p.mask())
             } else if let Some(b) = a.bool() {
@@ -284,17 +279,9 @@ impl Tr {
         };
         let vals = if let Some(v) = scalar_bits(a) {
             vec![v; n as usize]
-        } else if unsafe { mlir_sys::mlirAttributeIsADenseElements(a.0) } {
-            let count = unsafe { mlir_sys::mlirElementsAttrGetNumElements(a.0) } as usize;
-            let splat = unsafe { mlir_sys::mlirDenseElementsAttrIsSplat(a.0) };
-            let mut out = Vec::with_capacity(count);
-            for i in 0..count {
-                let e = if splat {
-                    Attr(unsafe { mlir_sys::mlirDenseElementsAttrGetSplatValue(a.0) })
-                } else {
-                    let mut idx = [i as u64];
-                    Attr(unsafe { mlir_sys::mlirElementsAttrGetValue(a.0, 1, idx.as_mut_ptr()) })
-                };
+        } else if let Some(elems) = a.dense_elements() {
+            let mut out = Vec::with_capacity(elems.len());
+            for e in elems {
                 out.push(scalar_bits(e).ok_or_else(|| Unsupported { message: format!("constant element {e}"), loc: op.loc().src() })?);
             }
             out
@@ -306,7 +293,7 @@ impl Tr {
         Ok(())
     }
 
-    fn dim(op: Op) -> u8 {
+    fn dim(op: Op<'a>) -> u8 {
         let d = op.attr("dimension").map(|a| a.to_string()).unwrap_or_default();
         if d.contains('y') {
             1
@@ -317,7 +304,7 @@ impl Tr {
         }
     }
 
-    fn op(&mut self, op: Op) -> R<()> {
+    fn op(&mut self, op: Op<'a>) -> R<()> {
         let name = op.name();
         let bin = |n: &str| -> Option<BinOp> {
             Some(match n {
@@ -733,13 +720,13 @@ impl Tr {
     }
 
     /// Pairs (destination, yielded value) for the terminator of `blk`.
-    fn yields(&mut self, blk: Blk, dsts: &[Slot]) -> R<Vec<(Slot, Slot)>> {
+    fn yields(&mut self, blk: Blk<'a>, dsts: &[Slot]) -> R<Vec<(Slot, Slot)>> {
         let Some(t) = blk.terminator() else { return Ok(vec![]) };
         let vals = self.operands(t)?;
         Ok(dsts.iter().copied().zip(vals).collect())
     }
 
-    fn scf_if(&mut self, op: Op) -> R<()> {
+    fn scf_if(&mut self, op: Op<'a>) -> R<()> {
         let cond = self.use_(op.operand(0))?;
         let results: Vec<Slot> = (0..op.num_results()).map(|i| self.result(op, i)).collect::<R<_>>()?;
         let begin = self.insts.len();
@@ -767,7 +754,7 @@ impl Tr {
         Ok(())
     }
 
-    fn scf_for(&mut self, op: Op) -> R<()> {
+    fn scf_for(&mut self, op: Op<'a>) -> R<()> {
         let s = self.operands(op)?;
         let (lb, ub, step) = (s[0], s[1], s[2]);
         let ty = self.opd_prim(op, 0)?;
@@ -788,7 +775,7 @@ impl Tr {
         Ok(())
     }
 
-    fn scf_while(&mut self, op: Op) -> R<()> {
+    fn scf_while(&mut self, op: Op<'a>) -> R<()> {
         let inits = self.operands(op)?;
         let before = op.region(0).first_block().expect("before region");
         let after = op.region(1).first_block().expect("after region");
@@ -820,7 +807,7 @@ impl Tr {
 
     /// Inlines the callee's body: its arguments are bound to the call's operand slots, and its
     /// `func.return` moves into the call's result slots.
-    fn call(&mut self, op: Op) -> R<()> {
+    fn call(&mut self, op: Op<'a>) -> R<()> {
         let callee = op.attr("callee").and_then(|a| a.symbol()).unwrap_or_default();
         if self.inline_stack.contains(&callee) {
             return unsupported(op, format!("recursive call to @{callee}"));

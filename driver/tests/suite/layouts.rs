@@ -187,7 +187,7 @@ fn lowered_layouts_match_the_algebra_on_the_simulator() {
     );
     let session = Session::new(true).unwrap();
     let (module, sig) = runner::load_text(&session, "layouts.mlir", &src, None, "sm_90").unwrap_or_else(|e| panic!("{e:?}\n{src}"));
-    assert!(module.op.walk().into_iter().all(|o| !o.name().starts_with("layout.")), "a layout op survived lowering");
+    assert!(module.op().walk().into_iter().all(|o| !o.name().starts_with("layout.")), "a layout op survived lowering");
     let init = super::e2e::array(super::e2e::T::I32, &[total as u64], &vec![-1.0; total as usize]);
     let arrays: BTreeMap<_, _> = [("out".to_string(), (init, PathBuf::from("out.npy")))].into_iter().collect();
     let grid = (max as u32).div_ceil(128);

@@ -17,7 +17,7 @@ fn simt_of_every_example() {
         let module = session.parse(&out.mlir, &format!("{name}.l1.mlir")).expect("L1 parses");
         compile::lower(&session, &module, Stage::Simt, &CompileOptions::default())
             .unwrap_or_else(|e| panic!("{e}: {:?}", session.diags.take()));
-        assert!(module.op.verify(), "the SIMT module verifies");
-        insta::assert_snapshot!(module.op.to_string());
+        assert!(module.op().verify(), "the SIMT module verifies");
+        insta::assert_snapshot!(module.op().to_string());
     });
 }

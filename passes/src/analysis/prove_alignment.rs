@@ -15,12 +15,9 @@
 //! Limits: loop-carried values (iteration arguments) divide by 1; no range analysis.
 
 use crate::external::PassCx;
-use phobos_dialects::ir::{sref, Attr, Op, Val};
+use crate::registry::PassInfo;
+use phobos_ir::{Op, Val};
 use std::collections::HashMap;
-
-pub const DESCRIPTION: &str = "Sets the alignment attribute of vector.load/vector.store from a \
-divisibility analysis of their indices (constants, @aligned dimensions, loop starts and steps), the \
-memref's base alignment and its static strides.";
 
 /// Divisors are capped here (a zero constant divides by anything).
 const MAX: u64 = 1 << 30;
@@ -34,13 +31,13 @@ fn pow2_of(c: i64) -> u64 {
 }
 
 /// The divisibility of every integer value in a function.
-pub struct Divisibility {
-    memo: HashMap<Val, u64>,
-    func: Op,
+pub struct Divisibility<'a> {
+    memo: HashMap<Val<'a>, u64>,
+    func: Op<'a>,
 }
 
-impl Divisibility {
-    pub fn new(func: Op) -> Self {
+impl<'a> Divisibility<'a> {
+    pub fn new(func: Op<'a>) -> Self {
         Divisibility { memo: HashMap::new(), func }
     }
 
@@ -48,15 +45,11 @@ impl Divisibility {
     fn arg_divisibility(&self, i: usize) -> u64 {
         let Some(arr) = self.func.attr("arg_attrs").and_then(|a| a.array()) else { return 1 };
         let Some(dict) = arr.get(i) else { return 1 };
-        let a = Attr(unsafe { mlir_sys::mlirDictionaryAttrGetElementByName(dict.0, sref("phobos.divisibility")) });
-        if a.is_null() {
-            return 1;
-        }
-        a.int().map(pow2_of).unwrap_or(1)
+        dict.dict_get("phobos.divisibility").and_then(|a| a.int()).map(pow2_of).unwrap_or(1)
     }
 
     /// The largest power of two known to divide `v` (1 when nothing is known).
-    pub fn of(&mut self, v: Val) -> u64 {
+    pub fn of(&mut self, v: Val<'a>) -> u64 {
         if let Some(d) = self.memo.get(&v) {
             return *d;
         }
@@ -66,7 +59,7 @@ impl Divisibility {
         d
     }
 
-    fn compute(&mut self, v: Val) -> u64 {
+    fn compute(&mut self, v: Val<'a>) -> u64 {
         if let Some((blk, i)) = v.block_arg() {
             let Some(owner) = blk.parent_op() else { return 1 };
             if owner == self.func && Some(blk) == owner.region(0).first_block() {
@@ -125,8 +118,7 @@ fn base_alignment(func: Op, mem: Val) -> u64 {
         if blk.parent_op() == Some(func) {
             let Some(arr) = func.attr("arg_attrs").and_then(|a| a.array()) else { return 0 };
             let Some(dict) = arr.get(i) else { return 0 };
-            let a = Attr(unsafe { mlir_sys::mlirDictionaryAttrGetElementByName(dict.0, sref("llvm.align")) });
-            return if a.is_null() { 0 } else { a.int().unwrap_or(0) as u64 };
+            return dict.dict_get("llvm.align").and_then(|a| a.int()).unwrap_or(0) as u64;
         }
         return 0;
     }
@@ -190,7 +182,7 @@ pub fn prove(func: Op) -> usize {
     changed
 }
 
-pub fn run(module: Op, _cx: &PassCx) -> Result<(), ()> {
+pub fn run<'a>(module: Op<'a>, _cx: &PassCx<'a>) -> Result<(), ()> {
     let body = module.region(0).first_block().expect("gpu.module has a body");
     for f in body.ops() {
         if f.is("gpu.func") || f.is("func.func") {
@@ -199,3 +191,16 @@ pub fn run(module: Op, _cx: &PassCx) -> Result<(), ()> {
     }
     Ok(())
 }
+
+/// The pass as the registry lists it.
+pub const PASS: PassInfo = PassInfo {
+    flag: "prove-alignment",
+    name: "ProveAlignment",
+    summary: "sets vector.load/store alignment from a divisibility analysis (@aligned, constants, loops)",
+    description: "Sets the alignment attribute of vector.load/vector.store from a \
+    divisibility analysis of their indices (constants, @aligned dimensions, loop starts and steps), the \
+    memref's base alignment and its static strides.",
+    anchor: "gpu.module",
+    options: &[],
+    run,
+};

@@ -1,4 +1,4 @@
-//! Uniformity analysis: which values are the same across the CTA, across a warp, or differ per
+//! Uniformity<'a> analysis: which values are the same across the CTA, across a warp, or differ per
 //! lane, and why.
 //!
 //! Lattice: `Uniform < Warp < Varying`. Sources: kernel arguments and constants are uniform;
@@ -15,7 +15,7 @@
 //! Each non-uniform fact remembers where its non-uniformity came from, so a rejection can say
 //! "depends on the lane id".
 
-use phobos_dialects::ir::{Op, Val};
+use phobos_ir::{Op, Val};
 use std::collections::HashMap;
 
 /// How far a value is the same across threads.
@@ -55,18 +55,18 @@ pub enum Reason {
 
 /// A value's level and, when not uniform, the op that made it so.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Fact {
+pub struct Fact<'a> {
     pub level: Level,
-    pub origin: Option<(Op, Reason)>,
+    pub origin: Option<(Op<'a>, Reason)>,
 }
 
-impl Fact {
-    pub const UNIFORM: Fact = Fact { level: Level::Uniform, origin: None };
-    pub fn new(level: Level, op: Op, reason: Reason) -> Fact {
+impl<'a> Fact<'a> {
+    pub const UNIFORM: Fact<'a> = Fact { level: Level::Uniform, origin: None };
+    pub fn new(level: Level, op: Op<'a>, reason: Reason) -> Fact<'a> {
         Fact { level, origin: (level != Level::Uniform).then_some((op, reason)) }
     }
     /// The least upper bound; the origin of the higher level wins (the first one on a tie).
-    pub fn join(self, other: Fact) -> Fact {
+    pub fn join(self, other: Fact<'a>) -> Fact<'a> {
         if other.level > self.level {
             other
         } else {
@@ -74,7 +74,7 @@ impl Fact {
         }
     }
     /// Caps the level at `max`, keeping the origin.
-    pub fn cap(self, max: Level, op: Op, reason: Reason) -> Fact {
+    pub fn cap(self, max: Level, op: Op<'a>, reason: Reason) -> Fact<'a> {
         if self.level > max {
             Fact::new(max, op, reason)
         } else {
@@ -99,17 +99,17 @@ impl Fact {
 
 /// The facts of every value in one function.
 #[derive(Default, Debug)]
-pub struct Uniformity {
-    facts: HashMap<Val, Fact>,
+pub struct Uniformity<'a> {
+    facts: HashMap<Val<'a>, Fact<'a>>,
 }
 
-impl Uniformity {
+impl<'a> Uniformity<'a> {
     /// The fact of `v`; values never reached (unreachable code) count as uniform.
-    pub fn fact(&self, v: Val) -> Fact {
+    pub fn fact(&self, v: Val<'a>) -> Fact<'a> {
         self.facts.get(&v).copied().unwrap_or(Fact::UNIFORM)
     }
 
-    fn raise(&mut self, v: Val, f: Fact) -> bool {
+    fn raise(&mut self, v: Val<'a>, f: Fact<'a>) -> bool {
         let old = self.fact(v);
         let new = old.join(f);
         if new.level != old.level || !self.facts.contains_key(&v) {
@@ -120,7 +120,7 @@ impl Uniformity {
     }
 
     /// Analyzes a `gpu.func` (or any function-like op): its arguments are uniform.
-    pub fn analyze(func: Op) -> Uniformity {
+    pub fn analyze(func: Op<'a>) -> Uniformity<'a> {
         let mut u = Uniformity::default();
         // Re-walk until no fact changes (the lattice has height 3, so this ends quickly).
         for _ in 0..64 {
@@ -135,16 +135,16 @@ impl Uniformity {
         u
     }
 
-    fn join_all(&self, vals: &[Val]) -> Fact {
+    fn join_all(&self, vals: &[Val<'a>]) -> Fact<'a> {
         vals.iter().fold(Fact::UNIFORM, |f, v| f.join(self.fact(*v)))
     }
 
     /// Applies one op's transfer function; true when a fact grew.
-    fn transfer(&mut self, op: Op) -> bool {
+    fn transfer(&mut self, op: Op<'a>) -> bool {
         let name = op.name();
         let ops = op.operands();
         let mut changed = false;
-        let mut set_all = |u: &mut Uniformity, f: Fact| {
+        let mut set_all = |u: &mut Uniformity<'a>, f: Fact<'a>| {
             for r in op.results() {
                 changed |= u.raise(r, f);
             }
@@ -255,8 +255,7 @@ impl Uniformity {
                 let cond = if name == "cf.cond_br" { self.fact(ops[0]) } else { Fact::UNIFORM };
                 // Operands after the condition go to the successors' arguments in order.
                 let mut k = if name == "cf.cond_br" { 1 } else { 0 };
-                for s in 0..unsafe { mlir_sys::mlirOperationGetNumSuccessors(op.0) } {
-                    let blk = phobos_dialects::ir::Blk(unsafe { mlir_sys::mlirOperationGetSuccessor(op.0, s) });
+                for blk in op.successors() {
                     for a in 0..blk.num_args() {
                         if k < ops.len() {
                             changed |= self.raise(blk.arg(a), self.fact(ops[k]).join(cond));

@@ -13,22 +13,18 @@
 //! rejected (only kernel bodies are analyzed); with unstructured control flow (`cf.cond_br`), a
 //! varying branch anywhere in the kernel makes every collective outside the entry block rejected.
 
+use crate::registry::PassInfo;
 use crate::{
     analysis::uniformity::{Fact, Level, Uniformity},
     external::PassCx,
 };
-use phobos_dialects::{
+use phobos_ir::{
     diag::{Diagnostic, Severity},
-    ir::{print_with, Op, Val},
+    Op, Val,
 };
 
-pub const DESCRIPTION: &str = "Checks that every lane collective and shuffle runs under warp-uniform control \
-and every CTA collective and barrier under CTA-uniform control, from a uniformity analysis of each kernel \
-(thread/lane ids, kernel arguments, loads, loop bounds, results of collectives). Rejections are located \
-at the collective, with a note at the varying condition. Changes no IR.";
-
 /// The control an op needs, if it is a collective.
-fn required(op: Op) -> Option<(Level, &'static str)> {
+fn required<'a>(op: Op<'a>) -> Option<(Level, &'static str)> {
     let n = op.name();
     if n.starts_with("lane.")
         || matches!(n.as_str(), "gpu.shuffle" | "gpu.subgroup_reduce" | "nvvm.shfl.sync" | "nvvm.vote.sync" | "nvvm.redux.sync")
@@ -41,7 +37,7 @@ fn required(op: Op) -> Option<(Level, &'static str)> {
     }
 }
 
-pub fn run(module: Op, cx: &PassCx) -> Result<(), ()> {
+pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
     let mut failed = false;
     let body = module.region(0).first_block().expect("gpu.module has a body");
     for f in body.ops() {
@@ -60,7 +56,7 @@ pub fn run(module: Op, cx: &PassCx) -> Result<(), ()> {
             continue;
         }
         let u = Uniformity::analyze(f);
-        let branches: Vec<Op> = f.walk().into_iter().filter(|o| o.is("cf.cond_br")).collect();
+        let branches: Vec<Op<'a>> = f.walk().into_iter().filter(|o| o.is("cf.cond_br")).collect();
         let entry = f.region(0).first_block();
         for op in f.walk() {
             let Some((need, what)) = required(op) else { continue };
@@ -78,7 +74,7 @@ pub fn run(module: Op, cx: &PassCx) -> Result<(), ()> {
 }
 
 /// The first enclosing control that is not `need`-uniform: (description, steering value, fact).
-fn offending_control(u: &Uniformity, op: Op, need: Level) -> Option<(&'static str, Val, Fact)> {
+fn offending_control<'a>(u: &Uniformity<'a>, op: Op<'a>, need: Level) -> Option<(&'static str, Val<'a>, Fact<'a>)> {
     let mut cur = op;
     while let Some(p) = cur.parent() {
         if p.is("gpu.func") {
@@ -106,26 +102,14 @@ fn offending_control(u: &Uniformity, op: Op, need: Level) -> Option<(&'static st
     None
 }
 
-/// `%3`: how the value prints inside its function.
-fn operand_name(func: Op, v: Val) -> String {
-    unsafe {
-        let flags = mlir_sys::mlirOpPrintingFlagsCreate();
-        let state = mlir_sys::mlirAsmStateCreateForOperation(func.0, flags);
-        let s = print_with(|cb, d| mlir_sys::mlirValuePrintAsOperand(v.0, state, cb, d));
-        mlir_sys::mlirAsmStateDestroy(state);
-        mlir_sys::mlirOpPrintingFlagsDestroy(flags);
-        s
-    }
-}
-
-fn check(
-    u: &Uniformity,
-    func: Op,
-    op: Op,
+fn check<'a>(
+    u: &Uniformity<'a>,
+    func: Op<'a>,
+    op: Op<'a>,
     need: Level,
     what: &str,
-    branches: &[Op],
-    entry: Option<phobos_dialects::ir::Blk>,
+    branches: &[Op<'a>],
+    entry: Option<phobos_ir::Blk<'a>>,
 ) -> Option<Diagnostic> {
     let (control, v, fact) = match offending_control(u, op, need) {
         Some(x) => x,
@@ -148,7 +132,7 @@ fn check(
             ("a conditional branch before it", br.operand(0), u.fact(br.operand(0)))
         }
     };
-    let name = operand_name(func, v);
+    let name = v.operand_name(func);
     let mut d = Diagnostic::op_error(
         op,
         format!("needs {what}, but {control} differs between {}: {name} depends on {}", fact.level.between(), fact.origin_text()),
@@ -162,3 +146,17 @@ fn check(
     }
     Some(d)
 }
+
+/// The pass as the registry lists it.
+pub const PASS: PassInfo = PassInfo {
+    flag: "verify-uniformity",
+    name: "VerifyUniformity",
+    summary: "rejects collectives under control their warp or CTA does not share",
+    description: "Checks that every lane collective and shuffle runs under warp-uniform control \
+    and every CTA collective and barrier under CTA-uniform control, from a uniformity analysis of each kernel \
+    (thread/lane ids, kernel arguments, loads, loop bounds, results of collectives). Rejections are located \
+    at the collective, with a note at the varying condition. Changes no IR.",
+    anchor: "gpu.module",
+    options: &[],
+    run,
+};

@@ -17,50 +17,43 @@
 //! block size (the warp count sets how many calls).
 //! Postcondition: no `cta.*` op is left; `gpu.barrier`s and one `scf.if` per fold appear.
 
+use crate::registry::PassInfo;
 use crate::{
-    conversion::lane_to_gpu::{apply_combine, argmax_pair, butterfly, combine_block},
-    external::{for_each_op, PassCx},
-    ids::{known_block_size, linear_thread_id, num_warps, workgroup_global},
-    words::{combine, identity},
+    emit::{
+        control::{barrier, if_then},
+        fold::{apply_combine, argmax_pair, combine_block},
+        ids::{known_block_size, linear_thread_id, num_warps, workgroup_global},
+        shuffle::identity,
+    },
+    external::PassCx,
+    patterns::{self, Illegal, Pattern, DISABLE_PATTERNS},
 };
-use phobos_dialects::{
-    diag::Diagnostic,
-    ir::{Blk, Builder, Op, Reg, Ty, Val},
-    lane::{self, Kind},
-};
+use phobos_dialects::lane::{self, Kind};
+use phobos_ir::{diag::Diagnostic, Builder, Op, Ty, Val};
 
-pub const DESCRIPTION: &str = "Lowers cta.reduce, cta.argmax and cta.reduce_with to a butterfly per warp, \
-an exchange of the warps' results through a 32-element workgroup scratch with three gpu.barriers \
-(before the write, after the write, after the read), and a fold of the warps' results.";
+/// The patterns of `convert-cta-to-gpu`, one per `cta` op.
+pub fn populate_cta_to_gpu_patterns(patterns: &mut Vec<Pattern>) {
+    patterns.extend([
+        Pattern { op: "cta.reduce", lower: lower_reduce },
+        Pattern { op: "cta.argmax", lower: lower_argmax },
+        Pattern { op: "cta.reduce_with", lower: lower_reduce_with },
+    ]);
+}
 
-pub fn run(module: Op, cx: &PassCx) -> Result<(), ()> {
-    let ops: Vec<Op> = module.walk().into_iter().filter(|o| o.name().starts_with("cta.")).collect();
-    for_each_op(ops, cx, |op| lower(module, op))
+pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
+    let mut ps = Vec::new();
+    populate_cta_to_gpu_patterns(&mut ps);
+    patterns::apply(module, cx, "convert-cta-to-gpu", &ps, Illegal { dialects: &["cta"], ops: &[] })
 }
 
 /// The workgroup scratch for elements of `ty`, created in `module` on first use.
-fn scratch(module: Op, b: Builder, ty: Ty, tag: &str) -> Val {
+fn scratch<'a>(module: Op<'a>, b: Builder<'a>, ty: Ty<'a>, tag: &str) -> Val<'a> {
     let mty = b.ctx.t(&format!("memref<32x{ty}, #gpu.address_space<workgroup>>"));
     workgroup_global(module, b, &format!("__phobos_cta_scratch_{tag}"), mty, false)
 }
 
-fn barrier(b: Builder) {
-    b.op("gpu.barrier", &[], &[], &[]);
-}
-
-/// `scf.if %cond { <body> }` with no results; `body` builds into the then-block.
-fn if_then(b: Builder, cond: Val, body: impl FnOnce(Builder)) {
-    let then_region = Reg::create();
-    let blk = Blk::create(&[], b.loc);
-    then_region.append_block(blk);
-    let inner = Builder::at_end(blk, b.loc);
-    body(inner);
-    inner.op("scf.yield", &[], &[], &[]);
-    b.op_with_regions("scf.if", &[cond], &[], &[], &[then_region, Reg::create()]);
-}
-
 /// How values are kept in the scratch: i1 as i8 (a byte per flag).
-fn storage(b: Builder, v: Val) -> (Val, Ty) {
+fn storage<'a>(b: Builder<'a>, v: Val<'a>) -> (Val<'a>, Ty<'a>) {
     if v.ty().int_width() == Some(1) {
         let i8t = b.ctx.i(8);
         (b.cast("arith.extui", v, i8t), i8t)
@@ -74,7 +67,7 @@ fn tag(ty: Ty) -> String {
 }
 
 /// Writes one value per warp: lane 0 of warp w stores `v` at `scratch[w]`.
-fn write_per_warp(b: Builder, buf: Val, v: Val, warp: Val, lane_idx: Val) {
+fn write_per_warp<'a>(b: Builder<'a>, buf: Val<'a>, v: Val<'a>, warp: Val<'a>, lane_idx: Val<'a>) {
     let c0 = b.index(0);
     let leader = b.cmpi("eq", lane_idx, c0);
     if_then(b, leader, |ib| {
@@ -82,107 +75,158 @@ fn write_per_warp(b: Builder, buf: Val, v: Val, warp: Val, lane_idx: Val) {
     });
 }
 
-fn lower(module: Op, op: Op) -> Result<(), Diagnostic> {
-    phobos_dialects::cta::verify(op)?;
-    let block = known_block_size(op);
-    if let Some(bs) = block {
-        let total = bs[0] * bs[1] * bs[2];
-        if total % 32 != 0 || total > 1024 {
-            return Err(Diagnostic::op_error(
-                op,
-                format!("a CTA collective needs whole warps: the block size {total} is not a multiple of 32 up to 1024"),
-            ));
-        }
-    }
-    let b = Builder::before(op);
-    let v = op.operand(0);
-    let ty = v.ty();
-    let warps_const = block.map(|bs| (bs[0] * bs[1] * bs[2]) / 32);
-    // The second butterfly covers the next power of two >= the warp count.
-    let w2 = warps_const.map(|n| (n as u64).next_power_of_two().max(1) as i64).unwrap_or(lane::WARP);
+/// What every CTA fold needs: where it is, its warp and lane, and the slot of the second fold.
+struct Fold<'a> {
+    module: Op<'a>,
+    b: Builder<'a>,
+    v: Val<'a>,
+    ty: Ty<'a>,
+    /// The warp count, when the block size is known.
+    warps: Option<i64>,
+    /// The second fold's width: the next power of two >= the warp count.
+    w2: i64,
+    tid: Val<'a>,
+    warp: Val<'a>,
+    lane_idx: Val<'a>,
+    /// Whether this lane's slot of the second fold holds a warp's result, and a safe slot.
+    present: Val<'a>,
+    slot: Val<'a>,
+}
 
-    let lane_idx = b.v("gpu.lane_id", &[], b.ctx.index(), &[]);
-    let tid = linear_thread_id(b, block);
-    let warp = b.bin("arith.divui", tid, b.index(32));
-    let nw = num_warps(b, block);
-    // Lane position in its w2-piece, whether a warp's result is there, and a safe index.
-    let pos = b.bin("arith.andi", lane_idx, b.index(w2 - 1));
-    let present = b.cmpi("ult", pos, nw);
-    let slot = b.select(present, pos, b.index(0));
-
-    let result = match op.name().as_str() {
-        "cta.reduce" => {
-            let kind = lane::kind(op);
-            let r = butterfly(b, v, lane::WARP, |b, x, y| combine(b, kind, x, y));
-            let (stored, sty) = storage(b, r);
-            let buf = scratch(module, b, sty, &tag(sty));
-            barrier(b);
-            write_per_warp(b, buf, stored, warp, lane_idx);
-            barrier(b);
-            let loaded = b.v("memref.load", &[buf, slot], sty, &[]);
-            let loaded = if sty != ty { b.cast("arith.trunci", loaded, ty) } else { loaded };
-            let id = identity(b, kind, ty);
-            let x = b.select(present, loaded, id);
-            let total = butterfly(b, x, w2, |b, x, y| combine(b, kind, x, y));
-            barrier(b);
-            total
-        }
-        "cta.argmax" => {
-            let i32t = b.ctx.i(32);
-            let tid32 = b.cast("arith.index_cast", tid, i32t);
-            let (rv, ri) = argmax_pair(b, v, tid32, lane::WARP);
-            let vbuf = scratch(module, b, ty, &tag(ty));
-            let ibuf = scratch(module, b, i32t, "idx");
-            barrier(b);
-            let c0 = b.index(0);
-            let leader = b.cmpi("eq", lane_idx, c0);
-            if_then(b, leader, |ib| {
-                ib.op("memref.store", &[rv, vbuf, warp], &[], &[]);
-                ib.op("memref.store", &[ri, ibuf, warp], &[], &[]);
-            });
-            barrier(b);
-            let lv = b.v("memref.load", &[vbuf, slot], ty, &[]);
-            let li = b.v("memref.load", &[ibuf, slot], i32t, &[]);
-            let lowest = identity(b, Kind::Max, ty);
-            let lv = b.select(present, lv, lowest);
-            let li = b.select(present, li, b.i32(i32::MAX as i64));
-            let (_, total) = argmax_pair(b, lv, li, w2);
-            barrier(b);
-            total
-        }
-        "cta.reduce_with" => {
-            let Some(n) = warps_const else {
+impl<'a> Fold<'a> {
+    fn new(op: Op<'a>) -> Result<Fold<'a>, Diagnostic> {
+        phobos_dialects::cta::verify(op)?;
+        let module = op.ancestor("gpu.module").ok_or_else(|| Diagnostic::op_error(op, "must be inside a gpu.module"))?;
+        let block = known_block_size(op);
+        if let Some(bs) = block {
+            let total = bs[0] * bs[1] * bs[2];
+            if total % 32 != 0 || total > 1024 {
                 return Err(Diagnostic::op_error(
                     op,
-                    "a CTA fold with a combine function needs a known block size (known_block_size on the gpu.func)",
+                    format!("a CTA collective needs whole warps: the block size {total} is not a multiple of 32 up to 1024"),
                 ));
-            };
-            let blk = combine_block(module, op)?;
-            let call = |b: Builder, x: Val, y: Val| apply_combine(b, blk, x, y);
-            let r = butterfly(b, v, lane::WARP, call);
-            let (stored, sty) = storage(b, r);
-            let buf = scratch(module, b, sty, &tag(sty));
-            barrier(b);
-            write_per_warp(b, buf, stored, warp, lane_idx);
-            barrier(b);
-            let load = |i: i64| {
-                let x = b.v("memref.load", &[buf, b.index(i)], sty, &[]);
-                if sty != ty {
-                    b.cast("arith.trunci", x, ty)
-                } else {
-                    x
-                }
-            };
-            let mut total = load(0);
-            for i in 1..n {
-                let x = load(i);
-                total = call(b, total, x);
             }
-            barrier(b);
-            total
         }
-        other => return Err(Diagnostic::op_error(op, format!("unknown cta op '{other}'"))),
-    };
-    op.replace_with(&[result]);
-    Ok(())
+        let b = Builder::before(op);
+        let v = op.operand(0);
+        let warps = block.map(|bs| (bs[0] * bs[1] * bs[2]) / 32);
+        let w2 = warps.map(|n| (n as u64).next_power_of_two().max(1) as i64).unwrap_or(lane::WARP);
+        let lane_idx = b.v("gpu.lane_id", &[], b.ctx.index(), &[]);
+        let tid = linear_thread_id(b, block);
+        let warp = b.bin("arith.divui", tid, b.index(32));
+        let nw = num_warps(b, block);
+        let pos = b.bin("arith.andi", lane_idx, b.index(w2 - 1));
+        let present = b.cmpi("ult", pos, nw);
+        let slot = b.select(present, pos, b.index(0));
+        Ok(Fold { module, b, v, ty: v.ty(), warps, w2, tid, warp, lane_idx, present, slot })
+    }
+
+    /// Barrier 1, lane 0 of each warp writes `r` to the scratch, barrier 2; returns the scratch
+    /// and the element type it holds.
+    fn publish(&self, r: Val<'a>) -> (Val<'a>, Ty<'a>) {
+        let (stored, sty) = storage(self.b, r);
+        let buf = scratch(self.module, self.b, sty, &tag(sty));
+        barrier(self.b);
+        write_per_warp(self.b, buf, stored, self.warp, self.lane_idx);
+        barrier(self.b);
+        (buf, sty)
+    }
+
+    /// The warp result at `slot` of the scratch, in the fold's type.
+    fn load(&self, buf: Val<'a>, sty: Ty<'a>, slot: Val<'a>) -> Val<'a> {
+        let x = self.b.v("memref.load", &[buf, slot], sty, &[]);
+        if sty != self.ty {
+            self.b.cast("arith.trunci", x, self.ty)
+        } else {
+            x
+        }
+    }
 }
+
+fn lower_reduce<'a>(op: Op<'a>, _cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnostic> {
+    let f = Fold::new(op)?;
+    let kind = lane::kind(op);
+    let r = lane::build::reduce(f.b, kind, f.v, lane::WARP);
+    let (buf, sty) = f.publish(r);
+    let loaded = f.load(buf, sty, f.slot);
+    let id = identity(f.b, kind, f.ty);
+    let x = f.b.select(f.present, loaded, id);
+    let total = lane::build::reduce(f.b, kind, x, f.w2);
+    barrier(f.b);
+    Ok(vec![total])
+}
+
+fn lower_argmax<'a>(op: Op<'a>, _cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnostic> {
+    let f = Fold::new(op)?;
+    let b = f.b;
+    let i32t = b.ctx.i(32);
+    let tid32 = b.cast("arith.index_cast", f.tid, i32t);
+    // The butterfly over (value, thread) pairs: no lane op gives the winner's value with it.
+    let (rv, ri) = argmax_pair(b, f.v, tid32, lane::WARP);
+    let vbuf = scratch(f.module, b, f.ty, &tag(f.ty));
+    let ibuf = scratch(f.module, b, i32t, "idx");
+    barrier(b);
+    let c0 = b.index(0);
+    let leader = b.cmpi("eq", f.lane_idx, c0);
+    if_then(b, leader, |ib| {
+        ib.op("memref.store", &[rv, vbuf, f.warp], &[], &[]);
+        ib.op("memref.store", &[ri, ibuf, f.warp], &[], &[]);
+    });
+    barrier(b);
+    let lv = b.v("memref.load", &[vbuf, f.slot], f.ty, &[]);
+    let li = b.v("memref.load", &[ibuf, f.slot], i32t, &[]);
+    let lowest = identity(b, Kind::Max, f.ty);
+    let lv = b.select(f.present, lv, lowest);
+    let li = b.select(f.present, li, b.i32(i32::MAX as i64));
+    let (_, total) = argmax_pair(b, lv, li, f.w2);
+    barrier(b);
+    Ok(vec![total])
+}
+
+fn lower_reduce_with<'a>(op: Op<'a>, _cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnostic> {
+    let f = Fold::new(op)?;
+    let Some(n) = f.warps else {
+        return Err(Diagnostic::op_error(
+            op,
+            "a CTA fold with a combine function needs a known block size (known_block_size on the gpu.func)",
+        ));
+    };
+    let blk = combine_block(f.module, op)?;
+    let r = lane_reduce_with(f.b, op, f.v);
+    let (buf, sty) = f.publish(r);
+    let mut total = f.load(buf, sty, f.b.index(0));
+    for i in 1..n {
+        let x = f.load(buf, sty, f.b.index(i));
+        total = apply_combine(f.b, blk, total, x);
+    }
+    barrier(f.b);
+    Ok(vec![total])
+}
+
+/// A `lane.reduce_with` over the whole warp with the combine of `op` (its `combine = @f`, or a
+/// copy of its region).
+fn lane_reduce_with<'a>(b: Builder<'a>, op: Op<'a>, v: Val<'a>) -> Val<'a> {
+    let ctx = b.ctx;
+    let width = ("width", ctx.int_attr(ctx.i(32), lane::WARP));
+    match op.attr("combine") {
+        Some(sym) => b.v("lane.reduce_with", &[v], v.ty(), &[width, ("combine", sym)]),
+        None => {
+            let region = op.clone_region(0);
+            b.op_with_regions("lane.reduce_with", &[v], &[v.ty()], &[width], &[region]).result(0)
+        }
+    }
+}
+
+/// The pass as the registry lists it.
+pub const PASS: PassInfo = PassInfo {
+    flag: "convert-cta-to-gpu",
+    name: "ConvertCtaToGpu",
+    summary: "cta.* folds to warp butterflies, a workgroup scratch and three gpu.barriers",
+    description: "Lowers cta.reduce, cta.argmax and cta.reduce_with to a fold per warp (lane.reduce, \
+    lane.reduce_with; argmax: a butterfly over value and thread), an exchange of the warps' results through a \
+    32-element workgroup scratch with three gpu.barriers (before the write, after the write, after the read), and a \
+    fold of the warps' results.",
+    anchor: "gpu.module",
+    options: &[DISABLE_PATTERNS],
+    run,
+};

@@ -13,27 +13,34 @@
 //! layout's digits (the last fastest, no mod on the first) and sums stride × digit per axis.
 //! Postcondition: no `layout.*` op is left.
 
-use crate::external::{for_each_op, PassCx};
-use phobos_dialects::{
-    diag::Diagnostic,
-    ir::{Builder, Op, Val},
-    layout::{fixed, named, typed},
+use crate::registry::PassInfo;
+use crate::{
+    external::PassCx,
+    patterns::{self, Illegal, Pattern, DISABLE_PATTERNS},
 };
+use phobos_dialects::layout::{fixed, named, typed};
+use phobos_ir::{diag::Diagnostic, Builder, Op, Val};
 use phobos_layout::{Layout, Map};
 use std::{cell::RefCell, collections::HashMap};
 
-pub const DESCRIPTION: &str = "Lowers layout.apply, layout.restrict and layout.place to index arithmetic: coarsest \
-digits, shifts and masks for powers of two, no mod on the outermost digit, constants folded.";
+/// The patterns of `convert-layout-to-arith`, one per `layout` op.
+pub fn populate_layout_to_arith_patterns(patterns: &mut Vec<Pattern>) {
+    patterns.extend([
+        Pattern { op: "layout.apply", lower: lower_apply },
+        Pattern { op: "layout.restrict", lower: lower_apply },
+        Pattern { op: "layout.place", lower: lower_place },
+    ]);
+}
 
-pub fn run(root: Op, cx: &PassCx) -> Result<(), ()> {
-    let ops: Vec<Op> =
-        root.walk().into_iter().filter(|o| o.is("layout.apply") || o.is("layout.restrict") || o.is("layout.place")).collect();
-    for_each_op(ops, cx, lower)
+pub fn run<'a>(root: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
+    let mut ps = Vec::new();
+    populate_layout_to_arith_patterns(&mut ps);
+    patterns::apply(root, cx, "convert-layout-to-arith", &ps, Illegal { dialects: &["layout"], ops: &[] })
 }
 
 /// `layout.place`: the flat index's row-major digits (the last extent fastest; no mod on the
 /// first), each times its stride, summed per axis.
-fn lower_place(op: Op) -> Result<(), Diagnostic> {
+fn lower_place<'a>(op: Op<'a>, _cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnostic> {
     let n = named(op)?;
     let e = Emit(Builder::before(op).with_loc(op.loc()), RefCell::default());
     let x = V::of(op.operand(0));
@@ -50,18 +57,13 @@ fn lower_place(op: Op) -> Result<(), Diagnostic> {
         }
         suffix *= extent;
     }
-    let vals: Vec<_> = sums.into_iter().map(|v| e.materialize(v)).collect();
-    op.replace_with(&vals);
-    Ok(())
+    Ok(sums.into_iter().map(|v| e.materialize(v)).collect())
 }
 
-fn lower(op: Op) -> Result<(), Diagnostic> {
-    if op.is("layout.place") {
-        return lower_place(op);
-    }
+fn lower_apply<'a>(op: Op<'a>, _cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnostic> {
     let t = typed(op)?;
     let e = Emit(Builder::before(op).with_loc(op.loc()), RefCell::default());
-    let coords: Vec<V> = op.operands().into_iter().map(V::of).collect();
+    let coords: Vec<V<'a>> = op.operands().into_iter().map(V::of).collect();
     let v = if op.is("layout.restrict") {
         let l = t.map.as_layout().expect("verified: a restriction's map is a layout");
         let fixed = fixed(op);
@@ -77,20 +79,18 @@ fn lower(op: Op) -> Result<(), Diagnostic> {
     } else {
         e.map(&t.map, coords[0])
     };
-    let val = e.materialize(v);
-    op.replace_with(&[val]);
-    Ok(())
+    Ok(vec![e.materialize(v)])
 }
 
 /// A value being built: a known constant, or an SSA index.
 #[derive(Clone, Copy)]
-enum V {
+enum V<'a> {
     Const(i64),
-    Val(Val),
+    Val(Val<'a>),
 }
 
-impl V {
-    fn of(v: Val) -> V {
+impl<'a> V<'a> {
+    fn of(v: Val<'a>) -> V<'a> {
         v.const_int().map(V::Const).unwrap_or(V::Val(v))
     }
 }
@@ -100,29 +100,29 @@ fn log2(n: i64) -> Option<i64> {
 }
 
 /// Builds before the op being lowered; each constant is made once.
-struct Emit(Builder, RefCell<HashMap<i64, Val>>);
+struct Emit<'a>(Builder<'a>, RefCell<HashMap<i64, Val<'a>>>);
 
-impl Emit {
-    fn constant(&self, c: i64) -> Val {
+impl<'a> Emit<'a> {
+    fn constant(&self, c: i64) -> Val<'a> {
         *self.1.borrow_mut().entry(c).or_insert_with(|| self.0.index(c))
     }
-    fn materialize(&self, v: V) -> Val {
+    fn materialize(&self, v: V<'a>) -> Val<'a> {
         match v {
             V::Const(c) => self.constant(c),
             V::Val(v) => v,
         }
     }
-    fn bin(&self, name: &str, a: V, c: i64) -> V {
+    fn bin(&self, name: &str, a: V<'a>, c: i64) -> V<'a> {
         V::Val(self.0.bin(name, self.materialize(a), self.constant(c)))
     }
-    fn add(&self, a: V, b: V) -> V {
+    fn add(&self, a: V<'a>, b: V<'a>) -> V<'a> {
         match (a, b) {
             (V::Const(x), V::Const(y)) => V::Const(x + y),
             (V::Const(0), v) | (v, V::Const(0)) => v,
             _ => V::Val(self.0.bin("arith.addi", self.materialize(a), self.materialize(b))),
         }
     }
-    fn mul(&self, a: V, c: i64) -> V {
+    fn mul(&self, a: V<'a>, c: i64) -> V<'a> {
         match (a, c) {
             (V::Const(x), _) => V::Const(x * c),
             (_, 0) => V::Const(0),
@@ -133,7 +133,7 @@ impl Emit {
             },
         }
     }
-    fn div(&self, a: V, c: i64) -> V {
+    fn div(&self, a: V<'a>, c: i64) -> V<'a> {
         match (a, c) {
             (V::Const(x), _) => V::Const(x / c),
             (v, 1) => v,
@@ -143,7 +143,7 @@ impl Emit {
             },
         }
     }
-    fn rem(&self, a: V, c: i64) -> V {
+    fn rem(&self, a: V<'a>, c: i64) -> V<'a> {
         match (a, c) {
             (V::Const(x), _) => V::Const(x % c),
             (_, 1) => V::Const(0),
@@ -153,7 +153,7 @@ impl Emit {
             },
         }
     }
-    fn xor(&self, a: V, b: V) -> V {
+    fn xor(&self, a: V<'a>, b: V<'a>) -> V<'a> {
         match (a, b) {
             (V::Const(x), V::Const(y)) => V::Const(x ^ y),
             (V::Const(0), v) | (v, V::Const(0)) => v,
@@ -162,7 +162,7 @@ impl Emit {
     }
 
     /// `m` at the flat coordinate `x`.
-    fn map(&self, m: &Map, x: V) -> V {
+    fn map(&self, m: &Map, x: V<'a>) -> V<'a> {
         match m {
             Map::Layout(l) => self.flat(&l.coalesce(), x),
             Map::Compose(a, b) => {
@@ -185,7 +185,7 @@ impl Emit {
             Map::Table { .. } => V::Const(0),
         }
     }
-    fn and(&self, a: V, c: i64) -> V {
+    fn and(&self, a: V<'a>, c: i64) -> V<'a> {
         match a {
             V::Const(x) => V::Const(x & c),
             v => self.bin("arith.andi", v, c),
@@ -193,7 +193,7 @@ impl Emit {
     }
 
     /// A (coalesced) layout at the flat coordinate `x`: Σ digit_k · stride_k.
-    fn flat(&self, l: &Layout, x: V) -> V {
+    fn flat(&self, l: &Layout, x: V<'a>) -> V<'a> {
         let modes = l.flat();
         let mut prefix = 1;
         let mut acc = V::Const(0);
@@ -208,3 +208,15 @@ impl Emit {
         acc
     }
 }
+
+/// The pass as the registry lists it.
+pub const PASS: PassInfo = PassInfo {
+    flag: "convert-layout-to-arith",
+    name: "ConvertLayoutToArith",
+    summary: "layout.apply/restrict to index arithmetic: coarsest digits, shifts and masks, folded constants",
+    description: "Lowers layout.apply, layout.restrict and layout.place to index arithmetic: coarsest \
+    digits, shifts and masks for powers of two, no mod on the outermost digit, constants folded.",
+    anchor: "",
+    options: &[DISABLE_PATTERNS],
+    run,
+};

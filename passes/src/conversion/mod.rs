@@ -4,4 +4,3 @@ pub mod cta_to_gpu;
 pub mod lane_to_gpu;
 pub mod layout_to_arith;
 pub mod tile_to_gpu;
-pub mod vector_to_dp4a;

@@ -18,71 +18,37 @@
 //! Limits: no `cp.async` yet (the copy goes through registers); no swizzle or padding (reads of
 //! the seed kernels' tiles are along rows).
 
+use crate::registry::PassInfo;
 use crate::{
     analysis::prove_alignment::Divisibility,
-    external::{for_each_op, PassCx},
-    ids::{known_block_size, loops_around, workgroup_global},
+    emit::control::{barrier_because, for_loop, if_else},
+    emit::ids::{known_block_size, loops_around, workgroup_global},
+    external::PassCx,
+    patterns::{self, Illegal, Pattern, DISABLE_PATTERNS},
 };
-use phobos_dialects::{
-    diag::Diagnostic,
-    ir::{Blk, Builder, Op, Reg, Val},
-};
-
-pub const DESCRIPTION: &str = "Lowers tile.copy to a CTA-cooperative copy into a memref.view of the \
-dynamic shared memory at the tile's planned offset: 16-byte chunks when alignment is proven, elements \
-outside the tensor zero and never read, a gpu.barrier after the copy (and one before it inside a loop).";
+use phobos_ir::{diag::Diagnostic, Builder, Op, Val};
 
 /// The name of the dynamic shared memory global.
 pub const DYNAMIC_SMEM: &str = "__phobos_dynamic_smem";
 
-fn dynamic_smem(module: Op, b: Builder) -> Val {
+fn dynamic_smem<'a>(module: Op<'a>, b: Builder<'a>) -> Val<'a> {
     let mty = b.ctx.t("memref<0xi8, #gpu.address_space<workgroup>>");
     workgroup_global(module, b, DYNAMIC_SMEM, mty, true)
 }
 
-/// `scf.if %c -> (tys) { then } else { else }`; the closures build each branch and return what
-/// it yields.
-pub fn if_else(
-    b: Builder,
-    c: Val,
-    tys: &[phobos_dialects::ir::Ty],
-    then: impl FnOnce(Builder) -> Vec<Val>,
-    els: impl FnOnce(Builder) -> Vec<Val>,
-) -> Op {
-    let (r1, r2) = (Reg::create(), Reg::create());
-    let (b1, b2) = (Blk::create(&[], b.loc), Blk::create(&[], b.loc));
-    r1.append_block(b1);
-    r2.append_block(b2);
-    let i1 = Builder::at_end(b1, b.loc);
-    let v1 = then(i1);
-    i1.op("scf.yield", &v1, &[], &[]);
-    let i2 = Builder::at_end(b2, b.loc);
-    let v2 = els(i2);
-    i2.op("scf.yield", &v2, &[], &[]);
-    b.op_with_regions("scf.if", &[c], tys, &[], &[r1, r2])
+/// The patterns of `convert-tile-to-gpu`.
+pub fn populate_tile_to_gpu_patterns(patterns: &mut Vec<Pattern>) {
+    patterns.push(Pattern { op: "tile.copy", lower: lower_copy });
 }
 
-/// `scf.for %i = lb to ub step s { body(i) }` with no iteration arguments.
-pub fn for_loop(b: Builder, lb: Val, ub: Val, step: Val, body: impl FnOnce(Builder, Val)) {
-    let r = Reg::create();
-    let blk = Blk::create(&[lb.ty()], b.loc);
-    r.append_block(blk);
-    let ib = Builder::at_end(blk, b.loc);
-    body(ib, blk.arg(0));
-    ib.op("scf.yield", &[], &[], &[]);
-    b.op_with_regions("scf.for", &[lb, ub, step], &[], &[], &[r]);
+pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
+    let mut ps = Vec::new();
+    populate_tile_to_gpu_patterns(&mut ps);
+    patterns::apply(module, cx, "convert-tile-to-gpu", &ps, Illegal { dialects: &["tile"], ops: &[] })
 }
 
-/// A barrier with the reason it is there.
-pub fn barrier(b: Builder, why: &str) -> Op {
-    b.op("gpu.barrier", &[], &[], &[("phobos.barrier", b.ctx.str_attr(why))])
-}
-
-pub fn run(module: Op, cx: &PassCx) -> Result<(), ()> {
-    for_each_op(module.find_all("tile.copy"), cx, |op| lower(module, op))
-}
-
-fn lower(module: Op, op: Op) -> Result<(), Diagnostic> {
+fn lower_copy<'a>(op: Op<'a>, _cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnostic> {
+    let module = op.ancestor("gpu.module").ok_or_else(|| Diagnostic::op_error(op, "a tile copy must be inside a gpu.module"))?;
     phobos_dialects::tile::verify(op)?;
     let Some(offset) = op.int_attr("offset") else {
         return Err(Diagnostic::op_error(op, "has no planned offset; run tile-plan-shared-memory first"));
@@ -114,7 +80,7 @@ fn lower(module: Op, op: Op) -> Result<(), Diagnostic> {
     // loop, the previous iteration's reads.
     let in_loop = !loops_around(op, func).is_empty();
     if in_loop {
-        barrier(b, &format!("kept: the copy of {name} overwrites the tile that other threads read in the previous iteration"));
+        barrier_because(b, &format!("kept: the copy of {name} overwrites the tile that other threads read in the previous iteration"));
     }
 
     // Step 3. The chunk width: 16 bytes when proven, else the widest power of two that is.
@@ -133,7 +99,7 @@ fn lower(module: Op, op: Op) -> Result<(), Diagnostic> {
     let total_chunks: i64 = shape[..rank - 1].iter().product::<i64>() * chunks_per_row;
 
     // Step 4. Thread t copies chunks t, t + T, ...
-    let tid = crate::ids::linear_thread_id(b, Some(block));
+    let tid = crate::emit::ids::linear_thread_id(b, Some(block));
     let ub = b.index(total_chunks);
     let step = b.index(threads);
     let vec_ty = b.ctx.t(&format!("vector<{v}x{elem}>"));
@@ -206,7 +172,19 @@ fn lower(module: Op, op: Op) -> Result<(), Diagnostic> {
     });
 
     // Step 5. Every thread then reads elements other threads copied.
-    barrier(b, &format!("kept: threads read the tile {name} that other threads copied"));
-    op.replace_with(&[view]);
-    Ok(())
+    barrier_because(b, &format!("kept: threads read the tile {name} that other threads copied"));
+    Ok(vec![view])
 }
+
+/// The pass as the registry lists it.
+pub const PASS: PassInfo = PassInfo {
+    flag: "convert-tile-to-gpu",
+    name: "ConvertTileToGpu",
+    summary: "tile.copy to a CTA-cooperative copy into dynamic shared memory, with its barriers",
+    description: "Lowers tile.copy to a CTA-cooperative copy into a memref.view of the \
+    dynamic shared memory at the tile's planned offset: 16-byte chunks when alignment is proven, elements \
+    outside the tensor zero and never read, a gpu.barrier after the copy (and one before it inside a loop).",
+    anchor: "gpu.module",
+    options: &[DISABLE_PATTERNS],
+    run,
+};

@@ -13,14 +13,11 @@
 //! as an access, so barriers there are kept unless a barrier of the same block covers them.
 
 use crate::external::PassCx;
-use phobos_dialects::{
+use crate::registry::PassInfo;
+use phobos_ir::{
     diag::{Diagnostic, Severity},
-    ir::{Blk, Op},
+    Blk, Op,
 };
-
-pub const DESCRIPTION: &str = "Removes gpu.barriers that order no workgroup-memory access (none since \
-the previous barrier of the block, or none after it before the kernel ends), with a remark saying so; \
-marks the barriers it keeps with phobos.barrier.";
 
 /// Does `op` (or anything nested in it) touch workgroup memory?
 pub fn touches_shared(op: Op) -> bool {
@@ -36,7 +33,7 @@ pub fn touches_shared(op: Op) -> bool {
     })
 }
 
-fn scan(blk: Blk, entry: bool, cx: &PassCx) {
+fn scan<'a>(blk: Blk<'a>, entry: bool, cx: &PassCx<'a>) {
     let ops: Vec<Op> = blk.ops().collect();
     let mut accessed = !entry; // the unknown way into a nested block may have accessed
     let mut pending: Option<Op> = None; // a barrier with no access after it yet
@@ -80,12 +77,12 @@ fn keep(op: Op) {
     }
 }
 
-fn elide(op: Op, why: &str, cx: &PassCx) {
+fn elide<'a>(op: Op<'a>, why: &str, cx: &PassCx<'a>) {
     cx.diags.emit(Diagnostic::new(Severity::Remark, op.loc().src(), format!("barrier elided: {why}")));
-    op.erase();
+    cx.erase(op);
 }
 
-pub fn run(module: Op, cx: &PassCx) -> Result<(), ()> {
+pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
     let body = module.region(0).first_block().expect("gpu.module has a body");
     for f in body.ops().filter(|o| o.is("gpu.func")) {
         if let Some(entry) = f.region(0).first_block() {
@@ -94,3 +91,16 @@ pub fn run(module: Op, cx: &PassCx) -> Result<(), ()> {
     }
     Ok(())
 }
+
+/// The pass as the registry lists it.
+pub const PASS: PassInfo = PassInfo {
+    flag: "elide-barriers",
+    name: "ElideBarriers",
+    summary: "removes barriers that order no shared-memory access, with a remark",
+    description: "Removes gpu.barriers that order no workgroup-memory access (none since \
+    the previous barrier of the block, or none after it before the kernel ends), with a remark saying so; \
+    marks the barriers it keeps with phobos.barrier.",
+    anchor: "gpu.module",
+    options: &[],
+    run,
+};

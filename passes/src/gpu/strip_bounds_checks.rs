@@ -7,14 +7,24 @@
 //! Other asserts are kept.
 
 use crate::external::PassCx;
-use phobos_dialects::ir::Op;
+use crate::registry::PassInfo;
+use phobos_ir::Op;
 
-pub const DESCRIPTION: &str = "Erases the cf.asserts the frontend emits to check tensor subscripts \
-(marked phobos.bounds): the simulator runs them, the PTX does not pay for them. Other asserts are kept.";
-
-pub fn run(module: Op, _cx: &PassCx) -> Result<(), ()> {
+pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
     for op in module.walk().into_iter().filter(|o| o.is("cf.assert") && o.attr("phobos.bounds").is_some()) {
-        op.erase();
+        cx.erase(op);
     }
     Ok(())
 }
+
+/// The pass as the registry lists it.
+pub const PASS: PassInfo = PassInfo {
+    flag: "strip-bounds-checks",
+    name: "StripBoundsChecks",
+    summary: "erases the subscript checks (cf.assert {phobos.bounds}) the simulator runs and the PTX does not",
+    description: "Erases the cf.asserts the frontend emits to check tensor subscripts \
+    (marked phobos.bounds): the simulator runs them, the PTX does not pay for them. Other asserts are kept.",
+    anchor: "",
+    options: &[],
+    run,
+};

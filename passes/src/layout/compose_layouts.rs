@@ -10,23 +10,18 @@
 //! Postcondition: no apply takes another apply's result as its one coordinate.
 
 use crate::external::{for_each_op, PassCx};
-use phobos_dialects::{
-    diag::Diagnostic,
-    ir::{Builder, Op},
-    layout::{name, typed},
-};
+use crate::registry::PassInfo;
+use phobos_dialects::layout::{name, typed};
+use phobos_ir::{diag::Diagnostic, Builder, Op};
 use phobos_layout::Map;
 
-pub const DESCRIPTION: &str = "Folds apply-of-apply chains of the layout dialect into one apply of the \
-composite layout in its coarsest form (a composite pair when the composition is not a layout).";
-
-pub fn run(root: Op, cx: &PassCx) -> Result<(), ()> {
-    let applies: Vec<Op> = root.walk().into_iter().filter(|o| o.is("layout.apply")).collect();
+pub fn run<'a>(root: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
+    let applies: Vec<Op<'a>> = root.walk().into_iter().filter(|o| o.is("layout.apply")).collect();
     // Program order: an inner chain folds before the apply that consumes it.
-    for_each_op(applies, cx, fold)
+    for_each_op(applies, cx, |op| fold(op, cx))
 }
 
-fn fold(op: Op) -> Result<(), Diagnostic> {
+fn fold<'a>(op: Op<'a>, cx: &PassCx<'a>) -> Result<(), Diagnostic> {
     if op.num_operands() != 1 {
         return Ok(());
     }
@@ -51,9 +46,21 @@ fn fold(op: Op) -> Result<(), Diagnostic> {
     }
     let b = Builder::before(op).with_loc(op.loc());
     let folded = b.v("layout.apply", &inner.operands(), ctx.index(), &attrs);
-    op.replace_with(&[folded]);
+    cx.replace(op, &[folded]);
     if inner.result(0).users().is_empty() {
-        inner.erase();
+        cx.erase(inner);
     }
     Ok(())
 }
+
+/// The pass as the registry lists it.
+pub const PASS: PassInfo = PassInfo {
+    flag: "compose-layouts",
+    name: "ComposeLayouts",
+    summary: "folds layout.apply chains into one apply of the composite, in its coarsest form",
+    description: "Folds apply-of-apply chains of the layout dialect into one apply of the \
+    composite layout in its coarsest form (a composite pair when the composition is not a layout).",
+    anchor: "",
+    options: &[],
+    run,
+};

@@ -9,20 +9,16 @@
 //! most 49152 bytes, the total at most the opt-in limit (232448 on sm_90, 166912 on sm_80, ...).
 //! An overflow is an error that names every buffer, its bytes and its source line.
 
-use crate::{external::PassCx, ids::loops_around};
-use phobos_dialects::{
+use crate::registry::{OptInfo, PassInfo};
+use crate::{emit::ids::loops_around, external::PassCx};
+use phobos_ir::{
     diag::{Diagnostic, Severity},
-    ir::{Op, Val},
+    Op, Val,
 };
 use std::collections::HashMap;
 
-pub const DESCRIPTION: &str = "Assigns each tile.copy a 16-byte-aligned offset in the kernel's dynamic \
-shared memory, reusing bytes between tiles whose lifetimes do not overlap, records the total as \
-phobos.dynamic_shared_bytes, and rejects a kernel whose shared memory exceeds the chip's limit, naming \
-each buffer and its size.";
-
 /// Bytes of a static memref type.
-pub fn bytes_of(t: phobos_dialects::ir::Ty) -> u64 {
+pub fn bytes_of(t: phobos_ir::Ty) -> u64 {
     let n: i64 = t.shape().iter().map(|d| d.unwrap_or(0)).product();
     let eb = t.element().scalar().map(|s| s.bits().div_ceil(8) as u64).unwrap_or(4);
     n.max(0) as u64 * eb
@@ -30,7 +26,7 @@ pub fn bytes_of(t: phobos_dialects::ir::Ty) -> u64 {
 
 /// Position of every op of `func` in program order, and for each op the position where it
 /// stops being live when used (the end of the outermost loop around the use).
-fn positions(func: Op) -> HashMap<Op, usize> {
+fn positions<'a>(func: Op<'a>) -> HashMap<Op<'a>, usize> {
     func.walk().into_iter().enumerate().map(|(i, o)| (o, i)).collect()
 }
 
@@ -46,7 +42,7 @@ fn last_use(v: Val, pos: &HashMap<Op, usize>, func: Op) -> usize {
     last
 }
 
-pub fn run(module: Op, cx: &PassCx) -> Result<(), ()> {
+pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
     let chip = cx.options.get("chip").unwrap_or("sm_90").to_string();
     let limit = crate::target::chip(&chip).map(|c| c.shared_optin).map_err(|e| cx.diags.emit(Diagnostic::op_error(module, e)))?;
     let body = module.region(0).first_block().expect("gpu.module has a body");
@@ -120,3 +116,17 @@ pub fn run(module: Op, cx: &PassCx) -> Result<(), ()> {
     }
     Ok(())
 }
+
+/// The pass as the registry lists it.
+pub const PASS: PassInfo = PassInfo {
+    flag: "tile-plan-shared-memory",
+    name: "TilePlanSharedMemory",
+    summary: "places tiles in dynamic shared memory (with reuse) and checks the chip's limit",
+    description: "Assigns each tile.copy a 16-byte-aligned offset in the kernel's dynamic \
+    shared memory, reusing bytes between tiles whose lifetimes do not overlap, records the total as \
+    phobos.dynamic_shared_bytes, and rejects a kernel whose shared memory exceeds the chip's limit, naming \
+    each buffer and its size.",
+    anchor: "gpu.module",
+    options: &[OptInfo { name: "chip", help: "the target chip, for its shared-memory limit", default: "sm_90" }],
+    run,
+};

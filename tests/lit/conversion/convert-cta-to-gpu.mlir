@@ -1,4 +1,14 @@
-// RUN: phobos-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(convert-cta-to-gpu))' | FileCheck %s
+// RUN: phobos-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(convert-cta-to-gpu))' | FileCheck %s --check-prefix=LANE
+// RUN: phobos-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(convert-cta-to-gpu,convert-lane-to-gpu))' | FileCheck %s
+
+// convert-cta-to-gpu folds each warp with the lane dialect (lowered by convert-lane-to-gpu,
+// which the pipeline runs next): a full-warp lane.reduce, then one over the warps' results.
+// LANE-LABEL: gpu.func @sum_4warps
+// LANE: "lane.reduce"(%{{.*}}) {kind = "sum", width = 32 : i32} : (f32) -> f32
+// LANE: gpu.barrier
+// LANE: gpu.barrier
+// LANE: "lane.reduce"(%{{.*}}) {kind = "sum", width = 4 : i32} : (f32) -> f32
+// LANE-NOT: "cta.
 
 // A CTA sum over 4 warps: a 5-step butterfly per warp, three barriers around the scratch
 // (before the write, after the write, after the read), then a 2-step butterfly over the 4 warps'

@@ -11,7 +11,7 @@
 // RUN: %expect-exit 1 phobos compile %s --chip sm_1 2>&1 | FileCheck %s --check-prefix=CLI-CHIP
 // RUN: PHOBOS_ANCHOR_VENV=/tmp/venv phobos-opt %s --pass-pipeline='builtin.module(phobos-to-simt{chip=sm_80})' | FileCheck %s --check-prefix=ANCHOR
 
-// CHECK: <pass-pipeline>:1:27: error: 'convert-lane-to-gpu' takes no options, got 'foo'
+// CHECK: <pass-pipeline>:1:27: error: 'convert-lane-to-gpu' has no option 'foo' (it has: disable-patterns)
 // CHIP: <pass-pipeline>:1:16: error: unsupported chip 'sm_10' (supported: sm_70,
 // OPT: <pass-pipeline>:1:16: error: O must be 0 to 3, got '7'
 // LIBDEVICE: error: libdevice '/nope.bc' does not exist

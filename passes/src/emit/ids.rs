@@ -1,6 +1,6 @@
 //! Thread, warp and block-size queries that lowering passes build.
 
-use phobos_dialects::ir::{Builder, Op, Val};
+use phobos_ir::{Builder, Op, Val};
 
 /// The gpu.func's `known_block_size`, when present.
 pub fn known_block_size(op: Op) -> Option<[i64; 3]> {
@@ -10,13 +10,13 @@ pub fn known_block_size(op: Op) -> Option<[i64; 3]> {
 }
 
 /// `gpu.thread_id` / `gpu.block_dim` along `d` (index).
-pub fn dim(b: Builder, op: &str, d: &str) -> Val {
+pub fn dim<'a>(b: Builder<'a>, op: &str, d: &str) -> Val<'a> {
     b.v(op, &[], b.ctx.index(), &[("dimension", b.ctx.a(&format!("#gpu<dim {d}>")))])
 }
 
 /// The thread's linear id in its CTA (index): `x + bx * (y + by * z)`, just `x` for a known
 /// 1-D block.
-pub fn linear_thread_id(b: Builder, block: Option<[i64; 3]>) -> Val {
+pub fn linear_thread_id<'a>(b: Builder<'a>, block: Option<[i64; 3]>) -> Val<'a> {
     match block {
         Some([_, 1, 1]) => dim(b, "gpu.thread_id", "x"),
         _ => {
@@ -31,7 +31,7 @@ pub fn linear_thread_id(b: Builder, block: Option<[i64; 3]>) -> Val {
 }
 
 /// The number of warps in the CTA (index): a constant for a known block size.
-pub fn num_warps(b: Builder, block: Option<[i64; 3]>) -> Val {
+pub fn num_warps<'a>(b: Builder<'a>, block: Option<[i64; 3]>) -> Val<'a> {
     match block {
         Some(bs) => b.index((bs[0] * bs[1] * bs[2] + 31) / 32),
         None => {
@@ -45,7 +45,7 @@ pub fn num_warps(b: Builder, block: Option<[i64; 3]>) -> Val {
 }
 
 /// The loops (`scf.for`, `scf.while`) around `op` inside `func`, innermost first.
-pub fn loops_around(op: Op, func: Op) -> Vec<Op> {
+pub fn loops_around<'a>(op: Op<'a>, func: Op<'a>) -> Vec<Op<'a>> {
     let mut out = Vec::new();
     let mut cur = op;
     while let Some(p) = cur.parent() {
@@ -63,7 +63,7 @@ pub fn loops_around(op: Op, func: Op) -> Vec<Op> {
 /// `memref.get_global @name` of a 16-byte-aligned workgroup global of type `mty`, declaring it
 /// at the top of `module` on first use: `private` and uninitialized (static shared memory), or
 /// public with no initializer (`dynamic`: the external zero-length base of dynamic shared memory).
-pub fn workgroup_global(module: Op, b: Builder, name: &str, mty: phobos_dialects::ir::Ty, dynamic: bool) -> Val {
+pub fn workgroup_global<'a>(module: Op<'a>, b: Builder<'a>, name: &str, mty: phobos_ir::Ty<'a>, dynamic: bool) -> Val<'a> {
     let body = module.region(0).first_block().expect("gpu.module has a body");
     if !body.ops().any(|o| o.is("memref.global") && o.str_attr("sym_name").as_deref() == Some(name)) {
         let first = body.first_op().expect("gpu.module is not empty");

@@ -9,13 +9,11 @@
 //! Other reductions are left alone (LLVM sums them element by element).
 
 use crate::external::PassCx;
-use phobos_dialects::ir::{Builder, Op, Val};
-
-pub const DESCRIPTION: &str = "Rewrites vector.reduction <add> of products of sign/zero-extended i8 \
-vectors (or of one extended i8 vector) into one nvvm.dot.accumulate.4way (dp4a) per four bytes.";
+use crate::registry::PassInfo;
+use phobos_ir::{Builder, Op, Val};
 
 /// (the i8 vector, signed) when `v` is `ext(x : vector<Nxi8>)` to i32, N a multiple of 4.
-fn extended_bytes(v: Val) -> Option<(Val, bool)> {
+fn extended_bytes<'a>(v: Val<'a>) -> Option<(Val<'a>, bool)> {
     let d = v.def()?;
     let signed = if d.is("arith.extsi") {
         true
@@ -33,11 +31,11 @@ fn extended_bytes(v: Val) -> Option<(Val, bool)> {
     (n % 4 == 0 && t.shape().len() == 1).then_some((x, signed))
 }
 
-fn dot_type(b: Builder, signed: bool) -> phobos_dialects::ir::Attr {
+fn dot_type<'a>(b: Builder<'a>, signed: bool) -> phobos_ir::Attr<'a> {
     b.ctx.a(if signed { "#nvvm.dot_accumulate_type<signed>" } else { "#nvvm.dot_accumulate_type<unsigned>" })
 }
 
-pub fn run(module: Op, _cx: &PassCx) -> Result<(), ()> {
+pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
     for red in module.find_all("vector.reduction") {
         let kind = red.attr("kind").map(|a| a.to_string()).unwrap_or_default();
         if !kind.contains("add") || red.num_operands() != 1 || red.result(0).ty().int_width() != Some(32) {
@@ -60,13 +58,13 @@ pub fn run(module: Op, _cx: &PassCx) -> Result<(), ()> {
         let i32t = b.ctx.i(32);
         let words_ty = b.ctx.t(&format!("vector<{}xi32>", n / 4));
         // The bytes as packed 32-bit words (one register each), then word i as four bytes.
-        let words = |x: Val| b.v("vector.bitcast", &[x], words_ty, &[]);
+        let words = |x: Val<'a>| b.v("vector.bitcast", &[x], words_ty, &[]);
         let aw = words(a.0);
         let bw = b_operand.map(|(y, s)| (words(y), s));
         let ones = b.v("arith.constant", &[], v4, &[("value", b.ctx.a("dense<1> : vector<4xi8>"))]);
         let mut acc = b.i32(0);
         for i in 0..n / 4 {
-            let word = |w: Val| {
+            let word = |w: Val<'a>| {
                 let x = b.v("vector.extract", &[w], i32t, &[("static_position", b.ctx.a(&format!("array<i64: {i}>")))]);
                 b.v("llvm.bitcast", &[x], v4, &[])
             };
@@ -77,7 +75,19 @@ pub fn run(module: Op, _cx: &PassCx) -> Result<(), ()> {
             };
             acc = b.v("nvvm.dot.accumulate.4way", &[xa, yb, acc], i32t, &[("a_type", dot_type(b, a.1)), ("b_type", dot_type(b, ysigned))]);
         }
-        red.replace_with(&[acc]);
+        cx.replace(red, &[acc]);
     }
     Ok(())
 }
+
+/// The pass as the registry lists it.
+pub const PASS: PassInfo = PassInfo {
+    flag: "vector-fuse-dp4a",
+    name: "VectorFuseDp4a",
+    summary: "sums of i8 products to one dp4a (nvvm.dot.accumulate.4way) per four bytes",
+    description: "Rewrites vector.reduction <add> of products of sign/zero-extended i8 \
+    vectors (or of one extended i8 vector) into one nvvm.dot.accumulate.4way (dp4a) per four bytes.",
+    anchor: "gpu.module",
+    options: &[],
+    run,
+};

@@ -6,7 +6,7 @@
 //! (parser, IRDL verifier, upstream passes) into the same channel. Everything is then printed,
 //! and checked by `--verify-diagnostics`, in one place and one format.
 
-use crate::ir::{Loc, Op, SrcLoc};
+use crate::{Loc, Op, SrcLoc};
 use std::sync::{Arc, Mutex};
 
 /// How serious a diagnostic is.

@@ -7,10 +7,8 @@
 //! Segmented `down`/`up`/`from` use `nvvm.shfl.sync` with the segment mask packed into its clamp
 //! operand, so that a source outside the lane's piece reads the lane's own value in hardware.
 
-use phobos_dialects::{
-    ir::{Builder, Scalar, Ty, Val},
-    lane::{Kind, WARP},
-};
+use phobos_dialects::lane::{Kind, WARP};
+use phobos_ir::{Builder, Scalar, Ty, Val};
 
 /// The direction of a hardware shuffle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,7 +39,7 @@ impl Shfl {
 }
 
 /// Shuffles one 32-bit value (i32 or f32). `operand` is an i32: mask, distance or source lane.
-pub fn shuffle_word(b: Builder, v: Val, mode: Shfl, operand: Val, width: i64) -> Val {
+pub fn shuffle_word<'a>(b: Builder<'a>, v: Val<'a>, mode: Shfl, operand: Val<'a>, width: i64) -> Val<'a> {
     let ty = v.ty();
     if width == WARP || mode == Shfl::Xor {
         let w32 = b.i32(WARP);
@@ -57,7 +55,7 @@ pub fn shuffle_word(b: Builder, v: Val, mode: Shfl, operand: Val, width: i64) ->
 }
 
 /// Shuffles a scalar of any supported type, word by word.
-pub fn shuffle(b: Builder, v: Val, mode: Shfl, operand: Val, width: i64) -> Val {
+pub fn shuffle<'a>(b: Builder<'a>, v: Val<'a>, mode: Shfl, operand: Val<'a>, width: i64) -> Val<'a> {
     let ty = v.ty();
     let i32t = b.ctx.i(32);
     let i64t = b.ctx.i(64);
@@ -90,7 +88,7 @@ pub fn shuffle(b: Builder, v: Val, mode: Shfl, operand: Val, width: i64) -> Val 
     }
 }
 
-fn shuffle_i64(b: Builder, v: Val, mode: Shfl, operand: Val, width: i64) -> Val {
+fn shuffle_i64<'a>(b: Builder<'a>, v: Val<'a>, mode: Shfl, operand: Val<'a>, width: i64) -> Val<'a> {
     let i32t = b.ctx.i(32);
     let i64t = b.ctx.i(64);
     let c32 = b.const_int(i64t, 32);
@@ -106,7 +104,7 @@ fn shuffle_i64(b: Builder, v: Val, mode: Shfl, operand: Val, width: i64) -> Val 
 }
 
 /// The combine of a built-in fold: `a op c`.
-pub fn combine(b: Builder, kind: Kind, a: Val, c: Val) -> Val {
+pub fn combine<'a>(b: Builder<'a>, kind: Kind, a: Val<'a>, c: Val<'a>) -> Val<'a> {
     let float = a.ty().is_float();
     let name = match (kind, float) {
         (Kind::Sum, true) => "arith.addf",
@@ -123,7 +121,7 @@ pub fn combine(b: Builder, kind: Kind, a: Val, c: Val) -> Val {
 }
 
 /// The identity of a built-in fold for type `ty`: combining it changes nothing.
-pub fn identity(b: Builder, kind: Kind, ty: Ty) -> Val {
+pub fn identity<'a>(b: Builder<'a>, kind: Kind, ty: Ty<'a>) -> Val<'a> {
     let s = ty.scalar().expect("verified scalar");
     if s.is_float() {
         let v = match kind {
@@ -147,7 +145,7 @@ pub fn identity(b: Builder, kind: Kind, ty: Ty) -> Val {
 }
 
 /// Whether `a > c` (for argmax): ordered greater for floats, signed for integers.
-pub fn greater(b: Builder, a: Val, c: Val) -> Val {
+pub fn greater<'a>(b: Builder<'a>, a: Val<'a>, c: Val<'a>) -> Val<'a> {
     if a.ty().is_float() {
         b.cmpf("ogt", a, c)
     } else {
@@ -156,7 +154,7 @@ pub fn greater(b: Builder, a: Val, c: Val) -> Val {
 }
 
 /// Whether `a == c` (for argmax ties).
-pub fn equal(b: Builder, a: Val, c: Val) -> Val {
+pub fn equal<'a>(b: Builder<'a>, a: Val<'a>, c: Val<'a>) -> Val<'a> {
     if a.ty().is_float() {
         b.cmpf("oeq", a, c)
     } else {

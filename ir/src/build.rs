@@ -1,0 +1,184 @@
+//! Building ops at an insertion point.
+
+use crate::*;
+use mlir_sys::*;
+
+/// Where new ops go: before an op, or at the end of a block.
+#[derive(Clone, Copy, Debug)]
+pub enum At<'a> {
+    Before(Op<'a>),
+    End(Blk<'a>),
+}
+
+/// Builds ops at an insertion point with one location.
+#[derive(Clone, Copy, Debug)]
+pub struct Builder<'a> {
+    pub ctx: Ctx<'a>,
+    pub loc: Loc<'a>,
+    pub at: At<'a>,
+}
+
+impl<'a> Builder<'a> {
+    /// A builder that inserts before `op`, with `op`'s location.
+    pub fn before(op: Op<'a>) -> Builder<'a> {
+        Builder { ctx: op.ctx(), loc: op.loc(), at: At::Before(op) }
+    }
+    /// A builder that appends to `blk`.
+    pub fn at_end(blk: Blk<'a>, loc: Loc<'a>) -> Builder<'a> {
+        let ctx = Ctx::wrap(unsafe { mlirLocationGetContext(loc.raw) });
+        Builder { ctx, loc, at: At::End(blk) }
+    }
+    pub fn with_loc(self, loc: Loc<'a>) -> Builder<'a> {
+        Builder { loc, ..self }
+    }
+
+    /// Creates and inserts a generic op.
+    pub fn op(self, name: &str, operands: &[Val<'a>], results: &[Ty<'a>], attrs: &[(&str, Attr<'a>)]) -> Op<'a> {
+        self.op_with_regions(name, operands, results, attrs, &[])
+    }
+
+    /// Creates and inserts a generic op that owns `regions` (detached regions, moved in).
+    pub fn op_with_regions(
+        self,
+        name: &str,
+        operands: &[Val<'a>],
+        results: &[Ty<'a>],
+        attrs: &[(&str, Attr<'a>)],
+        regions: &[Reg<'a>],
+    ) -> Op<'a> {
+        unsafe {
+            let mut st = mlirOperationStateGet(sref(name), self.loc.raw);
+            let ops: Vec<MlirValue> = operands.iter().map(|v| v.raw).collect();
+            mlirOperationStateAddOperands(&mut st, ops.len() as isize, ops.as_ptr());
+            let tys: Vec<MlirType> = results.iter().map(|t| t.raw).collect();
+            mlirOperationStateAddResults(&mut st, tys.len() as isize, tys.as_ptr());
+            let named: Vec<MlirNamedAttribute> = attrs
+                .iter()
+                .map(|(n, a)| MlirNamedAttribute { name: mlirIdentifierGet(self.ctx.raw, sref(n)), attribute: a.raw })
+                .collect();
+            mlirOperationStateAddAttributes(&mut st, named.len() as isize, named.as_ptr());
+            let regs: Vec<MlirRegion> = regions.iter().map(|r| r.raw).collect();
+            mlirOperationStateAddOwnedRegions(&mut st, regs.len() as isize, regs.as_ptr());
+            let op = Op::wrap(mlirOperationCreate(&mut st));
+            assert!(!op.is_null(), "phobos bug: could not create `{name}`");
+            self.insert(op);
+            op
+        }
+    }
+
+    /// Inserts a detached op at the insertion point.
+    pub fn insert(self, op: Op<'a>) {
+        unsafe {
+            match self.at {
+                At::Before(b) => {
+                    let blk = mlirOperationGetBlock(b.raw);
+                    mlirBlockInsertOwnedOperationBefore(blk, b.raw, op.raw)
+                }
+                At::End(blk) => mlirBlockAppendOwnedOperation(blk.raw, op.raw),
+            }
+        }
+    }
+
+    /// One-result op: returns the result.
+    pub fn v(self, name: &str, operands: &[Val<'a>], result: Ty<'a>, attrs: &[(&str, Attr<'a>)]) -> Val<'a> {
+        self.op(name, operands, &[result], attrs).result(0)
+    }
+
+    pub fn const_int(self, ty: Ty<'a>, v: i64) -> Val<'a> {
+        self.v("arith.constant", &[], ty, &[("value", self.ctx.int_attr(ty, v))])
+    }
+    pub fn i32(self, v: i64) -> Val<'a> {
+        self.const_int(self.ctx.i(32), v)
+    }
+    pub fn index(self, v: i64) -> Val<'a> {
+        self.const_int(self.ctx.index(), v)
+    }
+    /// A float constant of type `ty` (f16/bf16/f32/f64). Infinities and NaN are written as bit
+    /// patterns; finite values in decimal with a '.', as MLIR's lexer wants.
+    pub fn const_float(self, ty: Ty<'a>, v: f64) -> Val<'a> {
+        let text = if v.is_finite() {
+            let mut s = format!("{v:e}");
+            if !s.contains('.') {
+                let e = s.find('e').unwrap_or(s.len());
+                s.insert_str(e, ".0");
+            }
+            format!("{s} : {ty}")
+        } else {
+            let bits = match ty.scalar() {
+                Some(Scalar::F16) => format!(
+                    "0x{:04X}",
+                    if v.is_nan() {
+                        0x7E00u16
+                    } else if v > 0.0 {
+                        0x7C00
+                    } else {
+                        0xFC00
+                    }
+                ),
+                Some(Scalar::BF16) => format!(
+                    "0x{:04X}",
+                    if v.is_nan() {
+                        0x7FC0u16
+                    } else if v > 0.0 {
+                        0x7F80
+                    } else {
+                        0xFF80
+                    }
+                ),
+                Some(Scalar::F64) => format!("0x{:016X}", v.to_bits()),
+                _ => format!("0x{:08X}", (v as f32).to_bits()),
+            };
+            format!("{bits} : {ty}")
+        };
+        self.v("arith.constant", &[], ty, &[("value", self.ctx.a(&text))])
+    }
+    /// Binary arith op with the type of `a`.
+    pub fn bin(self, name: &str, a: Val<'a>, b: Val<'a>) -> Val<'a> {
+        self.v(name, &[a, b], a.ty(), &[])
+    }
+    pub fn cmpi(self, pred: &str, a: Val<'a>, b: Val<'a>) -> Val<'a> {
+        let p = match pred {
+            "eq" => 0,
+            "ne" => 1,
+            "slt" => 2,
+            "sle" => 3,
+            "sgt" => 4,
+            "sge" => 5,
+            "ult" => 6,
+            "ule" => 7,
+            "ugt" => 8,
+            "uge" => 9,
+            _ => panic!("phobos bug: cmpi predicate {pred}"),
+        };
+        let i64t = self.ctx.i(64);
+        self.v("arith.cmpi", &[a, b], self.ctx.i(1), &[("predicate", self.ctx.int_attr(i64t, p))])
+    }
+    pub fn cmpf(self, pred: &str, a: Val<'a>, b: Val<'a>) -> Val<'a> {
+        let p = match pred {
+            "oeq" => 1,
+            "ogt" => 2,
+            "oge" => 3,
+            "olt" => 4,
+            "ole" => 5,
+            "one" => 6,
+            "ord" => 7,
+            "ueq" => 8,
+            "ugt" => 9,
+            "uge" => 10,
+            "ult" => 11,
+            "ule" => 12,
+            "une" => 13,
+            "uno" => 14,
+            _ => panic!("phobos bug: cmpf predicate {pred}"),
+        };
+        let i64t = self.ctx.i(64);
+        self.v("arith.cmpf", &[a, b], self.ctx.i(1), &[("predicate", self.ctx.int_attr(i64t, p))])
+    }
+    pub fn select(self, c: Val<'a>, a: Val<'a>, b: Val<'a>) -> Val<'a> {
+        self.v("arith.select", &[c, a, b], a.ty(), &[])
+    }
+    /// A cast op (`arith.extui`, `arith.bitcast`, ...) to `ty`.
+    pub fn cast(self, name: &str, v: Val<'a>, ty: Ty<'a>) -> Val<'a> {
+        self.v(name, &[v], ty, &[])
+    }
+}

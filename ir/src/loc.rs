@@ -1,0 +1,54 @@
+//! Locations, and the source positions diagnostics report.
+
+use crate::*;
+use mlir_sys::*;
+
+/// A source position: file, line and column (1-based).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct SrcLoc {
+    pub file: String,
+    pub line: u32,
+    pub col: u32,
+}
+
+impl std::fmt::Display for SrcLoc {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}:{}", self.file, self.line, self.col)
+    }
+}
+
+impl<'a> Loc<'a> {
+    /// The first file:line:col inside this location, looking through names, fusions and call
+    /// sites (the callee side), as a user would want it reported.
+    pub fn src(self) -> Option<SrcLoc> {
+        unsafe {
+            let l = self.raw;
+            if mlirLocationIsAFileLineColRange(l) {
+                return Some(SrcLoc {
+                    file: from_sref(mlirIdentifierStr(mlirLocationFileLineColRangeGetFilename(l))),
+                    line: mlirLocationFileLineColRangeGetStartLine(l) as u32,
+                    col: mlirLocationFileLineColRangeGetStartColumn(l) as u32,
+                });
+            }
+            if mlirLocationIsAName(l) {
+                return Loc::wrap(mlirLocationNameGetChildLoc(l)).src();
+            }
+            if mlirLocationIsACallSite(l) {
+                return Loc::wrap(mlirLocationCallSiteGetCallee(l)).src().or_else(|| Loc::wrap(mlirLocationCallSiteGetCaller(l)).src());
+            }
+            if mlirLocationIsAFused(l) {
+                let n = mlirLocationFusedGetNumLocations(l);
+                let mut locs = vec![MlirLocation { ptr: std::ptr::null() }; n as usize];
+                mlirLocationFusedGetLocations(l, locs.as_mut_ptr());
+                return locs.into_iter().find_map(|x| Loc::wrap(x).src());
+            }
+            None
+        }
+    }
+}
+
+impl std::fmt::Display for Loc<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&print_with(|cb, d| unsafe { mlirLocationPrint(self.raw, cb, d) }))
+    }
+}

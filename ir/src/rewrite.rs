@@ -1,0 +1,74 @@
+//! Erasing and replacing ops: the only way to destroy IR from safe code.
+//!
+//! An erased op is unlinked from its block at once and its operands dropped (so it keeps no
+//! value alive), but destroyed only when the rewriter is dropped. Handles to it, and to the ops
+//! inside it, stay valid until then; erasing it twice is a no-op. A pass gets its rewriter from
+//! the pass wrapper, which drops it after the pass body returns, when no handle of the body can
+//! remain (they are branded by the body's lifetime).
+
+use crate::*;
+use mlir_sys::*;
+use std::cell::RefCell;
+
+/// Erases ops on behalf of one pass run (or any scope that outlives every handle it erases).
+#[derive(Default)]
+pub struct Rewriter<'a> {
+    erased: RefCell<Vec<Op<'a>>>,
+}
+
+impl<'a> Rewriter<'a> {
+    /// A rewriter whose erased ops are destroyed when it is dropped.
+    ///
+    /// # Safety
+    /// No handle to an op erased through it (or nested in one) may be used after it is dropped:
+    /// create it where it outlives every such handle, as the pass wrapper does.
+    pub unsafe fn new() -> Rewriter<'a> {
+        Rewriter { erased: RefCell::new(Vec::new()) }
+    }
+
+    /// Unlinks `op` and drops its operands; it is destroyed with the rewriter. The op's results
+    /// must have no uses left (replace them first); a second erase of the same op does nothing.
+    pub fn erase(&self, op: Op<'a>) {
+        if self.erased.borrow().contains(&op) {
+            return;
+        }
+        assert!(op.results().iter().all(|r| r.users().is_empty()), "phobos bug: erasing '{}' while its results are used", op.name());
+        // SAFETY: `op` is alive (not destroyed before the rewriter drops); unlinking it and
+        // emptying its operand lists (nested ops included) leaves no use of any value in it.
+        unsafe {
+            if op.block().is_some() {
+                mlirOperationRemoveFromParent(op.to_raw());
+            }
+            for o in op.walk() {
+                mlirOperationSetOperands(o.to_raw(), 0, std::ptr::null());
+            }
+        }
+        self.erased.borrow_mut().push(op);
+    }
+
+    /// Replaces every use of `op`'s results with `vals` (one per result) and erases `op`.
+    pub fn replace(&self, op: Op<'a>, vals: &[Val<'a>]) {
+        assert_eq!(
+            vals.len(),
+            op.num_results(),
+            "phobos bug: '{}' has {} results, replaced by {}",
+            op.name(),
+            op.num_results(),
+            vals.len()
+        );
+        for (i, v) in vals.iter().enumerate() {
+            op.result(i).replace_all_uses_with(*v);
+        }
+        self.erase(op);
+    }
+}
+
+impl Drop for Rewriter<'_> {
+    fn drop(&mut self) {
+        for op in self.erased.get_mut().drain(..) {
+            // SAFETY: each op was unlinked and its operands dropped when erased; `new`'s
+            // contract says no handle to it is used from here on.
+            unsafe { mlirOperationDestroy(op.to_raw()) }
+        }
+    }
+}

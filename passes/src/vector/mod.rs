@@ -1,0 +1,3 @@
+//! Passes over upstream vector ops.
+
+pub mod fuse_dp4a;
