@@ -8,7 +8,7 @@
 //! reached from an [`OwnedModule`] borrows it, and a pass body's handles live only for the pass
 //! run. So no handle outlives its module:
 //!
-//! ```compile_fail
+//! ```compile_fail,E0597
 //! let ctx = melior::Context::new();
 //! let op = {
 //!     let m = phobos_ir::OwnedModule::parse(&ctx, "module {}", "x.mlir").unwrap();

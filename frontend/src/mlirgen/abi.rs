@@ -1,0 +1,111 @@
+//! The kernel function: its ABI (tensor pointers, dimension arguments), the N-D views rebuilt
+//! inside, and the body.
+
+use super::*;
+
+impl<'a> Gen<'a> {
+    // ---------------------------------------------------------------------------------------
+    // The kernel function
+
+    pub(super) fn kernel_fn(
+        &mut self,
+        k: &Kernel,
+        entry: &str,
+        fixed: &BTreeMap<String, i64>,
+        aligned: &BTreeMap<String, i64>,
+    ) -> Result<(String, Vec<AbiParam>)> {
+        // Step 1. The signature: tensors, then the dimensions bound at launch.
+        let mut args = Vec::new();
+        let mut params = Vec::new();
+        for p in &k.params {
+            let elem = Scalar::parse(&p.elem.name).expect("parser checked the type");
+            let mty = format!("memref<{TENSOR_EXTENT}x{}>", elem.mem());
+            let dims: Vec<String> = p.dims.iter().map(|d| format!("\"{}\"", d.name())).collect();
+            args.push(format!(
+                "%arg_{}: {mty} {{llvm.noalias, llvm.align = 16 : i64, phobos.tensor = \"{}\", phobos.dims = [{}]}}",
+                p.name.name,
+                p.name.name,
+                dims.join(", ")
+            ));
+            params.push(AbiParam::Tensor {
+                name: p.name.name.clone(),
+                elem: p.elem.name.clone(),
+                dims: p.dims.iter().map(|d| d.name()).collect(),
+            });
+        }
+        let mut dim_order: Vec<&Ident> = Vec::new();
+        for p in &k.params {
+            for d in &p.dims {
+                if let DimSpec::Name(d) = d {
+                    if !dim_order.iter().any(|x| x.name == d.name) {
+                        dim_order.push(d);
+                    }
+                }
+            }
+        }
+        for d in &dim_order {
+            if fixed.contains_key(&d.name) {
+                continue;
+            }
+            let div = aligned.get(&d.name).map(|a| format!(", phobos.divisibility = {a} : i64")).unwrap_or_default();
+            args.push(format!("%dim_{}: i64 {{phobos.dim = \"{}\"{div}}}", d.name, d.name));
+            params.push(AbiParam::Dim { name: d.name.clone() });
+        }
+        // Step 2. Bind the dimensions (i32 values and index values) and the tensors.
+        for d in &dim_order {
+            let b = match fixed.get(&d.name) {
+                Some(v) => Dim::Const(*v),
+                None => {
+                    let i32v = self.emit(format!("arith.trunci %dim_{} : i64 to i32", d.name), Ty::scalar(Scalar::I32), d.span);
+                    let idx = self.emit(format!("arith.index_cast %dim_{} : i64 to index", d.name), Ty::scalar(Scalar::I64), d.span);
+                    Dim::Arg(i32v.s, idx.s)
+                }
+            };
+            self.bind(&d.name, Bind::Dim(b));
+        }
+        for p in &k.params {
+            if let Some(Bind::Tensor(_)) = self.lookup(&p.name.name) {
+                return Err(Diag::error(p.name.span, format!("parameter '{}' is declared twice", p.name.name)));
+            }
+            let elem = Scalar::parse(&p.elem.name).expect("parser checked the type");
+            let dims = p
+                .dims
+                .iter()
+                .map(|d| match d {
+                    DimSpec::Const(v, _) => Dim::Const(*v),
+                    DimSpec::Name(n) => match self.lookup(&n.name) {
+                        Some(Bind::Dim(x)) => x.clone(),
+                        _ => unreachable!("dims bound above"),
+                    },
+                })
+                .collect();
+            self.bind(
+                &p.name.name,
+                Bind::Tensor(TensorB {
+                    mem: format!("%arg_{}", p.name.name),
+                    mty: format!("memref<{TENSOR_EXTENT}x{}>", elem.mem()),
+                    elem,
+                    dims,
+                    names: p.dims.iter().map(|d| d.name()).collect(),
+                }),
+            );
+        }
+        // Step 3. The body.
+        self.scopes.push(HashMap::new());
+        self.block(&k.body)?;
+        self.emit_void("gpu.return".into(), k.body.span);
+        let lines = self.bufs.pop().expect("the body buffer");
+        let header = format!(
+            "    gpu.func @{entry}({}) kernel attributes {{known_block_size = array<i32: {}, 1, 1>}} {{\n",
+            args.join(", "),
+            self.launch
+        );
+        let mut text = header;
+        for l in lines {
+            text.push_str(&l);
+            text.push('\n');
+        }
+        text.push_str(&format!("    }} {}\n", self.loc(k.name.span)));
+        Ok((text, params))
+    }
+}

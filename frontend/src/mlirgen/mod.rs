@@ -1,0 +1,329 @@
+//! Type checking and generation of L1 MLIR text, in one walk over the syntax tree.
+//!
+//! The output is the L1 level: Phobos's `lane`, `cta` and `tile` ops over upstream `gpu`,
+//! `arith`, `scf`, `memref` and `vector`, every op carrying `loc("file":line:col)` of the source
+//! it came from, so every later diagnostic (verifier, uniformity check, simulator) points at the
+//! `.phobos` file. Variables become SSA values: a `var` assigned inside an `if` or a `for` is
+//! carried out of it as an `scf.if` result or an `scf.for` iteration argument.
+//!
+//! The kernel ABI (docs/abi.md): one pointer per tensor (a 1-D memref, 16-byte aligned, noalias)
+//! in declaration order, then one i64 per distinct dimension name in order of first appearance,
+//! except dimensions fixed at compile time (`@autotune`, `-D`), which become constants.
+//!
+//! Files, by concern: this one (entries, attributes, specializations), `gen` (the generator's
+//! state, values and emission helpers), `abi` (the kernel function and its parameters), `stmt`
+//! (statements and scopes), `typing` (how literals and scalars take types), `expr` (operators),
+//! `call` (built-ins, casts, inlined `fn`s), `index` (subscripts, bounds checks, loads, runs),
+//! `runs` (sums and elements of runs), `tile` (tile copies), `collective` (folds and shuffles).
+
+use crate::{
+    ast::*,
+    span::{Diag, Result, Source, Span},
+    types::{Scalar, Ty},
+};
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+mod abi;
+mod call;
+mod collective;
+mod expr;
+mod gen;
+mod index;
+mod runs;
+mod stmt;
+mod tile;
+mod typing;
+use gen::*;
+
+/// Elements of the static 1-D memref that stands for a tensor (bare-pointer ABI needs a static
+/// shape; it is never used as a bound).
+pub const TENSOR_EXTENT: u64 = 1 << 40;
+
+/// What to compile.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// `-D NAME=VALUE`: dimensions fixed at compile time.
+    pub defines: BTreeMap<String, i64>,
+    /// Only this kernel (all when None).
+    pub kernel: Option<String>,
+    /// Keep a float multiply and the add after it apart (`--no-fma`). By default a sum of
+    /// products is contracted into fused multiply-adds, as CUDA does.
+    pub no_fma: bool,
+}
+
+/// One parameter of an entry's ABI.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum AbiParam {
+    /// A 64-bit pointer to a row-major, contiguous, 16-byte-aligned tensor.
+    Tensor { name: String, elem: String, dims: Vec<String> },
+    /// A 64-bit integer: the value of a dimension bound at launch.
+    Dim { name: String },
+}
+
+/// One PTX entry: a kernel, or one specialization of an autotuned kernel.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Entry {
+    /// The PTX entry name: the kernel's, or `kernel__K256` for a specialization.
+    pub name: String,
+    /// The kernel it comes from.
+    pub kernel: String,
+    pub params: Vec<AbiParam>,
+    pub block: [u32; 3],
+    /// Dimensions fixed at compile time for this entry (autotune, -D).
+    pub fixed: BTreeMap<String, i64>,
+    /// `@aligned` promises: each dimension is a multiple of its value (checked at launch).
+    pub aligned: BTreeMap<String, i64>,
+    /// `@autotune` lists, for the error a launch with another value gets.
+    pub autotune: BTreeMap<String, Vec<i64>>,
+    /// Dynamic shared memory in bytes (set by the shared-memory plan; 0 until then).
+    pub dynamic_shared_bytes: u64,
+}
+
+/// The L1 module and the entries it defines.
+#[derive(Clone, Debug)]
+pub struct Output {
+    pub mlir: String,
+    pub entries: Vec<Entry>,
+}
+
+/// Type-checks `file` and generates L1 MLIR for its kernels.
+pub fn generate(file: &File, src: &Source, opts: &Options) -> std::result::Result<Output, Vec<Diag>> {
+    let mut fns: HashMap<String, &FnDef> = HashMap::new();
+    let mut kernels: Vec<&Kernel> = Vec::new();
+    let mut errors = Vec::new();
+    let mut seen: HashMap<String, Span> = HashMap::new();
+    for item in &file.items {
+        let (name, span) = match item {
+            Item::Fn(f) => (&f.name, f.name.span),
+            Item::Kernel(k) => (&k.name, k.name.span),
+        };
+        if let Some(prev) = seen.get(&name.name) {
+            errors.push(Diag::error(span, format!("'{}' is defined twice", name.name)).note(*prev, "first defined here"));
+            continue;
+        }
+        seen.insert(name.name.clone(), span);
+        match item {
+            Item::Fn(f) => {
+                fns.insert(f.name.name.clone(), f);
+            }
+            Item::Kernel(k) => kernels.push(k),
+        }
+    }
+    if let Some(want) = &opts.kernel {
+        kernels.retain(|k| &k.name.name == want);
+        if kernels.is_empty() {
+            let names: Vec<&str> =
+                file.items.iter().filter_map(|i| if let Item::Kernel(k) = i { Some(k.name.name.as_str()) } else { None }).collect();
+            errors.push(Diag::error(
+                Span::default(),
+                format!("no kernel named '{want}' (the file has: {})", if names.is_empty() { "none".into() } else { names.join(", ") }),
+            ));
+        }
+    }
+    if kernels.is_empty() && errors.is_empty() {
+        let at = file.items.first().map(|i| match i {
+            Item::Fn(f) => f.name.span,
+            Item::Kernel(k) => k.name.span,
+        });
+        errors.push(Diag::error(at.unwrap_or_default(), "the file defines no kernel"));
+    }
+    // -D names a dimension of a kernel being compiled, with a value a launch could give it.
+    for (name, v) in &opts.defines {
+        let has = |k: &&Kernel| k.params.iter().any(|p| p.dims.iter().any(|d| matches!(d, DimSpec::Name(i) if &i.name == name)));
+        if !kernels.is_empty() && !kernels.iter().any(has) {
+            let which =
+                if kernels.len() == 1 { format!("kernel '{}' has", kernels[0].name.name) } else { "no kernel of the file has".into() };
+            errors.push(Diag::error(Span::default(), format!("-D {name}={v}: {which} no dimension {name}")));
+        } else if !(0..=i32::MAX as i64).contains(v) {
+            errors.push(Diag::error(Span::default(), format!("-D {name}={v}: a dimension is from 0 to 2^31-1")));
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let mut body = String::new();
+    let mut entries = Vec::new();
+    for k in kernels {
+        match kernel(k, &fns, src, opts) {
+            Ok(parts) => {
+                for (text, entry) in parts {
+                    body.push_str(&text);
+                    entries.push(entry);
+                }
+            }
+            Err(e) => errors.push(e),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let mlir = format!("module {{\n  gpu.module @phobos {{\n{body}  }}\n}}\n");
+    Ok(Output { mlir, entries })
+}
+
+/// Attribute values of one kernel.
+struct KernelAttrs {
+    launch: i64,
+    aligned: BTreeMap<String, i64>,
+    autotune: Vec<(String, Vec<i64>, Span)>,
+}
+
+fn const_of(e: &Expr, what: &str) -> Result<i64> {
+    fn go(e: &Expr) -> Option<i64> {
+        match &e.kind {
+            ExprKind::Int(v) => Some(*v),
+            ExprKind::Unary(UnOp::Neg, x) => go(x).map(|v| -v),
+            ExprKind::Binary(op, a, b) => {
+                let (a, b) = (go(a)?, go(b)?);
+                match op {
+                    BinOp::Add => a.checked_add(b),
+                    BinOp::Sub => a.checked_sub(b),
+                    BinOp::Mul => a.checked_mul(b),
+                    BinOp::Div if b != 0 => Some(a / b),
+                    BinOp::Shl if (0..63).contains(&b) => Some(a << b),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+    go(e).ok_or_else(|| Diag::error(e.span, format!("{what} must be an integer constant")))
+}
+
+fn kernel_attrs(k: &Kernel) -> Result<KernelAttrs> {
+    let mut launch = None;
+    let mut aligned = BTreeMap::new();
+    let mut autotune = Vec::new();
+    let dims: HashSet<String> = k
+        .params
+        .iter()
+        .flat_map(|p| p.dims.iter().filter_map(|d| if let DimSpec::Name(i) = d { Some(i.name.clone()) } else { None }))
+        .collect();
+    for a in &k.attrs {
+        match a {
+            Attr::Launch { threads, span } => {
+                if launch.is_some() {
+                    return Err(Diag::error(*span, "@launch is given twice"));
+                }
+                let t = const_of(threads, "the @launch thread count")?;
+                if !(32..=1024).contains(&t) || t % 32 != 0 {
+                    return Err(Diag::error(
+                        threads.span,
+                        format!("@launch needs a whole number of warps: a multiple of 32 from 32 to 1024, got {t}"),
+                    ));
+                }
+                launch = Some(t);
+            }
+            Attr::Aligned { dims: list, .. } => {
+                for (d, e) in list {
+                    if !dims.contains(&d.name) {
+                        return Err(Diag::error(d.span, format!("@aligned names '{}', which is not a dimension of this kernel", d.name)));
+                    }
+                    let v = const_of(e, "an @aligned value")?;
+                    if v <= 0 {
+                        return Err(Diag::error(e.span, format!("an @aligned value must be positive, got {v}")));
+                    }
+                    aligned.insert(d.name.clone(), v);
+                }
+            }
+            Attr::Autotune { dims: list, .. } => {
+                for (d, vals) in list {
+                    if !dims.contains(&d.name) {
+                        return Err(Diag::error(d.span, format!("@autotune names '{}', which is not a dimension of this kernel", d.name)));
+                    }
+                    let mut vs = Vec::new();
+                    for e in vals {
+                        let v = const_of(e, "an @autotune value")?;
+                        if v <= 0 || v > i32::MAX as i64 {
+                            return Err(Diag::error(e.span, format!("an @autotune value must be from 1 to 2^31-1, got {v}")));
+                        }
+                        vs.push(v);
+                    }
+                    autotune.push((d.name.clone(), vs, d.span));
+                }
+            }
+        }
+    }
+    let launch = launch.ok_or_else(|| Diag::error(k.name.span, format!("kernel '{}' needs @launch(threads)", k.name.name)))?;
+    Ok(KernelAttrs { launch, aligned, autotune })
+}
+
+/// Generates every specialization of one kernel.
+fn kernel(k: &Kernel, fns: &HashMap<String, &FnDef>, src: &Source, opts: &Options) -> Result<Vec<(String, Entry)>> {
+    let attrs = kernel_attrs(k)?;
+    // Step 1. The specializations: the product of the @autotune lists, narrowed by -D.
+    let mut specs: Vec<BTreeMap<String, i64>> = vec![BTreeMap::new()];
+    for (name, vals, span) in &attrs.autotune {
+        let vals: Vec<i64> = match opts.defines.get(name) {
+            Some(v) if vals.contains(v) => vec![*v],
+            Some(v) => {
+                return Err(Diag::error(
+                    *span,
+                    format!(
+                        "-D {name}={v} is not one of the values @autotune lists for {name}: {}",
+                        vals.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ")
+                    ),
+                ))
+            }
+            None => vals.clone(),
+        };
+        specs = specs
+            .into_iter()
+            .flat_map(|s| {
+                vals.iter().map(move |v| {
+                    let mut s = s.clone();
+                    s.insert(name.clone(), *v);
+                    s
+                })
+            })
+            .collect();
+    }
+    for (name, a) in &attrs.aligned {
+        if let Some(v) = opts.defines.get(name) {
+            if v % a != 0 {
+                return Err(Diag::error(
+                    k.name.span,
+                    format!("-D {name}={v}: @aligned({name} = {a}) promises {name} is a multiple of {a}"),
+                ));
+            }
+        }
+    }
+    let autotuned: BTreeMap<String, Vec<i64>> = attrs.autotune.iter().map(|(n, v, _)| (n.clone(), v.clone())).collect();
+    let mut out = Vec::new();
+    for spec in specs {
+        let entry_name = if spec.is_empty() {
+            k.name.name.clone()
+        } else {
+            let suffix: Vec<String> = spec.iter().map(|(n, v)| format!("{n}{v}")).collect();
+            format!("{}__{}", k.name.name, suffix.join("_"))
+        };
+        let mut fixed = spec.clone();
+        for p in &k.params {
+            for d in &p.dims {
+                if let DimSpec::Name(d) = d {
+                    if let Some(v) = opts.defines.get(&d.name) {
+                        fixed.insert(d.name.clone(), *v);
+                    }
+                }
+            }
+        }
+        let mut g = Gen::new(src, fns, attrs.launch);
+        g.fma = !opts.no_fma;
+        let (text, params) = g.kernel_fn(k, &entry_name, &fixed, &attrs.aligned)?;
+        out.push((
+            text,
+            Entry {
+                name: entry_name,
+                kernel: k.name.name.clone(),
+                params,
+                block: [attrs.launch as u32, 1, 1],
+                fixed,
+                aligned: attrs.aligned.clone(),
+                autotune: autotuned.clone(),
+                dynamic_shared_bytes: 0,
+            },
+        ));
+    }
+    Ok(out)
+}

@@ -1,0 +1,173 @@
+//! Sums and elements of runs within a thread: in-order float sums, fused multiply-add dot
+//! products, `elem`, `word` and `store`.
+
+use super::*;
+
+impl<'a> Gen<'a> {
+    /// `sum(e)` within one thread: e is elementwise over runs; the chunks reduce and add up.
+    pub(super) fn thread_sum(&mut self, e: &Expr, span: Span) -> Result<Value> {
+        // A float sum of a product of runs: one multiply, then a chain of fused multiply-adds
+        // (math.fma, one rounding each), as CUDA contracts `a*b + c` by default.
+        if let ExprKind::Binary(BinOp::Mul, x, y) = &e.kind {
+            let (vx, vy) = (self.expr(x)?, self.expr(y)?);
+            if let (Value::Run(a), Value::Run(b)) = (&vx, &vy) {
+                let elem = a.chunks[0].ty.elem;
+                if elem.is_float() && b.chunks[0].ty.elem == elem && a.len == b.len {
+                    return self.dot(a, b, span).map(Value::V);
+                }
+            }
+            let product = self.binary_values(BinOp::Mul, vx, vy, e.span)?;
+            return self.sum_run(product, e, span);
+        }
+        let v = self.expr(e)?;
+        self.sum_run(v, e, span)
+    }
+
+    /// Element `i` of a run.
+    pub(super) fn run_item(&mut self, r: &Run, i: u32, span: Span) -> V {
+        let per = r.chunks[0].ty.lanes.unwrap_or(1);
+        let c = &r.chunks[(i / per) as usize];
+        if c.ty.lanes.is_none() {
+            return c.clone();
+        }
+        self.emit(format!("vector.extract {}[{}] : {} from {}", c.s, i % per, c.ty.elem.mlir(), c.ty.mlir()), Ty::scalar(c.ty.elem), span)
+    }
+
+    /// `a[0]*b[0] + a[1]*b[1] + ...` in order, each step a fused multiply-add (or, with
+    /// `--no-fma`, a multiply and an add).
+    pub(super) fn dot(&mut self, a: &Run, b: &Run, span: Span) -> Result<V> {
+        let st = Ty::scalar(a.chunks[0].ty.elem);
+        let mut acc: Option<V> = None;
+        for i in 0..a.len {
+            let (x, y) = (self.run_item(a, i, span), self.run_item(b, i, span));
+            acc = Some(match acc {
+                None => self.arith(BinOp::Mul, &x, &y, span)?,
+                Some(t) if self.fma => self.emit(format!("math.fma {}, {}, {} : {}", x.s, y.s, t.s, st.mlir()), st, span),
+                Some(t) => {
+                    let p = self.arith(BinOp::Mul, &x, &y, span)?;
+                    self.arith(BinOp::Add, &t, &p, span)?
+                }
+            });
+        }
+        Ok(acc.expect("a run has an element"))
+    }
+
+    /// The sum of a run's elements: in order from the first for floats (no add of 0.0), a
+    /// vector reduction per chunk for integers (which `vector-fuse-dp4a` reads).
+    pub(super) fn sum_run(&mut self, v: Value, e: &Expr, span: Span) -> Result<Value> {
+        let Value::Run(r) = v else {
+            return Err(Diag::error(
+                e.span,
+                "sum(e) adds up the elements of runs (x[i, k :+ n]) within a thread; for a sum across lanes write sum<over ctx.lane>(...)",
+            ));
+        };
+        let elem = r.chunks[0].ty.elem;
+        if elem == Scalar::Bool {
+            return Err(Diag::error(e.span, "sum(...) of conditions: convert them first, e.g. sum(i32(c))"));
+        }
+        let st = Ty::scalar(elem);
+        let mut total: Option<V> = None;
+        if elem.is_float() {
+            for i in 0..r.len {
+                let x = self.run_item(&r, i, span);
+                total = Some(match total {
+                    None => x,
+                    Some(t) => self.arith(BinOp::Add, &t, &x, span)?,
+                });
+            }
+            return Ok(Value::V(total.expect("a run has an element")));
+        }
+        for c in &r.chunks {
+            let part = self.emit(format!("vector.reduction <add>, {} : {} into {}", c.s, c.ty.mlir(), st.mlir()), st, span);
+            total = Some(match total {
+                None => part,
+                Some(t) => self.arith(BinOp::Add, &t, &part, span)?,
+            });
+        }
+        Ok(Value::V(total.expect("a run has a chunk")))
+    }
+
+    /// `elem(run, i)`: element i of a run; `word(run, i)`: bytes 4i..4i+3 of an i8 run as an i32.
+    pub(super) fn run_element(&mut self, which: &str, run: &Expr, i: &Expr, span: Span) -> Result<Value> {
+        let k = match self.expr(i)? {
+            Value::Int(k) if k >= 0 => k as u32,
+            _ => return Err(Diag::error(i.span, format!("{which}'s index must be a non-negative constant"))),
+        };
+        let Value::Run(r) = self.expr(run)? else {
+            return Err(Diag::error(run.span, format!("{which} takes a run (x[i, k :+ n])")));
+        };
+        let (first, width) = if which == "word" {
+            if r.chunks[0].ty.elem != Scalar::I8 {
+                return Err(Diag::error(run.span, "word reads i8 runs"));
+            }
+            (k * 4, 4)
+        } else {
+            (k, 1)
+        };
+        if first + width > r.len {
+            return Err(Diag::error(i.span, format!("{which} {k} is past the end of a run of {}", r.len)));
+        }
+        // Find the chunk holding the element(s).
+        let mut base = 0;
+        for c in &r.chunks {
+            let n = c.ty.lanes.unwrap_or(1);
+            if first < base + n {
+                let at = first - base;
+                if which == "elem" {
+                    return Ok(Value::V(self.emit(
+                        format!("vector.extract {}[{at}] : {} from {}", c.s, c.ty.elem.mlir(), c.ty.mlir()),
+                        Ty::scalar(c.ty.elem),
+                        span,
+                    )));
+                }
+                if at + 4 > n || n % 4 != 0 {
+                    return Err(Diag::error(i.span, "word reads whole 4-byte words of a run whose length is a multiple of 4"));
+                }
+                // The chunk as packed words, then one word.
+                let wty = Ty::vector(Scalar::I32, n / 4);
+                let words = self.emit(format!("vector.bitcast {} : {} to {}", c.s, c.ty.mlir(), wty.mlir()), wty, span);
+                return Ok(Value::V(self.emit(
+                    format!("vector.extract {}[{}] : i32 from {}", words.s, at / 4, wty.mlir()),
+                    Ty::scalar(Scalar::I32),
+                    span,
+                )));
+            }
+            base += n;
+        }
+        unreachable!("checked against the run's length")
+    }
+
+    /// `store(t[i, k :+ n], j, v)`: writes element j of a run.
+    pub(super) fn store_builtin(&mut self, args: &[Expr], span: Span) -> Result<()> {
+        if args.len() != 3 {
+            return Err(Diag::error(span, format!("store takes 3 arguments (run, index, value), got {}", args.len())));
+        }
+        let ExprKind::Subscript(t, idx) = &args[0].kind else {
+            return Err(Diag::error(args[0].span, "store's first argument is a run: t[i, k :+ n]"));
+        };
+        let k = match self.expr(&args[1])? {
+            Value::Int(k) if k >= 0 => k,
+            _ => return Err(Diag::error(args[1].span, "store's index must be a non-negative constant")),
+        };
+        let mut points = idx.to_vec();
+        let Some(d) = points.iter().position(|i| matches!(i, Index::Run { .. })) else {
+            return Err(Diag::error(args[0].span, "store's first argument is a run: t[i, k :+ n]"));
+        };
+        let Index::Run { start, len } = &points[d] else { unreachable!() };
+        if let Value::Int(n) = self.expr(len)? {
+            if k >= n {
+                return Err(Diag::error(args[1].span, format!("store {k} is past the end of a run of {n}")));
+            }
+        }
+        let shifted = Expr {
+            kind: ExprKind::Binary(BinOp::Add, Box::new(start.clone()), Box::new(Expr { kind: ExprKind::Int(k), span: args[1].span })),
+            span: start.span,
+        };
+        points[d] = Index::Point(shifted);
+        let (mem, mty, elem, indices) = self.point_address(t, &points, span)?;
+        let v = self.expr(&args[2])?;
+        let v = self.scalar(v, Some(elem), args[2].span)?;
+        self.store_point(&mem, &mty, elem, &indices, v, span);
+        Ok(())
+    }
+}
