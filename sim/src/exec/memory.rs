@@ -1,0 +1,253 @@
+//! Memory: addresses checked against bounds and proven alignment, the shared-memory race
+//! checker, and the loads, stores and atomics themselves.
+
+use super::*;
+
+impl Ctx<'_> {
+    /// Runs a load, store or atomic for the active lanes.
+    pub(super) fn exec_memory(&mut self, cta: &mut Cta, w: &mut Warp, inst: &Inst) -> Result<(), Fault> {
+        let mask = w.mask;
+        match inst {
+            Inst::Load { dst, mem, idx, n, align, loc } => {
+                w.progress.reads += 1;
+                let elem = self.k.memrefs[*mem].elem;
+                let eb = elem.bytes();
+                for l in lanes(mask) {
+                    let (src, off, len) = self.address(cta, w, l, *mem, idx, *n, *align, *loc, false)?;
+                    if matches!(src, MemSrc::Shared { .. } | MemSrc::Dynamic { .. }) {
+                        self.check_race(cta, w, l, off, len, false, *loc)?;
+                    }
+                    for e in 0..*n {
+                        let v = self.read_bytes(cta, w, l, &src, off + e as usize * eb, eb) as u64;
+                        w.regs[at(*dst, e, l)] = if elem == Prim::I1 { (v != 0) as u64 } else { v };
+                    }
+                }
+            }
+            Inst::Store { src, mem, idx, n, align, loc } => {
+                let elem = self.k.memrefs[*mem].elem;
+                let eb = elem.bytes();
+                for l in lanes(mask) {
+                    let (dsrc, off, len) = self.address(cta, w, l, *mem, idx, *n, *align, *loc, true)?;
+                    if matches!(dsrc, MemSrc::Shared { .. } | MemSrc::Dynamic { .. }) {
+                        self.check_race(cta, w, l, off, len, true, *loc)?;
+                    }
+                    for e in 0..*n {
+                        let v = w.regs[at(*src, e, l)];
+                        let o = off + e as usize * eb;
+                        let bytes: &mut [u8] = match &dsrc {
+                            MemSrc::Arg(i) => &mut self.bufs[self.arg_buf[*i].expect("checked")][o..o + eb],
+                            MemSrc::Shared { .. } | MemSrc::Dynamic { .. } => &mut cta.shared[o..o + eb],
+                            MemSrc::Private { .. } => {
+                                let base = l * self.k.private_bytes as usize;
+                                &mut w.private[base + o..base + o + eb]
+                            }
+                        };
+                        for (i, b) in bytes.iter_mut().enumerate() {
+                            *b = (v >> (8 * i)) as u8;
+                        }
+                    }
+                }
+            }
+            Inst::Atomic { kind, ty, dst, val, mem, idx, loc } => {
+                w.progress.reads += 1;
+                let eb = ty.bytes();
+                for l in lanes(mask) {
+                    let (dsrc, off, _) = self.address(cta, w, l, *mem, idx, 1, 0, *loc, true)?;
+                    let old = self.read_bytes(cta, w, l, &dsrc, off, eb) as u64;
+                    let x = w.regs[at(*val, 0, l)];
+                    let new = match kind {
+                        AtomicKind::AddI => bin(BinOp::Add, *ty, old, x).unwrap_or(0),
+                        AtomicKind::AddF => bin(BinOp::FAdd, *ty, old, x).unwrap_or(0),
+                        AtomicKind::MaxS => bin(BinOp::MaxS, *ty, old, x).unwrap_or(0),
+                        AtomicKind::MinS => bin(BinOp::MinS, *ty, old, x).unwrap_or(0),
+                        AtomicKind::MaxU => old.max(x),
+                        AtomicKind::MinU => old.min(x),
+                        AtomicKind::MaxF => bin(BinOp::FMax, *ty, old, x).unwrap_or(0),
+                        AtomicKind::MinF => bin(BinOp::FMin, *ty, old, x).unwrap_or(0),
+                        AtomicKind::And => old & x,
+                        AtomicKind::Or => old | x,
+                        AtomicKind::Xor => old ^ x,
+                        AtomicKind::Exchange => x,
+                    };
+                    self.write_raw(cta, w, l, &dsrc, off, eb, new);
+                    w.regs[at(*dst, 0, l)] = old;
+                }
+            }
+            Inst::Cas { dst, cmp: c, val, mem, idx, loc } => {
+                w.progress.reads += 1;
+                let eb = self.k.memrefs[*mem].elem.bytes();
+                for l in lanes(mask) {
+                    let (dsrc, off, _) = self.address(cta, w, l, *mem, idx, 1, 0, *loc, true)?;
+                    let old = self.read_bytes(cta, w, l, &dsrc, off, eb) as u64;
+                    if old == w.regs[at(*c, 0, l)] {
+                        let v = w.regs[at(*val, 0, l)];
+                        self.write_raw(cta, w, l, &dsrc, off, eb, v);
+                    }
+                    w.regs[at(*dst, 0, l)] = old;
+                }
+            }
+            // The step loop dispatches the other instructions elsewhere.
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Byte range of a memory access by one lane, after bounds and alignment checks.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn address(
+        &self,
+        cta: &Cta,
+        w: &Warp,
+        lane: usize,
+        mem: usize,
+        idx: &[Slot],
+        n: u32,
+        align: u32,
+        loc: u32,
+        write: bool,
+    ) -> Result<(MemSrc, usize, usize), Fault> {
+        let mr = &self.k.memrefs[mem];
+        let mut lin: i64 = 0;
+        for (d, s) in idx.iter().enumerate() {
+            lin = lin.wrapping_add((w.regs[at(*s, 0, lane)] as i64).wrapping_mul(mr.strides[d] as i64));
+        }
+        let eb = mr.elem.bytes();
+        let len = n as usize * eb;
+        let what = if write { "write" } else { "read" };
+        let (size, base) = match &mr.src {
+            MemSrc::Arg(i) => match self.arg_buf[*i] {
+                Some(b) => (self.bufs[b].len(), 0usize),
+                None => (0, 0),
+            },
+            MemSrc::Shared { offset, bytes } => (*bytes as usize, *offset as usize),
+            MemSrc::Private { offset, bytes } => (*bytes as usize, *offset as usize),
+            MemSrc::Dynamic { offset } => (self.launch.dynamic_shared as usize, *offset as usize),
+        };
+        let elems = size / eb.max(1);
+        if lin < 0 || (lin as u128 * eb as u128 + len as u128) > size as u128 {
+            let space = match mr.src {
+                MemSrc::Arg(_) => "global",
+                MemSrc::Shared { .. } | MemSrc::Dynamic { .. } => "shared",
+                MemSrc::Private { .. } => "private",
+            };
+            return Err(self.fault(
+                FaultKind::OutOfBounds,
+                cta,
+                Some((w, lane)),
+                Some(loc),
+                format!(
+                    "{space} {what} of {} element{} at index {lin} of {} ({} element{})",
+                    n,
+                    if n == 1 { "" } else { "s" },
+                    mr.name,
+                    elems,
+                    if elems == 1 { "" } else { "s" }
+                ),
+            ));
+        }
+        let off = lin as usize * eb;
+        if align > 0 && !(base + off).is_multiple_of(align as usize) {
+            return Err(self.fault(
+                FaultKind::Misaligned,
+                cta,
+                Some((w, lane)),
+                Some(loc),
+                format!(
+                    "vector {what} of {len} bytes at byte {} of {}, which is not a multiple of its proven alignment {align}",
+                    base + off,
+                    mr.name
+                ),
+            ));
+        }
+        Ok((mr.src.clone(), base + off, len))
+    }
+
+    pub(super) fn check_race(
+        &self,
+        cta: &mut Cta,
+        w: &Warp,
+        lane: usize,
+        off: usize,
+        len: usize,
+        write: bool,
+        loc: u32,
+    ) -> Result<(), Fault> {
+        if !self.opts.check_races {
+            return Ok(());
+        }
+        let t = (w.index * 32 + lane as u32 + 1) as u16; // 0 means "nobody"
+        let epoch = cta.epoch;
+        for word in off..off + len {
+            let Some(s) = cta.words.get(word).copied() else { continue };
+            let other_warp = |th: u16| (th as u32 - 1) / 32 != w.index;
+            let conflict = if write {
+                if s.w_epoch == epoch && s.w_thread != 0 && other_warp(s.w_thread) {
+                    Some((s.w_thread, "write after a write"))
+                } else if s.r_epoch == epoch && s.r_thread != 0 && (s.r_multi_warp || s.r_warp as u32 != w.index) {
+                    Some((s.r_thread, "write after a read"))
+                } else {
+                    None
+                }
+            } else {
+                (s.w_epoch == epoch && s.w_thread != 0 && other_warp(s.w_thread)).then_some((s.w_thread, "read after a write"))
+            };
+            if let Some((other, what)) = conflict {
+                let o = self.thread_xyz(other as u32 - 1);
+                let mut f = self.fault(
+                    FaultKind::Race,
+                    cta,
+                    Some((w, lane)),
+                    Some(loc),
+                    format!("{what} by thread ({}, {}, {}) of shared byte {} with no barrier between them", o[0], o[1], o[2], word),
+                );
+                f.message = f.message.replacen("write after a write", "a write races with a write", 1);
+                return Err(f);
+            }
+            let s = &mut cta.words[word];
+            if write {
+                s.w_thread = t;
+                s.w_epoch = epoch;
+            } else if s.r_epoch == epoch {
+                if s.r_warp as u32 != w.index {
+                    s.r_multi_warp = true;
+                }
+            } else {
+                s.r_epoch = epoch;
+                s.r_thread = t;
+                s.r_warp = w.index as u8;
+                s.r_multi_warp = false;
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn read_bytes(&self, cta: &Cta, w: &Warp, lane: usize, src: &MemSrc, off: usize, len: usize) -> u128 {
+        let bytes: &[u8] = match src {
+            MemSrc::Arg(i) => &self.bufs[self.arg_buf[*i].expect("checked")][off..off + len],
+            MemSrc::Shared { .. } | MemSrc::Dynamic { .. } => &cta.shared[off..off + len],
+            MemSrc::Private { .. } => {
+                let base = lane * self.k.private_bytes as usize;
+                &w.private[base + off..base + off + len]
+            }
+        };
+        let mut v: u128 = 0;
+        for (i, b) in bytes.iter().enumerate() {
+            v |= (*b as u128) << (8 * i);
+        }
+        v
+    }
+
+    pub(super) fn write_raw(&mut self, cta: &mut Cta, w: &mut Warp, lane: usize, src: &MemSrc, off: usize, eb: usize, v: u64) {
+        let bytes: &mut [u8] = match src {
+            MemSrc::Arg(i) => &mut self.bufs[self.arg_buf[*i].expect("checked")][off..off + eb],
+            MemSrc::Shared { .. } | MemSrc::Dynamic { .. } => &mut cta.shared[off..off + eb],
+            MemSrc::Private { .. } => {
+                let base = lane * self.k.private_bytes as usize;
+                &mut w.private[base + off..base + off + eb]
+            }
+        };
+        for (i, b) in bytes.iter_mut().enumerate() {
+            *b = (v >> (8 * i)) as u8;
+        }
+    }
+}

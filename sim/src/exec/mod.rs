@@ -1,0 +1,245 @@
+//! The interpreter: CTAs of warps of 32 lanes in lockstep, with sanitizer checks.
+//!
+//! Each warp runs its kernel's instructions with a mask of active lanes; structured control
+//! pushes and pops masks. A warp runs until it finishes, reaches a barrier, or uses up its time
+//! slice, so CTAs that wait on each other (spin loops over flags) make progress together. Up to
+//! `resident_ctas` CTAs are resident at once, as on a GPU.
+//!
+//! Checks, each a [`Fault`] naming the kernel, CTA, thread, op and source location:
+//! out-of-bounds global, shared and private accesses; vector accesses that break their proven
+//! alignment; shared-memory races between warps with no barrier between them (read after
+//! write, write after write, write after read); barriers and shuffles reached by part of a warp,
+//! or barriers by part of a CTA; integer division by zero; and deadlocks (every live warp
+//! waiting) or spin loops past a bound.
+//!
+//! Files: this one (launches, options and the CTA scheduler), `state` (warps, CTAs and the
+//! run's context), `step` (a warp's instruction loop and its control flow), `lane` (per-lane
+//! arithmetic and vector ops), `alu` (the arithmetic itself, pure functions), `memory`
+//! (addresses, bounds and the race checker), `cross_lane` (shuffles and votes), `progress`
+//! (loops that make no progress), `fault` (what a fault reports).
+
+mod alu;
+mod cross_lane;
+mod fault;
+mod lane;
+mod memory;
+mod progress;
+mod state;
+mod step;
+
+use crate::program::*;
+use alu::*;
+pub use alu::{fget, fma, fput};
+use fault::inst_loc;
+pub use fault::{lane_list, Fault, FaultKind};
+use phobos_ir::SrcLoc;
+use state::*;
+
+/// A kernel argument value.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ArgValue {
+    /// Index into the buffers passed to [`run`].
+    Buffer(usize),
+    Int(i64),
+    Float(f64),
+}
+
+/// A launch: grid and block sizes, arguments, dynamic shared memory.
+#[derive(Clone, Debug)]
+pub struct Launch {
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    pub args: Vec<ArgValue>,
+    pub dynamic_shared: u32,
+}
+
+/// Knobs of the simulator.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// A warp that runs more instructions than this is reported as a deadlock or runaway loop.
+    pub max_warp_insts: u64,
+    /// CTAs resident at once.
+    pub resident_ctas: usize,
+    /// Instructions a warp runs before the next warp gets its turn.
+    pub slice: u64,
+    pub check_races: bool,
+    /// Shared memory per CTA the simulated chip allows (sm_90: 232448 bytes).
+    pub shared_limit: u32,
+    /// Threads one launch may have in all (grid x block): a grid CUDA accepts can still take
+    /// the simulator hours, so larger launches are refused unless this is raised
+    /// (`phobos run --max-sim-threads`).
+    pub max_threads: u64,
+}
+
+/// The default of [`Options::max_threads`]: 2^24 threads (16,777,216); at the simulator's
+/// ~100 M thread-instructions per second, 17 s for a kernel of 100 instructions per thread.
+pub const DEFAULT_MAX_THREADS: u64 = 1 << 24;
+
+/// CUDA's limits on a grid: x up to 2^31 - 1, y and z up to 65535.
+pub const MAX_GRID: [u64; 3] = [(1 << 31) - 1, 65535, 65535];
+
+/// Checks a grid against CUDA's limits: the same rule on every backend.
+pub fn check_grid(grid: [u32; 3]) -> Result<(), String> {
+    for (i, (g, m)) in grid.iter().zip(MAX_GRID).enumerate() {
+        if *g == 0 || *g as u64 > m {
+            return Err(format!("grid {} is {g}; CUDA allows 1 to {m}", ["x", "y", "z"][i]));
+        }
+    }
+    Ok(())
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            max_warp_insts: 50_000_000,
+            resident_ctas: 16,
+            slice: 20_000,
+            check_races: true,
+            shared_limit: 232448,
+            max_threads: DEFAULT_MAX_THREADS,
+        }
+    }
+}
+
+/// What a run did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Instructions executed per warp, summed.
+    pub warp_insts: u64,
+    /// Instructions executed per active lane, summed.
+    pub thread_insts: u64,
+    pub ctas: u64,
+}
+
+/// Runs `k` with `launch` over `bufs` (the buffers the launch's arguments index).
+pub fn run(k: &Kernel, launch: &Launch, bufs: &mut [Vec<u8>], opts: &Options) -> Result<Stats, Fault> {
+    let bad = |message: String| Fault {
+        kind: FaultKind::BadLaunch,
+        message,
+        kernel: k.name.clone(),
+        cta: [0, 0, 0],
+        thread: None,
+        op: String::new(),
+        loc: None,
+    };
+    if launch.args.len() != k.args.len() {
+        return Err(bad(format!("{} takes {} arguments, got {}", k.name, k.args.len(), launch.args.len())));
+    }
+    let mut arg_buf = Vec::new();
+    for (i, (a, kind)) in launch.args.iter().zip(&k.args).enumerate() {
+        match (a, kind) {
+            (ArgValue::Buffer(b), ArgKind::Buffer { .. }) => {
+                if *b >= bufs.len() {
+                    return Err(bad(format!("argument {i} names buffer {b}, but there are {}", bufs.len())));
+                }
+                arg_buf.push(Some(*b));
+            }
+            (ArgValue::Int(_) | ArgValue::Float(_), ArgKind::Scalar { .. }) => arg_buf.push(None),
+            _ => return Err(bad(format!("argument {i} ({kind:?}) got {a:?}"))),
+        }
+    }
+    if let Some(b) = k.block {
+        if b != launch.block {
+            return Err(bad(format!("the kernel is compiled for blocks of {b:?}, launched with {:?}", launch.block)));
+        }
+    }
+    let threads = launch.block.iter().product::<u32>();
+    if threads == 0 || threads > 1024 || launch.grid.contains(&0) {
+        return Err(bad(format!(
+            "block {:?} and grid {:?} must be non-empty, with at most 1024 threads per block",
+            launch.block, launch.grid
+        )));
+    }
+    check_grid(launch.grid).map_err(bad)?;
+    let all_threads = launch.grid.iter().map(|g| *g as u64).product::<u64>() * threads as u64;
+    if all_threads > opts.max_threads {
+        return Err(bad(format!(
+            "the launch has {all_threads} threads; the simulator runs at most {} per launch (raise it with --max-sim-threads)",
+            opts.max_threads
+        )));
+    }
+    let mut ctx = Ctx { k, bufs, arg_buf, launch, opts, stats: Stats::default() };
+    let nwarps = threads.div_ceil(32);
+    let total: u64 = launch.grid.iter().map(|g| *g as u64).product();
+    let shared_bytes = (k.shared_bytes + launch.dynamic_shared) as usize;
+    if shared_bytes > opts.shared_limit as usize {
+        return Err(bad(format!("the launch needs {shared_bytes} bytes of shared memory per CTA; the chip allows {}", opts.shared_limit)));
+    }
+    let mut next: u64 = 0;
+    let mut resident: Vec<Cta> = Vec::new();
+    loop {
+        while resident.len() < opts.resident_ctas.max(1) && next < total {
+            let gx = launch.grid[0] as u64;
+            let gy = launch.grid[1] as u64;
+            let id = [(next % gx) as u32, ((next / gx) % gy) as u32, (next / (gx * gy)) as u32];
+            let warps = (0..nwarps).map(|i| ctx.new_warp(i, threads)).collect();
+            resident.push(Cta { id, warps, shared: vec![0u8; shared_bytes], words: vec![Word::default(); shared_bytes], epoch: 1 });
+            next += 1;
+        }
+        if resident.is_empty() {
+            break;
+        }
+        let mut progressed = false;
+        for cta in resident.iter_mut() {
+            for wi in 0..cta.warps.len() {
+                if cta.warps[wi].status == Status::Ready {
+                    ctx.step(cta, wi, opts.slice)?;
+                    progressed = true;
+                }
+            }
+            // A barrier opens when every warp of the CTA waits at it.
+            let waiting: Vec<usize> =
+                cta.warps.iter().enumerate().filter(|(_, w)| matches!(w.status, Status::Barrier(_))).map(|(i, _)| i).collect();
+            if !waiting.is_empty() && cta.warps.iter().all(|w| w.status != Status::Ready) {
+                let done: Vec<u32> = cta.warps.iter().filter(|w| w.status == Status::Done).map(|w| w.index).collect();
+                let first = &cta.warps[waiting[0]];
+                let Status::Barrier(pc) = first.status else { unreachable!() };
+                let loc = inst_loc(&k.insts[pc]);
+                if !done.is_empty() {
+                    return Err(ctx.fault(
+                        FaultKind::DivergentBarrier,
+                        cta,
+                        Some((first, 0)),
+                        loc,
+                        format!(
+                            "warps {} wait at this barrier while warps {} have returned; a barrier needs every thread of the CTA",
+                            waiting.iter().map(|w| w.to_string()).collect::<Vec<_>>().join(", "),
+                            done.iter().map(|w| w.to_string()).collect::<Vec<_>>().join(", ")
+                        ),
+                    ));
+                }
+                if let Some(other) = waiting.iter().map(|i| &cta.warps[*i]).find(|w| w.status != first.status) {
+                    let Status::Barrier(opc) = other.status else { unreachable!() };
+                    let oloc = inst_loc(&k.insts[opc]).and_then(|l| k.locs[l as usize].1.clone());
+                    return Err(ctx.fault(
+                        FaultKind::DivergentBarrier,
+                        cta,
+                        Some((first, 0)),
+                        loc,
+                        format!(
+                            "warp {} waits at this barrier while warp {} waits at another one{}",
+                            first.index,
+                            other.index,
+                            oloc.map(|l| format!(" ({l})")).unwrap_or_default()
+                        ),
+                    ));
+                }
+                cta.epoch += 1;
+                for w in cta.warps.iter_mut() {
+                    if matches!(w.status, Status::Barrier(_)) {
+                        w.status = Status::Ready;
+                    }
+                }
+                progressed = true;
+            }
+        }
+        let before = resident.len();
+        resident.retain(|c| c.warps.iter().any(|w| w.status != Status::Done));
+        ctx.stats.ctas += (before - resident.len()) as u64;
+        if !progressed && !resident.is_empty() {
+            let cta = &resident[0];
+            return Err(ctx.fault(FaultKind::Deadlock, cta, None, None, "no warp can run: every live warp waits".into()));
+        }
+    }
+    Ok(ctx.stats)
+}

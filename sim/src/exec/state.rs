@@ -1,0 +1,148 @@
+//! The state of a run: warps (registers, masks, control frames), CTAs (shared memory and the
+//! race checker's words), and the context every step reads.
+
+use super::*;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Frame {
+    If { saved: u32, else_mask: u32 },
+    Loop { saved: u32 },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Status {
+    Ready,
+    Barrier(usize),
+    Done,
+}
+
+pub(super) struct Warp {
+    pub(super) pc: usize,
+    pub(super) mask: u32,
+    pub(super) live: u32,
+    pub(super) frames: Vec<Frame>,
+    pub(super) regs: Vec<u64>,
+    pub(super) private: Vec<u8>,
+    pub(super) index: u32,
+    pub(super) status: Status,
+    pub(super) insts: u64,
+    pub(super) progress: Progress,
+}
+
+/// What the no-progress check of loops knows about one warp.
+#[derive(Default)]
+pub(super) struct Progress {
+    /// Memory reads (loads, atomics) so far: what a loop could observe changing.
+    pub(super) reads: u64,
+    /// Per loop latch (its pc): the reads count and a hash of the loop-carried state the last
+    /// time the warp passed it.
+    pub(super) seen: Vec<(usize, u64, u64)>,
+    /// The location of the loop latch passed last.
+    pub(super) last_loop: Option<u32>,
+}
+
+/// Loops are checked for progress only once a warp has run this many instructions, so that
+/// ordinary kernels pay nothing for the check.
+pub(super) const PROGRESS_CHECK_AFTER: u64 = 100_000;
+
+/// FNV-1a over 64-bit words.
+pub(super) fn hash_words(words: impl Iterator<Item = u64>) -> u64 {
+    words.fold(0xcbf2_9ce4_8422_2325, |h, w| (h ^ w).wrapping_mul(0x0000_0100_0000_01b3))
+}
+
+/// Who touched a shared byte last, in which barrier epoch (for the race check). Threads are
+/// numbered from 1 (0 means nobody).
+#[derive(Clone, Copy, Default)]
+pub(super) struct Word {
+    pub(super) w_epoch: u32,
+    pub(super) r_epoch: u32,
+    pub(super) w_thread: u16,
+    pub(super) r_thread: u16,
+    pub(super) r_warp: u8,
+    pub(super) r_multi_warp: bool,
+}
+
+pub(super) struct Cta {
+    pub(super) id: [u32; 3],
+    pub(super) warps: Vec<Warp>,
+    pub(super) shared: Vec<u8>,
+    pub(super) words: Vec<Word>,
+    pub(super) epoch: u32,
+}
+
+pub(super) struct Ctx<'a> {
+    pub(super) k: &'a Kernel,
+    pub(super) bufs: &'a mut [Vec<u8>],
+    /// Kernel argument index -> buffer index.
+    pub(super) arg_buf: Vec<Option<usize>>,
+    pub(super) launch: &'a Launch,
+    pub(super) opts: &'a Options,
+    pub(super) stats: Stats,
+}
+
+#[inline(always)]
+pub(super) fn at(s: Slot, e: u32, l: usize) -> usize {
+    (s.off + e) as usize * 32 + l
+}
+
+#[inline(always)]
+pub(super) fn lanes(mut m: u32) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if m == 0 {
+            None
+        } else {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            Some(l)
+        }
+    })
+}
+
+/// `dst[i] = src[i]` for every (dst, src) pair and the lanes of `mask`.
+pub(super) fn copy_pairs(regs: &mut [u64], pairs: &[(Slot, Slot)], mask: u32) {
+    for (d, s) in pairs {
+        for e in 0..d.len {
+            for l in lanes(mask) {
+                regs[at(*d, e, l)] = regs[at(*s, e, l)];
+            }
+        }
+    }
+}
+
+impl Ctx<'_> {
+    pub(super) fn thread_xyz(&self, t: u32) -> [u32; 3] {
+        let [bx, by, _] = self.launch.block;
+        [t % bx, (t / bx) % by, t / (bx * by)]
+    }
+
+    pub(super) fn new_warp(&self, index: u32, threads: u32) -> Warp {
+        let first = index * 32;
+        let n = threads.saturating_sub(first).min(32);
+        let live = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
+        let mut regs = vec![0u64; self.k.regs as usize * 32];
+        for (i, a) in self.k.arg_slots.iter().enumerate() {
+            if let Some((s, ty)) = a {
+                let v = match self.launch.args[i] {
+                    ArgValue::Int(x) => (x as u64) & ty.mask(),
+                    ArgValue::Float(f) => fput(*ty, f),
+                    ArgValue::Buffer(_) => 0,
+                };
+                for l in 0..32 {
+                    regs[at(*s, 0, l)] = v;
+                }
+            }
+        }
+        Warp {
+            pc: 0,
+            mask: live,
+            live,
+            frames: Vec::new(),
+            regs,
+            private: vec![0u8; self.k.private_bytes as usize * 32],
+            index,
+            status: Status::Ready,
+            insts: 0,
+            progress: Progress::default(),
+        }
+    }
+}

@@ -1,0 +1,214 @@
+//! A warp's instruction loop: control flow (if, for, while, barriers, return) here, the other
+//! instructions dispatched to `lane`, `memory` and `cross_lane`.
+
+use super::*;
+
+impl Ctx<'_> {
+    /// Runs one warp for up to `budget` instructions.
+    pub(super) fn step(&mut self, cta: &mut Cta, wi: usize, budget: u64) -> Result<(), Fault> {
+        let k = self.k;
+        let insts = &k.insts;
+        let mut w = std::mem::replace(
+            &mut cta.warps[wi],
+            Warp {
+                pc: 0,
+                mask: 0,
+                live: 0,
+                frames: vec![],
+                regs: vec![],
+                private: vec![],
+                index: 0,
+                status: Status::Done,
+                insts: 0,
+                progress: Progress::default(),
+            },
+        );
+        let result = self.step_inner(cta, &mut w, insts, budget);
+        cta.warps[wi] = w;
+        result
+    }
+
+    pub(super) fn step_inner(&mut self, cta: &mut Cta, w: &mut Warp, insts: &[Inst], budget: u64) -> Result<(), Fault> {
+        let mut left = budget;
+        while left > 0 {
+            if w.pc >= insts.len() {
+                w.status = Status::Done;
+                return Ok(());
+            }
+            left -= 1;
+            w.insts += 1;
+            self.stats.warp_insts += 1;
+            self.stats.thread_insts += w.mask.count_ones() as u64;
+            if w.insts > self.opts.max_warp_insts {
+                let loc = w.progress.last_loop.or_else(|| (0..=w.pc).rev().find_map(|p| inst_loc(&insts[p])));
+                let place = if w.progress.last_loop.is_some() { "in this loop " } else { "" };
+                return Err(self.fault(
+                    FaultKind::Deadlock,
+                    cta,
+                    Some((w, w.mask.trailing_zeros().min(31) as usize)),
+                    loc,
+                    format!(
+                        "warp {} ran {} instructions {place}without finishing: a spin loop that never ends, or a wait on a CTA that is not resident (--max-warp-instructions raises the bound)",
+                        w.index, self.opts.max_warp_insts
+                    ),
+                ));
+            }
+            let mask = w.mask;
+            match &insts[w.pc] {
+                i @ (Inst::Load { .. } | Inst::Store { .. } | Inst::Atomic { .. } | Inst::Cas { .. }) => self.exec_memory(cta, w, i)?,
+                i @ (Inst::Shfl { .. } | Inst::GpuShfl { .. } | Inst::Vote { .. }) => self.exec_cross_lane(cta, w, i)?,
+                Inst::Barrier { loc } => {
+                    if mask != w.live {
+                        let missing = w.live & !mask;
+                        return Err(self.fault(
+                            FaultKind::DivergentBarrier,
+                            cta,
+                            Some((w, mask.trailing_zeros().min(31) as usize)),
+                            Some(*loc),
+                            format!(
+                                "reached by lanes {} of warp {} but not by lanes {}: a barrier needs every thread of the CTA",
+                                lane_list(mask),
+                                w.index,
+                                lane_list(missing)
+                            ),
+                        ));
+                    }
+                    w.status = Status::Barrier(w.pc);
+                    w.pc += 1;
+                    return Ok(());
+                }
+                Inst::IfBegin { cond, else_pc } => {
+                    let mut c = 0u32;
+                    for l in lanes(mask) {
+                        if w.regs[at(*cond, 0, l)] & 1 != 0 {
+                            c |= 1 << l;
+                        }
+                    }
+                    w.frames.push(Frame::If { saved: mask, else_mask: mask & !c });
+                    w.mask = mask & c;
+                    if w.mask == 0 {
+                        w.mask = mask & !c;
+                        w.pc = *else_pc as usize;
+                        continue;
+                    }
+                }
+                Inst::Else { end_pc } => {
+                    let Some(Frame::If { else_mask, .. }) = w.frames.last().copied() else { unreachable!("else without if") };
+                    w.mask = else_mask;
+                    if else_mask == 0 {
+                        w.pc = *end_pc as usize;
+                        continue;
+                    }
+                }
+                Inst::IfEnd => {
+                    let Some(Frame::If { saved, .. }) = w.frames.pop() else { unreachable!("if end without if") };
+                    w.mask = saved;
+                }
+                Inst::ForInit { iv, lb, iters } => {
+                    copy_pairs(&mut w.regs, &[(*iv, *lb)], mask);
+                    copy_pairs(&mut w.regs, iters, mask);
+                    w.frames.push(Frame::Loop { saved: mask });
+                }
+                Inst::ForHead { iv, ub, ty, exit_pc } => {
+                    let mut m = 0u32;
+                    for l in lanes(mask) {
+                        if sext(w.regs[at(*iv, 0, l)], ty.bits()) < sext(w.regs[at(*ub, 0, l)], ty.bits()) {
+                            m |= 1 << l;
+                        }
+                    }
+                    w.mask = m;
+                    if m == 0 {
+                        w.pc = *exit_pc as usize;
+                        continue;
+                    }
+                }
+                Inst::ForLatch { iv, step, ty, head_pc, iters, loc } => {
+                    // Yields first read the old iteration values: copy through a scratch.
+                    let mut tmp: Vec<u64> = Vec::new();
+                    for (_, s) in iters {
+                        for e in 0..s.len {
+                            for l in 0..32 {
+                                tmp.push(w.regs[at(*s, e, l)]);
+                            }
+                        }
+                    }
+                    let mut i = 0;
+                    for (d, _) in iters {
+                        for e in 0..d.len {
+                            for l in 0..32 {
+                                if mask >> l & 1 != 0 {
+                                    w.regs[at(*d, e, l)] = tmp[i];
+                                }
+                                i += 1;
+                            }
+                        }
+                    }
+                    for l in lanes(mask) {
+                        let v = w.regs[at(*iv, 0, l)].wrapping_add(w.regs[at(*step, 0, l)]) & ty.mask();
+                        w.regs[at(*iv, 0, l)] = v;
+                    }
+                    let carried = std::iter::once(*iv).chain(iters.iter().map(|(d, _)| *d));
+                    self.check_progress(cta, w, carried, *loc)?;
+                    w.pc = *head_pc as usize;
+                    continue;
+                }
+                Inst::ForEnd { results } => {
+                    let Some(Frame::Loop { saved }) = w.frames.pop() else { unreachable!("for end without for") };
+                    w.mask = saved;
+                    copy_pairs(&mut w.regs, results, saved);
+                }
+                Inst::WhileInit { args } => {
+                    copy_pairs(&mut w.regs, args, mask);
+                    w.frames.push(Frame::Loop { saved: mask });
+                }
+                Inst::WhileCond { cond, exit_pc, results, after } => {
+                    let mut c = 0u32;
+                    for l in lanes(mask) {
+                        if w.regs[at(*cond, 0, l)] & 1 != 0 {
+                            c |= 1 << l;
+                        }
+                    }
+                    let exiting = mask & !c;
+                    copy_pairs(&mut w.regs, results, exiting);
+                    let cont = mask & c;
+                    copy_pairs(&mut w.regs, after, cont);
+                    w.mask = cont;
+                    if cont == 0 {
+                        w.pc = *exit_pc as usize;
+                        continue;
+                    }
+                }
+                Inst::WhileLatch { head_pc, args, loc } => {
+                    // Yields read the previous iteration's values: copy through a scratch.
+                    let snapshot: Vec<(Slot, Vec<u64>)> = args
+                        .iter()
+                        .map(|(_, s)| {
+                            (*s, (0..s.len).flat_map(|e| (0..32).map(move |l| (e, l))).map(|(e, l)| w.regs[at(*s, e, l)]).collect())
+                        })
+                        .collect();
+                    for ((d, _), (_, vals)) in args.iter().zip(snapshot) {
+                        for e in 0..d.len {
+                            for l in lanes(mask) {
+                                w.regs[at(*d, e, l)] = vals[(e * 32) as usize + l];
+                            }
+                        }
+                    }
+                    self.check_progress(cta, w, args.iter().map(|(d, _)| *d), *loc)?;
+                    w.pc = *head_pc as usize;
+                    continue;
+                }
+                Inst::WhileEnd => {
+                    let Some(Frame::Loop { saved }) = w.frames.pop() else { unreachable!("while end without while") };
+                    w.mask = saved;
+                }
+                Inst::Return => {
+                    w.status = Status::Done;
+                    return Ok(());
+                }
+                i => self.exec_lane(cta, w, i)?,
+            }
+            w.pc += 1;
+        }
+        Ok(())
+    }
+}
