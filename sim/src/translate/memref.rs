@@ -1,0 +1,117 @@
+//! Translating `memref` ops and vector loads and stores: globals, views, allocas, loads, stores, atomics.
+
+use super::*;
+
+impl<'a> Tr<'a> {
+    pub(super) fn memref_op(&mut self, op: Op<'a>, name: &str) -> R<()> {
+        match name {
+            "memref.get_global" if self.dynamic.contains(&op.attr("name").and_then(|a| a.symbol()).unwrap_or_default()) => {
+                // The base of the dynamic shared memory; its views give typed tiles.
+                self.memrefs.push(MemRef {
+                    src: MemSrc::Dynamic { offset: self.shared_bytes },
+                    elem: Prim::I8,
+                    strides: vec![1],
+                    name: "dynamic shared memory".into(),
+                });
+                self.memref_of.insert(op.result(0), self.memrefs.len() - 1);
+            }
+            "memref.view" => {
+                let base = self.memref(op, op.operand(0))?;
+                let MemSrc::Dynamic { offset } = self.memrefs[base].src else {
+                    return unsupported(op, "memref.view of memory other than the dynamic shared memory");
+                };
+                let Some(shift) = op.operand(1).const_int() else {
+                    return unsupported(op, "memref.view at a byte offset that is not a constant");
+                };
+                let ty = op.result(0).ty();
+                if op.num_operands() > 2 || ty.shape().iter().any(|d| d.is_none()) {
+                    return unsupported(op, "memref.view with dynamic sizes");
+                }
+                let (elem, _) =
+                    prim_of(ty.element()).ok_or_else(|| Unsupported { message: "view element type".into(), loc: op.loc().src() })?;
+                let n: i64 = ty.shape().iter().map(|d| d.unwrap_or(0)).product();
+                let name = op.str_attr("phobos.name").map(|n| format!("tile {n}")).unwrap_or_else(|| "a tile".into());
+                self.memrefs.push(MemRef {
+                    src: MemSrc::Shared { offset: offset + shift as u32, bytes: (n as u32) * elem.bytes() as u32 },
+                    elem,
+                    strides: strides_of(ty),
+                    name,
+                });
+                self.memref_of.insert(op.result(0), self.memrefs.len() - 1);
+            }
+            "memref.get_global" => {
+                let g = op.attr("name").and_then(|a| a.symbol()).unwrap_or_default();
+                let ty = op.result(0).ty();
+                let Some((offset, bytes)) = self.shared.get(&g).copied() else {
+                    return unsupported(op, format!("global @{g} is not in workgroup memory; the simulator models shared globals only"));
+                };
+                let (elem, _) =
+                    prim_of(ty.element()).ok_or_else(|| Unsupported { message: "global element type".into(), loc: op.loc().src() })?;
+                self.memrefs.push(MemRef { src: MemSrc::Shared { offset, bytes }, elem, strides: strides_of(ty), name: format!("@{g}") });
+                self.memref_of.insert(op.result(0), self.memrefs.len() - 1);
+            }
+            "memref.alloca" => {
+                let ty = op.result(0).ty();
+                if ty.shape().iter().any(|d| d.is_none()) {
+                    return unsupported(op, "a private allocation of dynamic size");
+                }
+                let (elem, _) =
+                    prim_of(ty.element()).ok_or_else(|| Unsupported { message: "alloca element type".into(), loc: op.loc().src() })?;
+                let n: i64 = ty.shape().iter().map(|d| d.unwrap_or(0)).product();
+                let bytes = (n as u32) * elem.bytes() as u32;
+                let offset = self.private_bytes.div_ceil(16) * 16;
+                self.private_bytes = offset + bytes;
+                self.memrefs.push(MemRef {
+                    src: MemSrc::Private { offset, bytes },
+                    elem,
+                    strides: strides_of(ty),
+                    name: "a private array".into(),
+                });
+                self.memref_of.insert(op.result(0), self.memrefs.len() - 1);
+            }
+            "memref.load" | "vector.load" => {
+                let mem = self.memref(op, op.operand(0))?;
+                let idx = op.operands()[1..].iter().map(|v| self.use_(*v)).collect::<R<Vec<_>>>()?;
+                let dst = self.result(op, 0)?;
+                let align = op.int_attr("alignment").unwrap_or(0) as u32;
+                let loc = self.loc(op);
+                self.insts.push(Inst::Load { dst, mem, idx, n: dst.len, align, loc });
+            }
+            "memref.store" | "vector.store" => {
+                let src = self.use_(op.operand(0))?;
+                let mem = self.memref(op, op.operand(1))?;
+                let idx = op.operands()[2..].iter().map(|v| self.use_(*v)).collect::<R<Vec<_>>>()?;
+                let align = op.int_attr("alignment").unwrap_or(0) as u32;
+                let loc = self.loc(op);
+                self.insts.push(Inst::Store { src, mem, idx, n: src.len, align, loc });
+            }
+            "memref.atomic_rmw" => {
+                let kind_text = op.attr("kind").map(|a| a.to_string()).unwrap_or_default();
+                let kind = match kind_text.trim_start_matches("#arith.atomic_rmw_kind<").trim_end_matches('>') {
+                    "addi" => AtomicKind::AddI,
+                    "addf" => AtomicKind::AddF,
+                    "maxs" => AtomicKind::MaxS,
+                    "mins" => AtomicKind::MinS,
+                    "maxu" => AtomicKind::MaxU,
+                    "minu" => AtomicKind::MinU,
+                    "maximumf" | "maxnumf" => AtomicKind::MaxF,
+                    "minimumf" | "minnumf" => AtomicKind::MinF,
+                    "andi" => AtomicKind::And,
+                    "ori" => AtomicKind::Or,
+                    "xori" => AtomicKind::Xor,
+                    "assign" => AtomicKind::Exchange,
+                    k => return unsupported(op, format!("atomic kind {k}")),
+                };
+                let ty = self.res_prim(op, 0)?;
+                let val = self.use_(op.operand(0))?;
+                let mem = self.memref(op, op.operand(1))?;
+                let idx = op.operands()[2..].iter().map(|v| self.use_(*v)).collect::<R<Vec<_>>>()?;
+                let dst = self.result(op, 0)?;
+                let loc = self.loc(op);
+                self.insts.push(Inst::Atomic { kind, ty, dst, val, mem, idx, loc });
+            }
+            other => return unsupported(op, format!("the simulator does not support `{other}`")),
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,331 @@
+//! Translates a SIMT-level `gpu.func` into the simulator's compact form, once per kernel.
+//!
+//! Every SSA value gets a register slot; memrefs are resolved statically (kernel arguments,
+//! workgroup globals, private allocas); `func.call`s are inlined; structured control flow is
+//! flattened into mask-stack instructions (see `program.rs`).
+
+mod arith;
+mod control;
+mod gpu;
+mod memref;
+mod nvvm;
+mod vector;
+
+use crate::program::*;
+use phobos_ir::{Attr, Blk, Op, SrcLoc, Ty, Val};
+use std::collections::HashMap;
+
+/// Why a kernel cannot be simulated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unsupported {
+    pub message: String,
+    pub loc: Option<SrcLoc>,
+}
+
+impl std::fmt::Display for Unsupported {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.loc {
+            Some(l) => write!(f, "{l}: error: {}", self.message),
+            None => write!(f, "error: {}", self.message),
+        }
+    }
+}
+
+type R<T> = Result<T, Unsupported>;
+
+fn unsupported<'a, T>(op: Op<'a>, message: impl Into<String>) -> R<T> {
+    Err(Unsupported { message: message.into(), loc: op.loc().src() })
+}
+
+/// The element type and element count of a scalar or vector type.
+pub fn prim_of<'a>(t: Ty<'a>) -> Option<(Prim, u32)> {
+    use phobos_ir::Scalar;
+    if t.is_vector() {
+        let n: i64 = t.shape().iter().map(|d| d.unwrap_or(0)).product();
+        let (p, _) = prim_of(t.element())?;
+        return Some((p, n as u32));
+    }
+    let p = match t.scalar()? {
+        Scalar::Int(1) => Prim::I1,
+        Scalar::Int(8) => Prim::I8,
+        Scalar::Int(16) => Prim::I16,
+        Scalar::Int(32) => Prim::I32,
+        Scalar::Int(64) | Scalar::Index => Prim::I64,
+        Scalar::F16 => Prim::F16,
+        Scalar::BF16 => Prim::BF16,
+        Scalar::F32 => Prim::F32,
+        Scalar::F64 => Prim::F64,
+        Scalar::Int(_) => return None,
+    };
+    Some((p, 1))
+}
+
+/// The bits of a float `v` as type `p`.
+pub fn float_bits(v: f64, p: Prim) -> u64 {
+    match p {
+        Prim::F16 => half::f16::from_f64(v).to_bits() as u64,
+        Prim::BF16 => half::bf16::from_f64(v).to_bits() as u64,
+        Prim::F32 => (v as f32).to_bits() as u64,
+        _ => v.to_bits(),
+    }
+}
+
+struct Tr<'a> {
+    module: Op<'a>,
+    slots: HashMap<Val<'a>, Slot>,
+    memref_of: HashMap<Val<'a>, usize>,
+    next: u32,
+    insts: Vec<Inst>,
+    memrefs: Vec<MemRef>,
+    locs: Vec<(String, Option<SrcLoc>)>,
+    shared: HashMap<String, (u32, u32)>,
+    shared_bytes: u32,
+    private_bytes: u32,
+    /// External zero-length workgroup globals: the dynamic shared memory's base.
+    dynamic: Vec<String>,
+    inline_stack: Vec<String>,
+    /// Where `func.return` puts its values while inlining.
+    ret_slots: Vec<Vec<Slot>>,
+}
+
+/// Translates kernel `name` of `module` (a `gpu.module`).
+pub fn translate<'a>(module: Op<'a>, name: &str) -> R<Kernel> {
+    let body = module.region(0).first_block().expect("gpu.module has a body");
+    let Some(func) = body.ops().find(|o| o.is("gpu.func") && o.str_attr("sym_name").as_deref() == Some(name)) else {
+        let names: Vec<String> = body.ops().filter(|o| o.is("gpu.func")).filter_map(|o| o.str_attr("sym_name")).collect();
+        return Err(Unsupported { message: format!("no kernel named '{name}' (the module has: {})", names.join(", ")), loc: None });
+    };
+    let mut t = Tr {
+        module,
+        slots: HashMap::new(),
+        memref_of: HashMap::new(),
+        next: 0,
+        insts: Vec::new(),
+        memrefs: Vec::new(),
+        locs: Vec::new(),
+        shared: HashMap::new(),
+        shared_bytes: 0,
+        private_bytes: 0,
+        dynamic: Vec::new(),
+        inline_stack: Vec::new(),
+        ret_slots: Vec::new(),
+    };
+    t.layout_shared(body)?;
+    // Arguments.
+    let entry = func.region(0).first_block().expect("a kernel has a body");
+    let arg_attrs = func.attr("arg_attrs").and_then(|a| a.array()).unwrap_or_default();
+    let mut args = Vec::new();
+    let mut arg_slots = Vec::new();
+    for (i, a) in entry.args().into_iter().enumerate() {
+        let dict = arg_attrs.get(i).copied();
+        let named = |key: &str| dict.and_then(|d| d.dict_get(key)).and_then(|a| a.str());
+        let ty = a.ty();
+        if ty.is_memref() {
+            let (elem, _) = prim_of(ty.element())
+                .ok_or_else(|| Unsupported { message: format!("argument {i} has element type {}", ty.element()), loc: func.loc().src() })?;
+            let name = named("phobos.tensor").unwrap_or_else(|| format!("arg{i}"));
+            let dims = dict
+                .and_then(|d| d.dict_get("phobos.dims"))
+                .and_then(|a| a.array())
+                .map(|v| v.into_iter().filter_map(|x| x.str()).collect())
+                .unwrap_or_default();
+            let strides = strides_of(ty);
+            t.memrefs.push(MemRef { src: MemSrc::Arg(i), elem, strides, name: name.clone() });
+            t.memref_of.insert(a, t.memrefs.len() - 1);
+            args.push(ArgKind::Buffer { name, elem, dims });
+            arg_slots.push(None);
+        } else {
+            let (p, _) =
+                prim_of(ty).ok_or_else(|| Unsupported { message: format!("argument {i} has type {ty}"), loc: func.loc().src() })?;
+            let name = named("phobos.dim").unwrap_or_else(|| format!("arg{i}"));
+            let s = t.slot(a)?;
+            args.push(ArgKind::Scalar { name, ty: p });
+            arg_slots.push(Some((s, p)));
+        }
+    }
+    // The dynamic shared memory starts after the static globals, 16-byte aligned.
+    t.shared_bytes = t.shared_bytes.div_ceil(16) * 16;
+    t.block(entry)?;
+    let dynamic_shared = func.int_attr("phobos.dynamic_shared_bytes").unwrap_or(0) as u32;
+    let block = func
+        .attr("known_block_size")
+        .and_then(|a| a.dense_ints())
+        .filter(|v| v.len() == 3)
+        .map(|v| [v[0] as u32, v[1] as u32, v[2] as u32]);
+    Ok(Kernel {
+        name: name.to_string(),
+        insts: t.insts,
+        regs: t.next,
+        memrefs: t.memrefs,
+        shared_bytes: t.shared_bytes,
+        private_bytes: t.private_bytes,
+        args,
+        locs: t.locs,
+        arg_slots,
+        block,
+        dynamic_shared,
+    })
+}
+
+/// Row-major strides of a memref with the identity layout.
+fn strides_of<'a>(ty: Ty<'a>) -> Vec<u64> {
+    let shape = ty.shape();
+    let mut s = vec![1u64; shape.len()];
+    for d in (0..shape.len().saturating_sub(1)).rev() {
+        s[d] = s[d + 1].saturating_mul(shape[d + 1].unwrap_or(1).max(0) as u64);
+    }
+    s
+}
+
+impl<'a> Tr<'a> {
+    fn loc(&mut self, op: Op<'a>) -> u32 {
+        self.locs.push((op.name(), op.loc().src()));
+        (self.locs.len() - 1) as u32
+    }
+
+    fn new_slot(&mut self, len: u32) -> Slot {
+        let s = Slot { off: self.next, len };
+        self.next += len.max(1);
+        s
+    }
+
+    /// The slot of `v`, allocated on first use.
+    fn slot(&mut self, v: Val<'a>) -> R<Slot> {
+        if let Some(s) = self.slots.get(&v) {
+            return Ok(*s);
+        }
+        let ty = v.ty();
+        let Some((_, n)) = prim_of(ty) else {
+            let at = v.def().map(|o| o.loc().src()).unwrap_or(None);
+            return Err(Unsupported { message: format!("the simulator does not hold values of type {ty}"), loc: at });
+        };
+        let s = self.new_slot(n);
+        self.slots.insert(v, s);
+        Ok(s)
+    }
+
+    fn use_(&mut self, v: Val<'a>) -> R<Slot> {
+        self.slot(v)
+    }
+
+    fn layout_shared(&mut self, body: Blk<'a>) -> R<()> {
+        for g in body.ops().filter(|o| o.is("memref.global")) {
+            let Some(ty) = g.attr("type").and_then(|a| a.type_value()) else { continue };
+            if ty.memory_space() != 3 {
+                continue;
+            }
+            let (elem, _) = prim_of(ty.element())
+                .ok_or_else(|| Unsupported { message: format!("shared global of {}", ty.element()), loc: g.loc().src() })?;
+            let n: i64 = ty.shape().iter().map(|d| d.unwrap_or(0)).product();
+            if n == 0 && g.attr("initial_value").is_none() {
+                // `memref.global @g : memref<0xi8, 3>` with no initializer: the dynamic part.
+                self.dynamic.push(g.str_attr("sym_name").unwrap_or_default());
+                continue;
+            }
+            let bytes = (n.max(0) as u32) * elem.bytes() as u32;
+            let align = g.int_attr("alignment").unwrap_or(16).max(1) as u32;
+            let off = self.shared_bytes.div_ceil(align) * align;
+            self.shared_bytes = off + bytes;
+            let name = g.str_attr("sym_name").unwrap_or_default();
+            self.shared.insert(name, (off, bytes));
+        }
+        Ok(())
+    }
+
+    fn block(&mut self, b: Blk<'a>) -> R<()> {
+        for op in b.ops() {
+            self.op(op)?;
+        }
+        Ok(())
+    }
+
+    fn memref(&self, op: Op<'a>, v: Val<'a>) -> R<usize> {
+        match self.memref_of.get(&v) {
+            Some(i) => Ok(*i),
+            None => unsupported(
+                op,
+                format!("the simulator cannot tell which memory `{}` reads (a memref made by an unsupported op)", op.name()),
+            ),
+        }
+    }
+
+    fn operands(&mut self, op: Op<'a>) -> R<Vec<Slot>> {
+        op.operands().into_iter().map(|v| self.use_(v)).collect()
+    }
+
+    fn result(&mut self, op: Op<'a>, i: usize) -> R<Slot> {
+        self.slot(op.result(i))
+    }
+
+    fn res_prim(&self, op: Op<'a>, i: usize) -> R<Prim> {
+        match prim_of(op.result(i).ty()) {
+            Some((p, _)) => Ok(p),
+            None => unsupported(op, format!("unsupported result type {}", op.result(i).ty())),
+        }
+    }
+
+    fn opd_prim(&self, op: Op<'a>, i: usize) -> R<Prim> {
+        match prim_of(op.operand(i).ty()) {
+            Some((p, _)) => Ok(p),
+            None => unsupported(op, format!("unsupported operand type {}", op.operand(i).ty())),
+        }
+    }
+
+    fn constant(&mut self, op: Op<'a>) -> R<()> {
+        let (p, n) = prim_of(op.result(0).ty())
+            .ok_or_else(|| Unsupported { message: "constant of an unsupported type".into(), loc: op.loc().src() })?;
+        let a = op.attr("value").ok_or_else(|| Unsupported { message: "constant without a value".into(), loc: op.loc().src() })?;
+        let scalar_bits = |a: Attr<'a>| -> Option<u64> {
+            if let Some(i) = a.int() {
+                Some((i as u64) & p.mask())
+            } else if let Some(b) = a.bool() {
+                Some(b as u64)
+            } else {
+                a.float().map(|f| float_bits(f, p))
+            }
+        };
+        let vals = if let Some(v) = scalar_bits(a) {
+            vec![v; n as usize]
+        } else if let Some(elems) = a.dense_elements() {
+            let mut out = Vec::with_capacity(elems.len());
+            for e in elems {
+                out.push(scalar_bits(e).ok_or_else(|| Unsupported { message: format!("constant element {e}"), loc: op.loc().src() })?);
+            }
+            out
+        } else {
+            return unsupported(op, format!("constant {a}"));
+        };
+        let dst = self.result(op, 0)?;
+        self.insts.push(Inst::Const { dst, vals });
+        Ok(())
+    }
+
+    fn dim(op: Op<'a>) -> u8 {
+        let d = op.attr("dimension").map(|a| a.to_string()).unwrap_or_default();
+        if d.contains('y') {
+            1
+        } else if d.contains('z') {
+            2
+        } else {
+            0
+        }
+    }
+
+    fn op(&mut self, op: Op<'a>) -> R<()> {
+        let name = op.name();
+        // One file per dialect; vector loads and stores go with memref's, LLVM's leftovers with
+        // the arithmetic they stand for.
+        let family = match name.split_once('.').map(|(d, _)| d).unwrap_or("") {
+            _ if name == "vector.load" || name == "vector.store" => Self::memref_op,
+            _ if name == "llvm.bitcast" => Self::vector_op,
+            "arith" | "math" | "llvm" => Self::arith_op,
+            "gpu" => Self::gpu_op,
+            "memref" => Self::memref_op,
+            "vector" => Self::vector_op,
+            "nvvm" => Self::nvvm_op,
+            "scf" | "func" | "cf" => Self::control_op,
+            _ => return unsupported(op, format!("the simulator does not support `{name}`")),
+        };
+        family(self, op, &name)
+    }
+}

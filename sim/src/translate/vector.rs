@@ -1,0 +1,79 @@
+//! Translating `vector` ops: elements, broadcasts, extracts and inserts, slices, bitcasts, reductions.
+
+use super::*;
+
+impl<'a> Tr<'a> {
+    pub(super) fn vector_op(&mut self, op: Op<'a>, name: &str) -> R<()> {
+        match name {
+            "vector.reduction" => {
+                let k = op.attr("kind").map(|a| a.to_string()).unwrap_or_default();
+                let kind = if k.contains("add") {
+                    RedKind::Add
+                } else if k.contains("mul") {
+                    RedKind::Mul
+                } else if k.contains("max") {
+                    RedKind::Max
+                } else if k.contains("min") {
+                    RedKind::Min
+                } else if k.contains("and") {
+                    RedKind::And
+                } else if k.contains("xor") {
+                    RedKind::Xor
+                } else if k.contains("or") {
+                    RedKind::Or
+                } else {
+                    return unsupported(op, format!("reduction kind {k}"));
+                };
+                let ty = self.res_prim(op, 0)?;
+                let src = self.use_(op.operand(0))?;
+                let acc = if op.num_operands() > 1 { Some(self.use_(op.operand(1))?) } else { None };
+                let dst = self.result(op, 0)?;
+                self.insts.push(Inst::Reduce { kind, ty, dst, src, acc });
+            }
+            "vector.from_elements" => {
+                let srcs = self.operands(op)?;
+                let dst = self.result(op, 0)?;
+                self.insts.push(Inst::FromElements { dst, srcs });
+            }
+            "vector.broadcast" | "vector.splat" => {
+                let src = self.use_(op.operand(0))?;
+                let dst = self.result(op, 0)?;
+                self.insts.push(Inst::Broadcast { dst, src });
+            }
+            "vector.extract" => {
+                let pos = op.attr("static_position").and_then(|a| a.dense_ints()).unwrap_or_default();
+                if pos.len() != 1 || pos[0] < 0 || op.num_operands() != 1 {
+                    return unsupported(op, "vector.extract with a dynamic or multi-dimensional position");
+                }
+                let src = self.use_(op.operand(0))?;
+                let dst = self.result(op, 0)?;
+                self.insts.push(Inst::Extract { dst, src, pos: pos[0] as u32 });
+            }
+            "vector.insert" => {
+                let pos = op.attr("static_position").and_then(|a| a.dense_ints()).unwrap_or_default();
+                if pos.len() != 1 || pos[0] < 0 || op.num_operands() != 2 {
+                    return unsupported(op, "vector.insert with a dynamic or multi-dimensional position");
+                }
+                let val = self.use_(op.operand(0))?;
+                let vec = self.use_(op.operand(1))?;
+                let dst = self.result(op, 0)?;
+                self.insts.push(Inst::Insert { dst, vec, val, pos: pos[0] as u32 });
+            }
+            "vector.extract_strided_slice" => {
+                let off = op.attr("offsets").and_then(|a| a.array()).and_then(|v| v.first().and_then(|x| x.int())).unwrap_or(0);
+                let src = self.use_(op.operand(0))?;
+                let dst = self.result(op, 0)?;
+                self.insts.push(Inst::ExtractSlice { dst, src, offset: off as u32 });
+            }
+            "vector.bitcast" | "llvm.bitcast" => {
+                let from = self.opd_prim(op, 0)?;
+                let to = self.res_prim(op, 0)?;
+                let src = self.use_(op.operand(0))?;
+                let dst = self.result(op, 0)?;
+                self.insts.push(Inst::VBitcast { dst, src, from, to });
+            }
+            other => return unsupported(op, format!("the simulator does not support `{other}`")),
+        }
+        Ok(())
+    }
+}
