@@ -18,10 +18,10 @@ pub fn run(device: &Device) -> Result<(Vec<f32>, Vec<f32>), Error> {
     let (x, y) = (k.args()[0], k.args()[1]);
     let b: Builder = k.builder();
     let ctx = b.ctx;
-    let t = b.v("gpu.thread_id", &[], ctx.index(), &[("dimension", ctx.a("#gpu<dim x>"))]);
+    let t = b.op_value("gpu.thread_id", &[], ctx.index(), &[("dimension", ctx.known_attr("#gpu<dim x>"))]);
     // (8,16):(16,1) maps t = i + 8j to 16i + j: a bijection of [0, 128) into the logical tile.
     let at = layout::build::apply(k.builder(), "(8,16):(16,1)", &[t], None, Some(phobos_layout::Space::Logical));
-    let v = k.builder().v("memref.load", &[x, at], ctx.t("f32"), &[]);
+    let v = k.builder().op_value("memref.load", &[x, at], ctx.known_type("f32"), &[]);
     let s = lane::build::reduce(k.builder(), lane::Kind::Sum, v, 8);
     k.builder().op("memref.store", &[s, y, t], &[], &[]);
     let module = k.finish(&compiler)?;

@@ -26,6 +26,6 @@ pub mod build {
     pub fn reduce<'a>(b: Builder<'a>, kind: Kind, value: Val<'a>) -> Val<'a> {
         let ctx = b.ctx;
         let ty = value.ty();
-        b.v("cta.reduce", &[value], ty, &[("kind", ctx.str_attr(kind.name()))])
+        b.op_value("cta.reduce", &[value], ty, &[("kind", ctx.str_attr(kind.name()))])
     }
 }

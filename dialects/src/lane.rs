@@ -167,7 +167,7 @@ pub mod build {
     pub fn reduce<'a>(b: Builder<'a>, kind: Kind, value: Val<'a>, width: i64) -> Val<'a> {
         let ctx = b.ctx;
         let ty = value.ty();
-        b.v("lane.reduce", &[value], ty, &[("kind", ctx.str_attr(kind.name())), ("width", ctx.int_attr(ctx.i(32), width))])
+        b.op_value("lane.reduce", &[value], ty, &[("kind", ctx.str_attr(kind.name())), ("width", ctx.int_attr(ctx.i(32), width))])
     }
 
     /// `lane.shuffle` of `value` in `mode` by `offset` (an i32) within pieces of `width` lanes.
@@ -180,6 +180,6 @@ pub mod build {
             Mode::Down => "down",
             Mode::Up => "up",
         };
-        b.v("lane.shuffle", &[value, offset], ty, &[("mode", ctx.str_attr(name)), ("width", ctx.int_attr(ctx.i(32), width))])
+        b.op_value("lane.shuffle", &[value, offset], ty, &[("mode", ctx.str_attr(name)), ("width", ctx.int_attr(ctx.i(32), width))])
     }
 }

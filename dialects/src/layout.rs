@@ -217,7 +217,7 @@ pub mod build {
         if let Some(s) = into {
             attrs.push(("into", ctx.str_attr(super::name(s))));
         }
-        b.v("layout.apply", coordinates, ctx.index(), &attrs)
+        b.op_value("layout.apply", coordinates, ctx.index(), &attrs)
     }
 
     /// `layout.place` of the row-major logical index `index` by a layout over named axes

@@ -2,7 +2,7 @@
 
 use crate::{
     compile::{self, CompileOptions, Stage},
-    run::{IrPrinting, PrintFlags},
+    pass_manager::{IrPrinting, PrintFlags},
     session::Session,
 };
 use clap::{Parser, Subcommand};
@@ -65,7 +65,7 @@ struct RunArgs {
     out: PathBuf,
     /// Which machine runs the kernel.
     #[arg(long, value_enum, default_value = "auto")]
-    backend: crate::runner::Backend,
+    backend: crate::launch::Backend,
     /// Bind a dimension (or pick an @autotune value): -D N=1024 (repeatable).
     #[arg(short = 'D', value_name = "NAME=VALUE")]
     defines: Vec<String>,
@@ -191,12 +191,12 @@ pub fn main(args: Vec<String>) -> i32 {
 }
 
 fn run_cmd(a: RunArgs) -> i32 {
-    let parsed = (|| -> Result<crate::runner::RunRequest, String> {
-        Ok(crate::runner::RunRequest {
+    let parsed = (|| -> Result<crate::launch::RunRequest, String> {
+        Ok(crate::launch::RunRequest {
             file: a.file.clone(),
             kernel: a.kernel.clone(),
-            grid: crate::runner::parse_grid(&a.grid)?,
-            args: a.args.iter().map(|s| crate::runner::parse_arg(s)).collect::<Result<_, _>>()?,
+            grid: crate::launch::parse_grid(&a.grid)?,
+            args: a.args.iter().map(|s| crate::launch::parse_arg(s)).collect::<Result<_, _>>()?,
             out: a.out.clone(),
             backend: a.backend,
             defines: parse_defines(&a.defines)?,
@@ -212,13 +212,13 @@ fn run_cmd(a: RunArgs) -> i32 {
         Ok(r) => r,
         Err(e) => return fail(e),
     };
-    match crate::runner::run(&req) {
+    match crate::launch::run(&req) {
         Ok(()) => 0,
         Err(e) => {
             match &e {
-                crate::runner::RunError::Usage(m) => eprintln!("phobos: error: {m}"),
-                crate::runner::RunError::Fault(m) => eprintln!("{m}"),
-                crate::runner::RunError::Compile => {}
+                crate::launch::RunError::Usage(m) => eprintln!("phobos: error: {m}"),
+                crate::launch::RunError::Fault(m) => eprintln!("{m}"),
+                crate::launch::RunError::Compile => {}
             }
             e.exit_code()
         }

@@ -1,8 +1,8 @@
 //! Compiling L1 IR (Phobos dialects over upstream gpu) to each stage: SIMT, LLVM, PTX.
 
 use crate::{
+    pass_manager::{run_pipeline, IrPrinting, PipelineRunError},
     ptx,
-    run::{run_pipeline, IrPrinting, RunError},
     session::{OwnedModule, Session},
 };
 use phobos_ir::diag::Diagnostic;
@@ -161,7 +161,7 @@ fn run_stage(
         let _ = std::fs::remove_dir_all(s);
     }
     result.map_err(|e| match e {
-        RunError::Pipeline(p) => CompileError::Run(p.to_string()),
+        PipelineRunError::Pipeline(p) => CompileError::Run(p.to_string()),
         other => CompileError::Run(other.to_string()),
     })?;
     Ok(n)
@@ -187,7 +187,7 @@ fn stage_after(simt: bool, flag: &str) -> &'static str {
 /// Turns MLIR's per-op tree of dumps into one numbered file per pass, in execution order:
 /// `01-simt-convert-lane-to-gpu.mlir`, ...
 fn flatten_dumps(tree: &Path, out: &Path, first: usize, simt: bool) -> Result<usize, CompileError> {
-    let keyed = crate::run::tree_dumps(tree);
+    let keyed = crate::pass_manager::tree_dumps(tree);
     for (i, (_, flag, path)) in keyed.iter().enumerate() {
         let dest = out.join(format!("{:02}-{}-{}.mlir", first + i + 1, stage_after(simt, flag), flag));
         std::fs::copy(path, &dest).map_err(|e| CompileError::Io(format!("{}: {e}", dest.display())))?;

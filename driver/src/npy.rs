@@ -114,11 +114,11 @@ pub fn read(path: &std::path::Path) -> Result<Array, String> {
     // can claim 2^64 elements over no data.
     let want = shape.iter().try_fold(1u64, |acc, d| acc.checked_mul(*d)).and_then(|c| c.checked_mul(dtype.bytes() as u64));
     match want {
-        None => return Err(format!("{p}: shape {} has more elements than fit in memory", crate::runner::shape_text(&shape))),
+        None => return Err(format!("{p}: shape {} has more elements than fit in memory", crate::launch::shape_text(&shape))),
         Some(w) if w != data.len() as u64 => {
             return Err(format!(
                 "{p}: shape {} of {} needs {w} bytes of data, but the file has {}",
-                crate::runner::shape_text(&shape),
+                crate::launch::shape_text(&shape),
                 dtype.numpy(),
                 data.len()
             ))

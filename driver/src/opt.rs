@@ -1,8 +1,8 @@
 //! `phobos-opt`: mlir-opt's conventions over Phobos's dialects and passes, for lit tests.
 
 use crate::{
+    pass_manager::{run_pipeline, IrPrinting, PipelineRunError, PrintFlags},
     ptx,
-    run::{run_pipeline, IrPrinting, PrintFlags, RunError},
     session::Session,
     split, verify_diagnostics,
 };
@@ -213,7 +213,7 @@ fn run(m: &ArgMatches) -> Result<bool, String> {
         if let (true, Some(md), Some((p, _))) = (ok, module.as_ref(), pipeline.as_ref()) {
             match run_pipeline(&session, md, p, &cfg, &printing) {
                 Ok(()) => ok = phobos_dialects::verify(md.op(), &session.diags),
-                Err(RunError::Pipeline(e)) => {
+                Err(PipelineRunError::Pipeline(e)) => {
                     // A wrong pipeline is the command's error, not the input's: stop here.
                     eprintln!("{e}");
                     return Ok(false);

@@ -7,8 +7,8 @@
 
 use crate::{
     cuda::Gpu,
+    launch::{self, RunError},
     npy::{Array, Dtype},
-    runner::{self, RunError},
     session::Session,
 };
 use std::{collections::BTreeMap, path::PathBuf};
@@ -231,7 +231,7 @@ pub fn selftest(gpu: bool, summary: Option<&std::path::Path>) -> i32 {
         }
     };
     for c in small_cases() {
-        let (module, sig) = match runner::load_text(&session, c.file, c.source, None, &chip) {
+        let (module, sig) = match launch::load_text(&session, c.file, c.source, None, &chip) {
             Ok(m) => m,
             Err(e) => {
                 record(Err(describe(e)), format!("{} compile", c.name), &mut lines);
@@ -240,7 +240,7 @@ pub fn selftest(gpu: bool, summary: Option<&std::path::Path>) -> i32 {
         };
         let size = c.arrays.values().map(|(a, _)| format!("{:?}", a.shape)).collect::<Vec<_>>().join(" ");
         let t0 = std::time::Instant::now();
-        let sim = runner::execute(&module, &sig, &c.arrays, &BTreeMap::new(), c.grid).map_err(describe);
+        let sim = launch::execute(&module, &sig, &c.arrays, &BTreeMap::new(), c.grid).map_err(describe);
         let sim_ms = t0.elapsed().as_secs_f64() * 1e3;
         let sim_out = sim.as_ref().map(|o| output(o, c.output)).unwrap_or_default();
         record(
@@ -249,7 +249,7 @@ pub fn selftest(gpu: bool, summary: Option<&std::path::Path>) -> i32 {
             &mut lines,
         );
         if let Some(g) = &gpu {
-            let got = runner::execute_cuda(&session, &module, &sig, &c.arrays, &BTreeMap::new(), c.grid, &chip, g, None).map_err(describe);
+            let got = launch::execute_cuda(&session, &module, &sig, &c.arrays, &BTreeMap::new(), c.grid, &chip, g, None).map_err(describe);
             let gpu_out = got.as_ref().map(|(o, _)| output(o, c.output)).unwrap_or_default();
             record(
                 got.clone().and_then(|_| compare(&gpu_out, &c.reference, &c.tolerance)).map(|d| format!("max error {d:.2e}")),
@@ -308,9 +308,9 @@ pub fn bench(reps: usize, summary: Option<&std::path::Path>) -> i32 {
     let mut code = 0;
     for c in [lanes_matvec(16384, 8192), staged_matvec(1 << 20), i8_matvec(16384, 16384, 14)] {
         let row = (|| -> Result<String, String> {
-            let (module, sig) = runner::load_text(&session, c.file, c.source, None, &gpu.chip).map_err(describe)?;
+            let (module, sig) = launch::load_text(&session, c.file, c.source, None, &gpu.chip).map_err(describe)?;
             let (outs, times) =
-                runner::execute_cuda(&session, &module, &sig, &c.arrays, &BTreeMap::new(), c.grid, &gpu.chip, &gpu, Some((5, reps)))
+                launch::execute_cuda(&session, &module, &sig, &c.arrays, &BTreeMap::new(), c.grid, &gpu.chip, &gpu, Some((5, reps)))
                     .map_err(describe)?;
             let check = match compare(&output(&outs, c.output), &c.reference, &c.tolerance) {
                 Ok(d) => format!("ok (max error {d:.1e})"),

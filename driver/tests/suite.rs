@@ -136,8 +136,8 @@ fn embedding_api_reports_bad_arguments_and_bad_ir() {
 fn cuda_path_lowers_the_simt_module_to_ptx() {
     let session = phobos::session::Session::new(true).unwrap();
     let src = std::fs::read_to_string(workspace_root().join("examples/lanes_matvec.phobos")).unwrap();
-    let (module, _) = phobos::runner::load_text(&session, "lanes_matvec.phobos", &src, None, "sm_90").unwrap_or_else(|e| panic!("{e:?}"));
-    let ptx = phobos::runner::simt_to_ptx(&session, &module, "sm_90").unwrap_or_else(|e| panic!("{e:?}"));
+    let (module, _) = phobos::launch::load_text(&session, "lanes_matvec.phobos", &src, None, "sm_90").unwrap_or_else(|e| panic!("{e:?}"));
+    let ptx = phobos::launch::simt_to_ptx(&session, &module, "sm_90").unwrap_or_else(|e| panic!("{e:?}"));
     assert!(ptx.contains(".visible .entry lanes_matvec("), "{ptx}");
     assert_eq!(ptx.matches("shfl.sync.bfly").count(), 5);
     assert_eq!(ptx.matches("ld.global.nc.v4").count(), 2);

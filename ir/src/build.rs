@@ -80,12 +80,12 @@ impl<'a> Builder<'a> {
     }
 
     /// One-result op: returns the result.
-    pub fn v(self, name: &str, operands: &[Val<'a>], result: Ty<'a>, attrs: &[(&str, Attr<'a>)]) -> Val<'a> {
+    pub fn op_value(self, name: &str, operands: &[Val<'a>], result: Ty<'a>, attrs: &[(&str, Attr<'a>)]) -> Val<'a> {
         self.op(name, operands, &[result], attrs).result(0)
     }
 
     pub fn const_int(self, ty: Ty<'a>, v: i64) -> Val<'a> {
-        self.v("arith.constant", &[], ty, &[("value", self.ctx.int_attr(ty, v))])
+        self.op_value("arith.constant", &[], ty, &[("value", self.ctx.int_attr(ty, v))])
     }
     pub fn i32(self, v: i64) -> Val<'a> {
         self.const_int(self.ctx.i(32), v)
@@ -130,11 +130,11 @@ impl<'a> Builder<'a> {
             };
             format!("{bits} : {ty}")
         };
-        self.v("arith.constant", &[], ty, &[("value", self.ctx.a(&text))])
+        self.op_value("arith.constant", &[], ty, &[("value", self.ctx.known_attr(&text))])
     }
     /// Binary arith op with the type of `a`.
     pub fn bin(self, name: &str, a: Val<'a>, b: Val<'a>) -> Val<'a> {
-        self.v(name, &[a, b], a.ty(), &[])
+        self.op_value(name, &[a, b], a.ty(), &[])
     }
     pub fn cmpi(self, pred: &str, a: Val<'a>, b: Val<'a>) -> Val<'a> {
         let p = match pred {
@@ -151,7 +151,7 @@ impl<'a> Builder<'a> {
             _ => panic!("phobos bug: cmpi predicate {pred}"),
         };
         let i64t = self.ctx.i(64);
-        self.v("arith.cmpi", &[a, b], self.ctx.i(1), &[("predicate", self.ctx.int_attr(i64t, p))])
+        self.op_value("arith.cmpi", &[a, b], self.ctx.i(1), &[("predicate", self.ctx.int_attr(i64t, p))])
     }
     pub fn cmpf(self, pred: &str, a: Val<'a>, b: Val<'a>) -> Val<'a> {
         let p = match pred {
@@ -172,13 +172,13 @@ impl<'a> Builder<'a> {
             _ => panic!("phobos bug: cmpf predicate {pred}"),
         };
         let i64t = self.ctx.i(64);
-        self.v("arith.cmpf", &[a, b], self.ctx.i(1), &[("predicate", self.ctx.int_attr(i64t, p))])
+        self.op_value("arith.cmpf", &[a, b], self.ctx.i(1), &[("predicate", self.ctx.int_attr(i64t, p))])
     }
     pub fn select(self, c: Val<'a>, a: Val<'a>, b: Val<'a>) -> Val<'a> {
-        self.v("arith.select", &[c, a, b], a.ty(), &[])
+        self.op_value("arith.select", &[c, a, b], a.ty(), &[])
     }
     /// A cast op (`arith.extui`, `arith.bitcast`, ...) to `ty`.
     pub fn cast(self, name: &str, v: Val<'a>, ty: Ty<'a>) -> Val<'a> {
-        self.v(name, &[v], ty, &[])
+        self.op_value(name, &[v], ty, &[])
     }
 }

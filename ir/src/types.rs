@@ -19,11 +19,11 @@ impl<'a> Ctx<'a> {
         (!a.is_null()).then_some(a)
     }
     /// A type that Phobos itself spells, so a parse failure is a bug in Phobos.
-    pub fn t(self, text: &str) -> Ty<'a> {
+    pub fn known_type(self, text: &str) -> Ty<'a> {
         self.ty(text).unwrap_or_else(|| panic!("phobos bug: bad type text `{text}`"))
     }
     /// An attribute that Phobos itself spells.
-    pub fn a(self, text: &str) -> Attr<'a> {
+    pub fn known_attr(self, text: &str) -> Attr<'a> {
         self.attr(text).unwrap_or_else(|| panic!("phobos bug: bad attribute text `{text}`"))
     }
     pub fn i(self, width: u32) -> Ty<'a> {

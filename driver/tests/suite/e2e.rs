@@ -3,8 +3,8 @@
 
 use phobos::{
     compile::{self, CompileOptions, Stage},
+    launch::{execute, signature, RunError},
     npy::{Array, Dtype},
-    runner::{execute, signature, RunError},
     session::{OwnedModule, Session},
 };
 use std::{collections::BTreeMap, path::PathBuf};

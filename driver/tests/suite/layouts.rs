@@ -4,7 +4,7 @@
 //! layout algebra's own evaluation.
 
 use super::e2e::{values, Rng};
-use phobos::{runner, session::Session};
+use phobos::{launch, session::Session};
 use phobos_layout::{expr, Layout, Map, Tuple};
 use std::{collections::BTreeMap, path::PathBuf};
 
@@ -186,12 +186,12 @@ fn lowered_layouts_match_the_algebra_on_the_simulator() {
         "gpu.module @kernels {{\n  gpu.func @layouts(%out: memref<{total}xi32> {{phobos.tensor = \"out\"}}) kernel attributes {{known_block_size = array<i32: 128, 1, 1>}} {{\n    %tid = gpu.thread_id x\n    %bid = gpu.block_id x\n    %c128 = arith.constant 128 : index\n    %base = arith.muli %bid, %c128 : index\n    %x = arith.addi %base, %tid : index\n{body}    gpu.return\n  }}\n}}\n"
     );
     let session = Session::new(true).unwrap();
-    let (module, sig) = runner::load_text(&session, "layouts.mlir", &src, None, "sm_90").unwrap_or_else(|e| panic!("{e:?}\n{src}"));
+    let (module, sig) = launch::load_text(&session, "layouts.mlir", &src, None, "sm_90").unwrap_or_else(|e| panic!("{e:?}\n{src}"));
     assert!(module.op().walk().into_iter().all(|o| !o.name().starts_with("layout.")), "a layout op survived lowering");
     let init = super::e2e::array(super::e2e::T::I32, &[total as u64], &vec![-1.0; total as usize]);
     let arrays: BTreeMap<_, _> = [("out".to_string(), (init, PathBuf::from("out.npy")))].into_iter().collect();
     let grid = (max as u32).div_ceil(128);
-    let out = runner::execute(&module, &sig, &arrays, &BTreeMap::new(), [grid, 1, 1]).unwrap_or_else(|e| panic!("{e:?}"));
+    let out = launch::execute(&module, &sig, &arrays, &BTreeMap::new(), [grid, 1, 1]).unwrap_or_else(|e| panic!("{e:?}"));
     let got = values(&out.iter().find(|(n, _)| n == "out").unwrap().1);
     let mut offset = 0usize;
     for c in &cases {

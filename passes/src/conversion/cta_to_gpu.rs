@@ -48,7 +48,7 @@ pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
 
 /// The workgroup scratch for elements of `ty`, created in `module` on first use.
 fn scratch<'a>(module: Op<'a>, b: Builder<'a>, ty: Ty<'a>, tag: &str) -> Val<'a> {
-    let mty = b.ctx.t(&format!("memref<32x{ty}, #gpu.address_space<workgroup>>"));
+    let mty = b.ctx.known_type(&format!("memref<32x{ty}, #gpu.address_space<workgroup>>"));
     workgroup_global(module, b, &format!("__phobos_cta_scratch_{tag}"), mty, false)
 }
 
@@ -111,7 +111,7 @@ impl<'a> Fold<'a> {
         let v = op.operand(0);
         let warps = block.map(|bs| (bs[0] * bs[1] * bs[2]) / 32);
         let w2 = warps.map(|n| (n as u64).next_power_of_two().max(1) as i64).unwrap_or(lane::WARP);
-        let lane_idx = b.v("gpu.lane_id", &[], b.ctx.index(), &[]);
+        let lane_idx = b.op_value("gpu.lane_id", &[], b.ctx.index(), &[]);
         let tid = linear_thread_id(b, block);
         let warp = b.bin("arith.divui", tid, b.index(32));
         let nw = num_warps(b, block);
@@ -134,7 +134,7 @@ impl<'a> Fold<'a> {
 
     /// The warp result at `slot` of the scratch, in the fold's type.
     fn load(&self, buf: Val<'a>, sty: Ty<'a>, slot: Val<'a>) -> Val<'a> {
-        let x = self.b.v("memref.load", &[buf, slot], sty, &[]);
+        let x = self.b.op_value("memref.load", &[buf, slot], sty, &[]);
         if sty != self.ty {
             self.b.cast("arith.trunci", x, self.ty)
         } else {
@@ -173,8 +173,8 @@ fn lower_argmax<'a>(op: Op<'a>, _cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagno
         ib.op("memref.store", &[ri, ibuf, f.warp], &[], &[]);
     });
     barrier(b);
-    let lv = b.v("memref.load", &[vbuf, f.slot], f.ty, &[]);
-    let li = b.v("memref.load", &[ibuf, f.slot], i32t, &[]);
+    let lv = b.op_value("memref.load", &[vbuf, f.slot], f.ty, &[]);
+    let li = b.op_value("memref.load", &[ibuf, f.slot], i32t, &[]);
     let lowest = identity(b, Kind::Max, f.ty);
     let lv = b.select(f.present, lv, lowest);
     let li = b.select(f.present, li, b.i32(i32::MAX as i64));
@@ -209,7 +209,7 @@ fn lane_reduce_with<'a>(b: Builder<'a>, op: Op<'a>, v: Val<'a>) -> Val<'a> {
     let ctx = b.ctx;
     let width = ("width", ctx.int_attr(ctx.i(32), lane::WARP));
     match op.attr("combine") {
-        Some(sym) => b.v("lane.reduce_with", &[v], v.ty(), &[width, ("combine", sym)]),
+        Some(sym) => b.op_value("lane.reduce_with", &[v], v.ty(), &[width, ("combine", sym)]),
         None => {
             let region = op.clone_region(0);
             b.op_with_regions("lane.reduce_with", &[v], &[v.ty()], &[width], &[region]).result(0)

@@ -32,7 +32,7 @@ use phobos_ir::{diag::Diagnostic, Builder, Op, Val};
 pub const DYNAMIC_SMEM: &str = "__phobos_dynamic_smem";
 
 fn dynamic_smem<'a>(module: Op<'a>, b: Builder<'a>) -> Val<'a> {
-    let mty = b.ctx.t("memref<0xi8, #gpu.address_space<workgroup>>");
+    let mty = b.ctx.known_type("memref<0xi8, #gpu.address_space<workgroup>>");
     workgroup_global(module, b, DYNAMIC_SMEM, mty, true)
 }
 
@@ -74,7 +74,7 @@ fn lower_copy<'a>(op: Op<'a>, _cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnost
     // Step 1. The view of the dynamic shared memory at the tile's offset.
     let base = dynamic_smem(module, b);
     let off = b.index(offset);
-    let view = b.v("memref.view", &[base, off], tile_ty, &[("phobos.name", b.ctx.str_attr(&name))]);
+    let view = b.op_value("memref.view", &[base, off], tile_ty, &[("phobos.name", b.ctx.str_attr(&name))]);
 
     // Step 2. A barrier before the copy when it may overwrite a tile others still read: inside a
     // loop, the previous iteration's reads.
@@ -102,7 +102,7 @@ fn lower_copy<'a>(op: Op<'a>, _cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnost
     let tid = crate::emit::ids::linear_thread_id(b, Some(block));
     let ub = b.index(total_chunks);
     let step = b.index(threads);
-    let vec_ty = b.ctx.t(&format!("vector<{v}x{elem}>"));
+    let vec_ty = b.ctx.known_type(&format!("vector<{v}x{elem}>"));
     // A tile inside a tensor of constant sizes needs no edge handling.
     let inside = (0..rank).all(|d| match (starts[d].const_int(), dims[d].const_int()) {
         (Some(s), Some(n)) => s >= 0 && s + shape[d] <= n,
@@ -136,7 +136,7 @@ fn lower_copy<'a>(op: Op<'a>, _cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnost
             inb = lb.bin("arith.andi", inb, ok);
         }
         if inside {
-            let chunk = lb.v("vector.load", &[src, lin], vec_ty, &[]);
+            let chunk = lb.op_value("vector.load", &[src, lin], vec_ty, &[]);
             let mut st = vec![chunk, view];
             st.extend(coords.iter().copied());
             lb.op("vector.store", &st, &[], &[]);
@@ -146,7 +146,7 @@ fn lower_copy<'a>(op: Op<'a>, _cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnost
             lb,
             inb,
             &[vec_ty],
-            |tb| vec![tb.v("vector.load", &[src, lin], vec_ty, &[])],
+            |tb| vec![tb.op_value("vector.load", &[src, lin], vec_ty, &[])],
             |eb| {
                 // The edge: element by element, zero outside.
                 let mut rows_ok = eb.cmpi("eq", eb.index(0), eb.index(0));
@@ -160,10 +160,10 @@ fn lower_copy<'a>(op: Op<'a>, _cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnost
                     let col_ok = eb.cmpi("ult", col_k, dims[rank - 1]);
                     let ok = eb.bin("arith.andi", rows_ok, col_ok);
                     let at = eb.bin("arith.addi", lin, eb.index(k));
-                    let e = if_else(eb, ok, &[elem], |ib| vec![ib.v("memref.load", &[src, at], elem, &[])], |_| vec![zero_elem]);
+                    let e = if_else(eb, ok, &[elem], |ib| vec![ib.op_value("memref.load", &[src, at], elem, &[])], |_| vec![zero_elem]);
                     elems.push(e.result(0));
                 }
-                vec![eb.v("vector.from_elements", &elems, vec_ty, &[])]
+                vec![eb.op_value("vector.from_elements", &elems, vec_ty, &[])]
             },
         );
         let mut st = vec![chunk.result(0), view];

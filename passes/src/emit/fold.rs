@@ -20,7 +20,7 @@ pub fn butterfly<'a>(b: Builder<'a>, v: Val<'a>, width: i64, f: impl Fn(Builder<
 
 /// The lane id as i32.
 pub fn lane_id<'a>(b: Builder<'a>) -> Val<'a> {
-    let l = b.v("gpu.lane_id", &[], b.ctx.index(), &[]);
+    let l = b.op_value("gpu.lane_id", &[], b.ctx.index(), &[]);
     b.cast("arith.index_cast", l, b.ctx.i(32))
 }
 

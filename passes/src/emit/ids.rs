@@ -11,7 +11,7 @@ pub fn known_block_size(op: Op) -> Option<[i64; 3]> {
 
 /// `gpu.thread_id` / `gpu.block_dim` along `d` (index).
 pub fn dim<'a>(b: Builder<'a>, op: &str, d: &str) -> Val<'a> {
-    b.v(op, &[], b.ctx.index(), &[("dimension", b.ctx.a(&format!("#gpu<dim {d}>")))])
+    b.op_value(op, &[], b.ctx.index(), &[("dimension", b.ctx.known_attr(&format!("#gpu<dim {d}>")))])
 }
 
 /// The thread's linear id in its CTA (index): `x + bx * (y + by * z)`, just `x` for a known
@@ -68,13 +68,16 @@ pub fn workgroup_global<'a>(module: Op<'a>, b: Builder<'a>, name: &str, mty: pho
     if !body.ops().any(|o| o.is("memref.global") && o.str_attr("sym_name").as_deref() == Some(name)) {
         let first = body.first_op().expect("gpu.module is not empty");
         let i64t = b.ctx.i(64);
-        let mut attrs =
-            vec![("sym_name", b.ctx.str_attr(name)), ("type", b.ctx.a(&format!("{mty}"))), ("alignment", b.ctx.int_attr(i64t, 16))];
+        let mut attrs = vec![
+            ("sym_name", b.ctx.str_attr(name)),
+            ("type", b.ctx.known_attr(&format!("{mty}"))),
+            ("alignment", b.ctx.int_attr(i64t, 16)),
+        ];
         if !dynamic {
             attrs.push(("sym_visibility", b.ctx.str_attr("private")));
             attrs.push(("initial_value", b.ctx.unit_attr()));
         }
         Builder::before(first).with_loc(b.loc).op("memref.global", &[], &[], &attrs);
     }
-    b.v("memref.get_global", &[], mty, &[("name", b.ctx.sym_attr(name))])
+    b.op_value("memref.get_global", &[], mty, &[("name", b.ctx.sym_attr(name))])
 }

@@ -44,14 +44,14 @@ pub fn shuffle_word<'a>(b: Builder<'a>, v: Val<'a>, mode: Shfl, operand: Val<'a>
     if width == WARP || mode == Shfl::Xor {
         let w32 = b.i32(WARP);
         let i1 = b.ctx.i(1);
-        return b.op("gpu.shuffle", &[v, operand, w32], &[ty, i1], &[("mode", b.ctx.a(mode.gpu_mode()))]).result(0);
+        return b.op("gpu.shuffle", &[v, operand, w32], &[ty, i1], &[("mode", b.ctx.known_attr(mode.gpu_mode()))]).result(0);
     }
     // CUDA-style segment: c[12:8] is the segment mask, c[4:0] the clamp lane.
     let seg = (WARP - width) << 8;
     let clamp = if mode == Shfl::Up { seg } else { seg | (WARP - 1) };
     let mask = b.i32(-1);
     let c = b.i32(clamp);
-    b.v("nvvm.shfl.sync", &[mask, v, operand, c], ty, &[("kind", b.ctx.a(mode.nvvm_kind()))])
+    b.op_value("nvvm.shfl.sync", &[mask, v, operand, c], ty, &[("kind", b.ctx.known_attr(mode.nvvm_kind()))])
 }
 
 /// Shuffles a scalar of any supported type, word by word.

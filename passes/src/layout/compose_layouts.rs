@@ -45,7 +45,7 @@ fn fold<'a>(op: Op<'a>, cx: &PassCx<'a>) -> Result<(), Diagnostic> {
         attrs.push(("into", ctx.str_attr(name(i))));
     }
     let b = Builder::before(op).with_loc(op.loc());
-    let folded = b.v("layout.apply", &inner.operands(), ctx.index(), &attrs);
+    let folded = b.op_value("layout.apply", &inner.operands(), ctx.index(), &attrs);
     cx.replace(op, &[folded]);
     if inner.result(0).users().is_empty() {
         cx.erase(inner);

@@ -32,7 +32,7 @@ fn extended_bytes<'a>(v: Val<'a>) -> Option<(Val<'a>, bool)> {
 }
 
 fn dot_type<'a>(b: Builder<'a>, signed: bool) -> phobos_ir::Attr<'a> {
-    b.ctx.a(if signed { "#nvvm.dot_accumulate_type<signed>" } else { "#nvvm.dot_accumulate_type<unsigned>" })
+    b.ctx.known_attr(if signed { "#nvvm.dot_accumulate_type<signed>" } else { "#nvvm.dot_accumulate_type<unsigned>" })
 }
 
 pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
@@ -54,26 +54,31 @@ pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
         };
         let b = Builder::before(red);
         let n = a.0.ty().shape()[0].expect("static");
-        let v4 = b.ctx.t("vector<4xi8>");
+        let v4 = b.ctx.known_type("vector<4xi8>");
         let i32t = b.ctx.i(32);
-        let words_ty = b.ctx.t(&format!("vector<{}xi32>", n / 4));
+        let words_ty = b.ctx.known_type(&format!("vector<{}xi32>", n / 4));
         // The bytes as packed 32-bit words (one register each), then word i as four bytes.
-        let words = |x: Val<'a>| b.v("vector.bitcast", &[x], words_ty, &[]);
+        let words = |x: Val<'a>| b.op_value("vector.bitcast", &[x], words_ty, &[]);
         let aw = words(a.0);
         let bw = b_operand.map(|(y, s)| (words(y), s));
-        let ones = b.v("arith.constant", &[], v4, &[("value", b.ctx.a("dense<1> : vector<4xi8>"))]);
+        let ones = b.op_value("arith.constant", &[], v4, &[("value", b.ctx.known_attr("dense<1> : vector<4xi8>"))]);
         let mut acc = b.i32(0);
         for i in 0..n / 4 {
             let word = |w: Val<'a>| {
-                let x = b.v("vector.extract", &[w], i32t, &[("static_position", b.ctx.a(&format!("array<i64: {i}>")))]);
-                b.v("llvm.bitcast", &[x], v4, &[])
+                let x = b.op_value("vector.extract", &[w], i32t, &[("static_position", b.ctx.known_attr(&format!("array<i64: {i}>")))]);
+                b.op_value("llvm.bitcast", &[x], v4, &[])
             };
             let xa = word(aw);
             let (yb, ysigned) = match bw {
                 Some((y, s)) => (word(y), s),
                 None => (ones, false),
             };
-            acc = b.v("nvvm.dot.accumulate.4way", &[xa, yb, acc], i32t, &[("a_type", dot_type(b, a.1)), ("b_type", dot_type(b, ysigned))]);
+            acc = b.op_value(
+                "nvvm.dot.accumulate.4way",
+                &[xa, yb, acc],
+                i32t,
+                &[("a_type", dot_type(b, a.1)), ("b_type", dot_type(b, ysigned))],
+            );
         }
         cx.replace(red, &[acc]);
     }

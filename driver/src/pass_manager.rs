@@ -58,7 +58,7 @@ impl IrPrinting {
 
 /// Why a pipeline did not complete.
 #[derive(Debug)]
-pub enum RunError {
+pub enum PipelineRunError {
     /// The pipeline text is wrong (nothing ran).
     Pipeline(PipelineError),
     /// A pass failed: its flag and the op it ran on, when known. Its own diagnostics are in the
@@ -66,13 +66,13 @@ pub enum RunError {
     PassFailed { pass: Option<String>, on: Option<String> },
 }
 
-impl std::fmt::Display for RunError {
+impl std::fmt::Display for PipelineRunError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            RunError::Pipeline(e) => write!(f, "{e}"),
-            RunError::PassFailed { pass: Some(p), on: Some(o) } => write!(f, "pass '{p}' failed on {o}"),
-            RunError::PassFailed { pass: Some(p), on: None } => write!(f, "pass '{p}' failed"),
-            RunError::PassFailed { .. } => write!(f, "the pass pipeline failed"),
+            PipelineRunError::Pipeline(e) => write!(f, "{e}"),
+            PipelineRunError::PassFailed { pass: Some(p), on: Some(o) } => write!(f, "pass '{p}' failed on {o}"),
+            PipelineRunError::PassFailed { pass: Some(p), on: None } => write!(f, "pass '{p}' failed"),
+            PipelineRunError::PassFailed { .. } => write!(f, "the pass pipeline failed"),
         }
     }
 }
@@ -86,11 +86,11 @@ pub fn run_pipeline(
     pipeline_text: &str,
     cfg: &BuildConfig,
     printing: &IrPrinting,
-) -> Result<(), RunError> {
+) -> Result<(), PipelineRunError> {
     let file = module.op().loc().src().map(|l| l.file).unwrap_or_default();
     crate::crash::stage(&format!("running the pass pipeline '{pipeline_text}' on {file}"));
     let pm = unsafe { PassManager::from_raw(mlir_sys::mlirPassManagerCreateOnOperation(session.ctx.to_raw(), sref("builtin.module"))) };
-    pipeline::build(&pm, pipeline_text, cfg).map_err(RunError::Pipeline)?;
+    pipeline::build(&pm, pipeline_text, cfg).map_err(PipelineRunError::Pipeline)?;
     if printing.any() || printing.tree_dir.is_some() {
         pm.enable_ir_printing(&PassIrPrintingOptions {
             before_all: printing.before_all,
@@ -126,7 +126,7 @@ pub fn run_pipeline(
     }
     let (pass, on) = failed_pass(&failure_dir);
     let _ = std::fs::remove_dir_all(&failure_dir);
-    Err(RunError::PassFailed { pass, on })
+    Err(PipelineRunError::PassFailed { pass, on })
 }
 
 /// The files of an `--mlir-print-ir-tree-dir` dump under `dir`, each with its run-order key
