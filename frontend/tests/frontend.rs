@@ -1,22 +1,12 @@
-//! The frontend's own tests: snapshots of the syntax tree and the L1 MLIR of every example,
-//! snapshots of rendered errors, and a bounded fuzz of the parser and type checker. Pure Rust:
+//! The frontend's own tests: snapshots of the L1 MLIR of every example (which cover its parse;
+//! `--emit ast` has a lit test), snapshots of rendered errors, and a bounded fuzz of the parser and type checker. Pure Rust:
 //! this test binary does not link MLIR.
 
-use phobos_frontend::{compile, parse, Options, Source};
+use phobos_frontend::{compile, Options, Source};
 use proptest::prelude::*;
 
 fn examples() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples")
-}
-
-#[test]
-fn ast_of_every_example() {
-    insta::glob!("../../examples", "*.phobos", |path| {
-        let text = std::fs::read_to_string(path).unwrap();
-        let src = Source::new(path.file_name().unwrap().to_string_lossy(), text);
-        let ast = parse(&src).unwrap_or_else(|d| panic!("{}", d.render(&src)));
-        insta::assert_json_snapshot!(ast);
-    });
 }
 
 #[test]
