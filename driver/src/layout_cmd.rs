@@ -70,6 +70,7 @@ fn map_output(a: &LayoutArgs, m: &Map, logical: Option<&[i64]>, out: &mut String
         out.push('\n');
     }
     if let Some(format) = &a.draw {
+        phobos_layout::layout::check_enumerable(m.size(), "--draw").map_err(|e| e.to_string())?;
         // The first top-level mode is the thread; the grid defaults to one row over the values.
         let threads = match m {
             Map::Layout(l) => l.get(0).size(),

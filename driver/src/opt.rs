@@ -269,8 +269,11 @@ fn run(m: &ArgMatches) -> Result<bool, String> {
         if !out.ends_with('\n') && !out.is_empty() {
             let _ = so.write_all(b"\n");
         }
-    } else {
-        std::fs::write(dest, out).map_err(|e| format!("{dest}: {e}"))?;
+    } else if all_ok {
+        // A file is written only when everything succeeded (docs/debugging.md); stdout gets the
+        // parts that did, as mlir-opt prints them.
+        let mut staged = crate::staged::Staged::new();
+        staged.write(std::path::Path::new(dest), out.as_bytes()).and_then(|_| staged.commit())?;
     }
     Ok(all_ok)
 }

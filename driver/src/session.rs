@@ -46,6 +46,10 @@ impl Session {
     /// (reported to `diags`).
     pub fn parse(&self, text: &str, filename: &str) -> Option<OwnedModule<'_>> {
         crate::crash::stage(&format!("parsing {filename}"));
+        if let Err(d) = check_nesting(text, filename) {
+            self.diags.emit(d);
+            return None;
+        }
         let before = self.diags.take();
         let mut module = OwnedModule::parse(&self.ctx, text, filename);
         let mut produced = self.diags.take();
@@ -61,4 +65,64 @@ impl Session {
         }
         module
     }
+}
+
+/// MLIR's parser recurses per level of `(`, `[` and `{`, and slows down quadratically on deep
+/// attribute nesting (200,000 levels of `dense<[[...` take minutes): deeper input is refused
+/// before parsing, at the bracket that goes too deep.
+pub const MAX_MLIR_NESTING: usize = 20_000;
+
+/// Checks the bracket nesting of MLIR text (strings and `//` comments skipped).
+fn check_nesting(text: &str, filename: &str) -> Result<(), Diagnostic> {
+    let (mut depth, mut line, mut col) = (0usize, 1u32, 0u32);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        col += 1;
+        match c {
+            '\n' => {
+                line += 1;
+                col = 0;
+            }
+            '"' => {
+                while let Some(d) = chars.next() {
+                    col += 1;
+                    match d {
+                        '\\' => {
+                            chars.next();
+                            col += 1;
+                        }
+                        '"' => break,
+                        '\n' => {
+                            line += 1;
+                            col = 0;
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            '/' if chars.peek() == Some(&'/') => {
+                for d in chars.by_ref() {
+                    if d == '\n' {
+                        line += 1;
+                        col = 0;
+                        break;
+                    }
+                }
+            }
+            '(' | '[' | '{' => {
+                depth += 1;
+                if depth > MAX_MLIR_NESTING {
+                    let loc = phobos_ir::SrcLoc { file: filename.to_string(), line, col };
+                    return Err(Diagnostic::new(
+                        Severity::Error,
+                        Some(loc),
+                        format!("brackets nest deeper than {MAX_MLIR_NESTING} levels; MLIR's parser cannot take such input"),
+                    ));
+                }
+            }
+            ')' | ']' | '}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    Ok(())
 }

@@ -109,7 +109,7 @@ impl Parser {
     fn enter(&mut self, span: Span) -> Result<()> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
-            return Err(Diag::error(span, format!("nesting deeper than {MAX_DEPTH} levels (blocks, parentheses, calls, subscripts and each operator of a chain count); split it with let")));
+            return Err(Diag::error(span, format!("nesting deeper than {MAX_DEPTH} levels (blocks, parentheses, calls, subscripts, each operator of a chain and each else-if count); split it with let")));
         }
         Ok(())
     }
@@ -355,7 +355,12 @@ impl Parser {
         let els = if self.is_ident("else") {
             self.bump();
             if self.is_ident("if") {
-                let nested = self.if_stmt()?;
+                // Each `else if` nests one level (an scf.if inside the else branch).
+                let at = self.peek().span;
+                self.enter(at)?;
+                let nested = self.if_stmt();
+                self.depth -= 1;
+                let nested = nested?;
                 let span = match &nested {
                     Stmt::If { span, .. } => *span,
                     _ => unreachable!(),

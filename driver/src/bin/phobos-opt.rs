@@ -6,6 +6,8 @@ fn main() {
         std::process::exit(1);
     }
     phobos::init_logging();
-    let args: Vec<String> = std::env::args().collect();
+    // Arguments that are not UTF-8 are read lossily: a bad byte in an expression or a path is
+    // then an error about it, not a panic.
+    let args: Vec<String> = std::env::args_os().map(|a| a.to_string_lossy().into_owned()).collect();
     std::process::exit(phobos::crash::with_big_stack("phobos-opt", move || phobos::opt::main(args)));
 }

@@ -64,6 +64,10 @@ impl<'a> Gen<'a> {
             self.bind(&d.name, Bind::Dim(b));
         }
         for p in &k.params {
+            if let Some(d) = dim_order.iter().find(|d| d.name == p.name.name) {
+                return Err(Diag::error(p.name.span, format!("'{}' names both a tensor and a dimension", p.name.name))
+                    .note(d.span, "used as a dimension here"));
+            }
             if let Some(Bind::Tensor(_)) = self.lookup(&p.name.name) {
                 return Err(Diag::error(p.name.span, format!("parameter '{}' is declared twice", p.name.name)));
             }

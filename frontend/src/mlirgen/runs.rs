@@ -90,7 +90,9 @@ impl<'a> Gen<'a> {
     /// `elem(run, i)`: element i of a run; `word(run, i)`: bytes 4i..4i+3 of an i8 run as an i32.
     pub(super) fn run_element(&mut self, which: &str, run: &Expr, i: &Expr, span: Span) -> Result<Value> {
         let k = match self.expr(i)? {
-            Value::Int(k) if k >= 0 => k as u32,
+            // Runs are at most 1024 long: a larger index is past the end (checked below) and
+            // must not overflow on the way.
+            Value::Int(k) if k >= 0 => k.min(1 << 20) as u32,
             _ => return Err(Diag::error(i.span, format!("{which}'s index must be a non-negative constant"))),
         };
         let Value::Run(r) = self.expr(run)? else {

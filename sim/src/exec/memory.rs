@@ -24,6 +24,7 @@ impl Ctx<'_> {
                 }
             }
             Inst::Store { src, mem, idx, n, align, loc } => {
+                self.writes += 1;
                 let elem = self.k.memrefs[*mem].elem;
                 let eb = elem.bytes();
                 for l in lanes(mask) {
@@ -49,6 +50,7 @@ impl Ctx<'_> {
                 }
             }
             Inst::Atomic { kind, ty, dst, val, mem, idx, loc } => {
+                self.writes += 1;
                 w.progress.reads += 1;
                 let eb = ty.bytes();
                 for l in lanes(mask) {
@@ -74,6 +76,7 @@ impl Ctx<'_> {
                 }
             }
             Inst::Cas { dst, cmp: c, val, mem, idx, loc } => {
+                self.writes += 1;
                 w.progress.reads += 1;
                 let eb = self.k.memrefs[*mem].elem.bytes();
                 for l in lanes(mask) {

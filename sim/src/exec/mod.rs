@@ -158,7 +158,7 @@ pub fn run(k: &Kernel, launch: &Launch, bufs: &mut [Vec<u8>], opts: &Options) ->
             opts.max_threads
         )));
     }
-    let mut ctx = Ctx { k, bufs, arg_buf, launch, opts, stats: Stats::default() };
+    let mut ctx = Ctx { k, bufs, arg_buf, launch, opts, stats: Stats::default(), writes: 0 };
     let nwarps = threads.div_ceil(32);
     let total: u64 = launch.grid.iter().map(|g| *g as u64).product();
     let shared_bytes = (k.shared_bytes + launch.dynamic_shared) as usize;
@@ -232,6 +232,22 @@ pub fn run(k: &Kernel, launch: &Launch, bufs: &mut [Vec<u8>], opts: &Options) ->
                 }
                 progressed = true;
             }
+        }
+        // Every live warp spins on memory nobody writes (or waits at a barrier that such a
+        // warp never reaches): nothing can change any more.
+        let live = || resident.iter().flat_map(|c| c.warps.iter().map(move |w| (c, w))).filter(|(_, w)| w.status != Status::Done);
+        if live().any(|(_, w)| w.progress.stalled) && live().all(|(_, w)| w.progress.stalled || matches!(w.status, Status::Barrier(_))) {
+            let (cta, w) = live().find(|(_, w)| w.progress.stalled).expect("a stalled warp");
+            return Err(ctx.fault(
+                FaultKind::Deadlock,
+                cta,
+                Some((w, w.mask.trailing_zeros().min(31) as usize)),
+                w.progress.last_loop,
+                format!(
+                    "warp {} spins in this loop on memory that no thread writes any more: every live warp of the resident CTAs is spinning or waiting at a barrier",
+                    w.index
+                ),
+            ));
         }
         let before = resident.len();
         resident.retain(|c| c.warps.iter().any(|w| w.status != Status::Done));

@@ -18,9 +18,9 @@ impl Ctx<'_> {
             std::iter::once(mask as u64)
                 .chain(carried.flat_map(|s| (0..s.len).flat_map(move |e| lanes(mask).map(move |l| regs[at(s, e, l)])))),
         );
-        let (pc, reads) = (w.pc, w.progress.reads);
-        match w.progress.seen.iter_mut().find(|(p, _, _)| *p == pc) {
-            Some((_, r, old)) if *r == reads && *old == h => Err(self.fault(
+        let (pc, reads, writes) = (w.pc, w.progress.reads, self.writes);
+        match w.progress.seen.iter_mut().find(|(p, ..)| *p == pc) {
+            Some((_, r, _, old)) if *r == reads && *old == h => Err(self.fault(
                 FaultKind::Deadlock,
                 cta,
                 Some((w, mask.trailing_zeros().min(31) as usize)),
@@ -31,11 +31,14 @@ impl Ctx<'_> {
                 ),
             )),
             Some(e) => {
-                *e = (pc, reads, h);
+                // The same state, and nothing written anywhere since: this iteration read what
+                // the last one read.
+                w.progress.stalled = e.2 == writes && e.3 == h;
+                *e = (pc, reads, writes, h);
                 Ok(())
             }
             None => {
-                w.progress.seen.push((pc, reads, h));
+                w.progress.seen.push((pc, reads, writes, h));
                 Ok(())
             }
         }

@@ -34,11 +34,15 @@ pub(super) struct Warp {
 pub(super) struct Progress {
     /// Memory reads (loads, atomics) so far: what a loop could observe changing.
     pub(super) reads: u64,
-    /// Per loop latch (its pc): the reads count and a hash of the loop-carried state the last
-    /// time the warp passed it.
-    pub(super) seen: Vec<(usize, u64, u64)>,
+    /// Per loop latch (its pc): the reads count, the launch's write count and a hash of the
+    /// loop-carried state the last time the warp passed it.
+    pub(super) seen: Vec<(usize, u64, u64, u64)>,
     /// The location of the loop latch passed last.
     pub(super) last_loop: Option<u32>,
+    /// In this time slice, the warp came back to a loop latch in the same state with no memory
+    /// written by anyone since: spinning on memory nobody changes. When every live warp of the
+    /// resident CTAs is stalled (or waits at a barrier), nothing can ever change: a deadlock.
+    pub(super) stalled: bool,
 }
 
 /// Loops are checked for progress only once a warp has run this many instructions, so that
@@ -78,6 +82,8 @@ pub(super) struct Ctx<'a> {
     pub(super) launch: &'a Launch,
     pub(super) opts: &'a Options,
     pub(super) stats: Stats,
+    /// Stores and atomics so far, by any thread: what a spinning loop waits for.
+    pub(super) writes: u64,
 }
 
 #[inline(always)]

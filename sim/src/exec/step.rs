@@ -23,6 +23,7 @@ impl Ctx<'_> {
                 progress: Progress::default(),
             },
         );
+        w.progress.stalled = false;
         let result = self.step_inner(cta, &mut w, insts, budget);
         cta.warps[wi] = w;
         result

@@ -7,6 +7,7 @@ Kinds (each a .phobos kernel unless noted):
   chain: fn g_i(a) = g_{i+1}(a) + 1, N levels (non-recursive)
   cycle: fn a -> b -> c -> a
   regions: an .mlir module with N nested scf.execute_region ops
+  dense: an .mlir attribute dense<[[[...]]]> nested N deep
   npy-overflow: an .npy header of shape (2^22, 2^21, 2^21) float32 and no data
   npy-short: an .npy header of shape (N,) float32 with 8 bytes of data
   escape: an .mlir kernel whose tensor is named "../escaped"
@@ -47,6 +48,8 @@ elif kind == "chain":
     text = fns + kernel("  Y[ctx.thread] = g0(X[ctx.thread])")
 elif kind == "cycle":
     text = "fn a(x) = b(x)\nfn b(x) = c(x)\nfn c(x) = a(x)\n" + kernel("  Y[ctx.thread] = a(X[ctx.thread])")
+elif kind == "dense":
+    text = "func.func @f() attributes {a = dense<" + "[" * n + "1" + "]" * n + "> : tensor<" + "1x" * n + "i32>} { return }\n"
 elif kind == "regions":
     inner = "scf.execute_region {\n" * n + "scf.yield\n}\n" * n
     text = "func.func @f() {\n" + inner + "return\n}\n"
