@@ -181,6 +181,14 @@ pub fn main(args: Vec<String>) -> i32 {
             return code;
         }
     };
+    let name = match &cli.command {
+        Command::Compile(_) => "compile",
+        Command::Run(_) => "run",
+        Command::Layout(_) => "layout",
+        Command::Selftest { .. } => "selftest",
+        Command::Bench { .. } => "bench",
+    };
+    crate::crash::stage(&format!("running `phobos {name}`"));
     match cli.command {
         Command::Compile(a) => compile_cmd(a),
         Command::Run(a) => run_cmd(a),

@@ -81,11 +81,18 @@ fn map_output(a: &LayoutArgs, m: &Map, logical: Option<&[i64]>, out: &mut String
             Some(_) => return Err("--draw needs a two-dimensional --logical R,C".into()),
             None => (1, m.values().into_iter().max().unwrap_or(0) + 1),
         };
-        phobos_layout::layout::check_enumerable(rows * cols, "--draw").map_err(|e| e.to_string())?;
+        if rows * cols > MAX_DRAW_CELLS {
+            return Err(format!(
+                "--draw: a grid of {rows} x {cols} cells is more than the {MAX_DRAW_CELLS} a drawing shows; give a smaller --logical"
+            ));
+        }
         out.push_str(&if format == "svg" { draw::svg(m, threads, rows, cols) } else { draw::text(m, threads, rows, cols) });
     }
     Ok(())
 }
+
+/// The most cells `--draw` draws: a larger grid is unreadable, and its SVG would be gigabytes.
+const MAX_DRAW_CELLS: i64 = 1 << 16;
 
 fn named_output(a: &LayoutArgs, n: &Named, logical: Option<&[i64]>, out: &mut String) -> Result<(), String> {
     if a.into.is_some() || a.coalesce {
@@ -101,6 +108,11 @@ fn named_output(a: &LayoutArgs, n: &Named, logical: Option<&[i64]>, out: &mut St
     }
     if let Some(format) = &a.draw {
         let [rows, cols] = shape[..] else { return Err("--draw needs a two-dimensional --logical R,C".into()) };
+        if rows * cols > MAX_DRAW_CELLS {
+            return Err(format!(
+                "--draw: a grid of {rows} x {cols} cells is more than the {MAX_DRAW_CELLS} a drawing shows; give a smaller --logical"
+            ));
+        }
         out.push_str(&if format == "svg" { draw::named_svg(n, rows, cols) } else { draw::named_text(n, rows, cols) });
     }
     Ok(())

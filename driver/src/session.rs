@@ -68,13 +68,17 @@ impl Session {
 }
 
 /// MLIR's parser recurses per level of `(`, `[` and `{`, and slows down quadratically on deep
-/// attribute nesting (200,000 levels of `dense<[[...` take minutes): deeper input is refused
-/// before parsing, at the bracket that goes too deep.
-pub const MAX_MLIR_NESTING: usize = 20_000;
+/// nesting (200,000 levels of `dense<[[...` take minutes, 19,000 nested regions 17 s and 2 GB):
+/// deeper input is refused before parsing, at the bracket that goes too deep.
+pub const MAX_MLIR_NESTING: usize = 5_000;
+
+/// The most dimensions a shaped type may spell (`memref<1x1x...>`): MLIR's type parser is slow
+/// on long ones too (80,000 take 18 s).
+pub const MAX_MLIR_DIMS: usize = 1_000;
 
 /// Checks the bracket nesting of MLIR text (strings and `//` comments skipped).
 fn check_nesting(text: &str, filename: &str) -> Result<(), Diagnostic> {
-    let (mut depth, mut line, mut col) = (0usize, 1u32, 0u32);
+    let (mut depth, mut dims, mut line, mut col) = (0usize, 0usize, 1u32, 0u32);
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
         col += 1;
@@ -121,8 +125,30 @@ fn check_nesting(text: &str, filename: &str) -> Result<(), Diagnostic> {
                 }
             }
             ')' | ']' | '}' => depth = depth.saturating_sub(1),
+            '0'..='9' | '?' => {
+                // A run of dimensions `4x?x8x`: count the `x` after each size.
+                while chars.peek().is_some_and(|d| d.is_ascii_digit()) {
+                    chars.next();
+                    col += 1;
+                }
+                if chars.peek() == Some(&'x') {
+                    dims += 1;
+                    if dims > MAX_MLIR_DIMS {
+                        let loc = phobos_ir::SrcLoc { file: filename.to_string(), line, col };
+                        return Err(Diagnostic::new(
+                            Severity::Error,
+                            Some(loc),
+                            format!("a shaped type with more than {MAX_MLIR_DIMS} dimensions; MLIR's parser cannot take such input"),
+                        ));
+                    }
+                    chars.next();
+                    col += 1;
+                    continue;
+                }
+            }
             _ => {}
         }
+        dims = 0;
     }
     Ok(())
 }

@@ -90,9 +90,7 @@ impl<'a> Gen<'a> {
     /// `elem(run, i)`: element i of a run; `word(run, i)`: bytes 4i..4i+3 of an i8 run as an i32.
     pub(super) fn run_element(&mut self, which: &str, run: &Expr, i: &Expr, span: Span) -> Result<Value> {
         let k = match self.expr(i)? {
-            // Runs are at most 1024 long: a larger index is past the end (checked below) and
-            // must not overflow on the way.
-            Value::Int(k) if k >= 0 => k.min(1 << 20) as u32,
+            Value::Int(k) if k >= 0 => k,
             _ => return Err(Diag::error(i.span, format!("{which}'s index must be a non-negative constant"))),
         };
         let Value::Run(r) = self.expr(run)? else {
@@ -102,13 +100,15 @@ impl<'a> Gen<'a> {
             if r.chunks[0].ty.elem != Scalar::I8 {
                 return Err(Diag::error(run.span, "word reads i8 runs"));
             }
-            (k * 4, 4)
+            (k.saturating_mul(4), 4)
         } else {
             (k, 1)
         };
-        if first + width > r.len {
+        if first.saturating_add(width) > r.len as i64 {
             return Err(Diag::error(i.span, format!("{which} {k} is past the end of a run of {}", r.len)));
         }
+        // In range: a run is at most 1024 long.
+        let (k, first) = (k as u32, first as u32);
         // Find the chunk holding the element(s).
         let mut base = 0;
         for c in &r.chunks {
