@@ -108,7 +108,7 @@ impl<'a> Gen<'a> {
             return Err(Diag::error(i.span, format!("{which} {k} is past the end of a run of {}", r.len)));
         }
         // In range: a run is at most 1024 long.
-        let (k, first) = (k as u32, first as u32);
+        let first = first as u32;
         // Find the chunk holding the element(s).
         let mut base = 0;
         for c in &r.chunks {
