@@ -8,6 +8,9 @@ use std::path::{Path, PathBuf};
 #[derive(Default)]
 pub struct Staged {
     files: Vec<(PathBuf, PathBuf)>,
+    /// Destinations that are not regular files (`/dev/null`, a pipe, a terminal): written in
+    /// place at commit, since renaming over one would replace the device with a regular file.
+    special: Vec<(PathBuf, Vec<u8>)>,
 }
 
 impl Staged {
@@ -17,6 +20,10 @@ impl Staged {
 
     /// Writes `bytes` to a temporary beside `dest`.
     pub fn write(&mut self, dest: &Path, bytes: &[u8]) -> Result<(), String> {
+        if std::fs::metadata(dest).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+            self.special.push((dest.to_path_buf(), bytes.to_vec()));
+            return Ok(());
+        }
         let name = dest.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
         let tmp = dest.with_file_name(format!(".{name}.phobos-tmp-{}", std::process::id()));
         std::fs::write(&tmp, bytes).map_err(|e| {
@@ -39,6 +46,9 @@ impl Staged {
                 let _ = std::fs::remove_file(&tmp);
                 return Err(format!("{}: {e}", dest.display()));
             }
+        }
+        for (dest, bytes) in std::mem::take(&mut self.special) {
+            std::fs::write(&dest, bytes).map_err(|e| format!("{}: {e}", dest.display()))?;
         }
         Ok(())
     }
