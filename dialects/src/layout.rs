@@ -30,7 +30,7 @@ pub fn typed(op: Op) -> Result<Typed, Diagnostic> {
     let text = op.str_attr("layout").ok_or_else(|| Diagnostic::op_error(op, "needs a layout = \"...\" string attribute"))?;
     let map = match expr::eval(&text) {
         Ok(expr::Value::Map(m)) => m,
-        Ok(expr::Value::Int(n)) => Map::Layout(Layout::mode(n, 1)),
+        Ok(expr::Value::Int(n)) => Map::Layout(Layout::extent(n).map_err(|e| Diagnostic::op_error(op, format!("layout \"{text}\": {e}")))?),
         Ok(_) => return Err(Diagnostic::op_error(op, format!("layout \"{text}\" is not a layout"))),
         Err(e) => return Err(Diagnostic::op_error(op, format!("layout \"{text}\": {e}"))),
     };

@@ -19,14 +19,16 @@
 use crate::{
     compile::{self, CompileOptions, Stage},
     cuda::{self, CudaError, Gpu},
-    session::{OwnedModule, Session},
+    session::Session,
 };
+pub use phobos_ir::OwnedModule;
 use phobos_ir::{Builder, Val};
 use phobos_passes::pipelines::Target;
 use std::path::PathBuf;
 
 /// Why a compile or a launch failed.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// The input's diagnostics, rendered (`file:line:col: error: ...`).
     #[error("{0}")]
@@ -60,6 +62,7 @@ impl Default for Options {
 
 /// A kernel parameter, in launch order.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Param {
     /// A global-memory buffer of elements of `elem` (`f32`, `i32`, ...).
     Buffer { name: String, elem: String },
@@ -67,7 +70,9 @@ pub enum Param {
     Scalar { name: String, ty: String },
 }
 
-/// A launch argument: a buffer's bytes (read and written back), or a scalar.
+/// A launch argument: a buffer's bytes (read and written back), or a scalar of exactly the
+/// parameter's type (see [`Kernel::check_args`]).
+#[derive(Debug)]
 pub enum Arg<'a> {
     Buffer(&'a mut [u8]),
     I32(i32),
@@ -77,10 +82,17 @@ pub enum Arg<'a> {
 }
 
 /// Where kernels run.
+#[non_exhaustive]
 pub enum Device {
     /// The CPU SIMT simulator (with its sanitizer).
     Simulator,
     Cuda(Gpu),
+}
+
+impl std::fmt::Debug for Device {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Device({})", self.name())
+    }
 }
 
 impl Device {
@@ -101,6 +113,7 @@ impl Device {
 }
 
 /// A compiled kernel, independent of the compiler that made it.
+#[derive(Debug)]
 pub struct Kernel {
     pub name: String,
     /// The PTX of the whole module (the entry is `.entry <name>`).
@@ -122,6 +135,7 @@ pub struct LaunchReport {
 }
 
 /// A compiler: an MLIR context with the Phobos dialects and passes.
+#[derive(Debug)]
 pub struct Compiler {
     session: Session,
 }
@@ -255,20 +269,71 @@ impl<'s> KernelBuilder<'s> {
 }
 
 impl Kernel {
-    /// Runs the kernel on `device` with `args` in parameter order; buffers are written back.
-    pub fn launch(&self, device: &Device, grid: [u32; 3], args: &mut [Arg]) -> Result<LaunchReport, Error> {
+    /// Checks `args` against the parameters, with the same rules for every device, so that a
+    /// launch that runs on the simulator means the same on a GPU: the count; a buffer for a
+    /// buffer, holding whole elements; for a scalar, the argument of exactly its type (`I32` for
+    /// `i32`, `I64` for `i64` and `index`, `F32`, `F64`): no conversion, on any device.
+    pub fn check_args(&self, args: &[Arg]) -> Result<(), Error> {
         if args.len() != self.params.len() {
             return Err(Error::Launch(format!("{} takes {} arguments, got {}", self.name, self.params.len(), args.len())));
         }
-        for (i, (p, a)) in self.params.iter().zip(args.iter()).enumerate() {
-            let ok = matches!(
-                (p, a),
-                (Param::Buffer { .. }, Arg::Buffer(_)) | (Param::Scalar { .. }, Arg::I32(_) | Arg::I64(_) | Arg::F32(_) | Arg::F64(_))
-            );
-            if !ok {
-                return Err(Error::Launch(format!("argument {i} of {}: expected {p:?}", self.name)));
+        for (i, (kind, a)) in self.sim.args.iter().zip(args.iter()).enumerate() {
+            let given = match a {
+                Arg::Buffer(_) => "a buffer",
+                Arg::I32(_) => "Arg::I32",
+                Arg::I64(_) => "Arg::I64",
+                Arg::F32(_) => "Arg::F32",
+                Arg::F64(_) => "Arg::F64",
+            };
+            match (kind, a) {
+                (phobos_sim::ArgKind::Buffer { name, elem, .. }, Arg::Buffer(b)) => {
+                    if b.len() % elem.bytes() != 0 {
+                        return Err(Error::Launch(format!(
+                            "argument {i} ({name}) of {}: a buffer of {} holds whole {}-byte elements, got {} bytes",
+                            self.name,
+                            elem.name(),
+                            elem.bytes(),
+                            b.len()
+                        )));
+                    }
+                }
+                (phobos_sim::ArgKind::Buffer { name, elem, .. }, _) => {
+                    return Err(Error::Launch(format!(
+                        "argument {i} ({name}) of {} is a buffer of {}, got {given}",
+                        self.name,
+                        elem.name()
+                    )));
+                }
+                (phobos_sim::ArgKind::Scalar { name, ty }, _) => {
+                    let want = match ty {
+                        phobos_sim::Prim::I32 => "Arg::I32",
+                        phobos_sim::Prim::I64 => "Arg::I64",
+                        phobos_sim::Prim::F32 => "Arg::F32",
+                        phobos_sim::Prim::F64 => "Arg::F64",
+                        other => {
+                            return Err(Error::Launch(format!(
+                                "argument {i} ({name}) of {} has type {}, which a launch cannot pass",
+                                self.name,
+                                other.name()
+                            )))
+                        }
+                    };
+                    if want != given {
+                        return Err(Error::Launch(format!(
+                            "argument {i} ({name}) of {} is {}: pass {want}, got {given}",
+                            self.name,
+                            ty.name()
+                        )));
+                    }
+                }
             }
         }
+        Ok(())
+    }
+
+    /// Runs the kernel on `device` with `args` in parameter order; buffers are written back.
+    pub fn launch(&self, device: &Device, grid: [u32; 3], args: &mut [Arg]) -> Result<LaunchReport, Error> {
+        self.check_args(args)?;
         phobos_sim::check_grid(grid).map_err(Error::Launch)?;
         let t0 = std::time::Instant::now();
         match device {

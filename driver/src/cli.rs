@@ -225,6 +225,7 @@ fn run_cmd(a: RunArgs) -> i32 {
         Err(e) => {
             match &e {
                 crate::launch::RunError::Usage(m) => eprintln!("phobos: error: {m}"),
+                crate::launch::RunError::Located(m) => eprintln!("{m}"),
                 crate::launch::RunError::Fault(m) => eprintln!("{m}"),
                 crate::launch::RunError::Compile => {}
             }

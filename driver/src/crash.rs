@@ -48,6 +48,11 @@ static STAGE: Buf = Buf::new();
 pub fn install(tool: &str) {
     HEAD.set(&format!("{tool}: internal error: crashed "));
     STAGE.set("starting up");
+    install_panic_hook(tool);
+    // A closed pipe on stdout or stderr ends the process quietly, as it does for cat or grep,
+    // instead of a panic in a print.
+    // SAFETY: resetting a signal's disposition to the default.
+    unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
     // SAFETY: plain libc calls with valid arguments; the alternate stack is leaked on purpose
     // (it must outlive every signal).
     unsafe {
@@ -84,6 +89,27 @@ extern "C" fn fatal(reason: *const libc::c_char) {
     out(b"; this is a bug in Phobos or in MLIR/LLVM: please report it with the input (known upstream crashes: docs/debugging.md)\n");
     // SAFETY: leaves at once, as LLVM's own handler would.
     unsafe { libc::_exit(CRASH_EXIT) };
+}
+
+/// Reports a panic (a bug in Phobos) as one line naming the tool, the place and the stage, and
+/// exits with [`CRASH_EXIT`]; a pass's panic is caught before it gets here (the pass wrapper
+/// reports it as an internal error at the op).
+fn install_panic_hook(tool: &str) {
+    let tool = tool.to_string();
+    std::panic::set_hook(Box::new(move |info| {
+        let msg = info
+            .payload()
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| info.payload().downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_default();
+        let at = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
+        let n = STAGE.len.load(Ordering::SeqCst);
+        // SAFETY: as in the signal handler; the buffer lives for the whole process.
+        let stage = String::from_utf8_lossy(unsafe { std::slice::from_raw_parts(STAGE.bytes.get() as *const u8, n) }).into_owned();
+        eprintln!("{tool}: internal error: panicked{at} ({msg}) while {stage}; this is a bug in Phobos: please report it with the input");
+        std::process::exit(CRASH_EXIT);
+    }));
 }
 
 /// Says what the process is doing now, for the crash line: `parsing kernel.mlir`,

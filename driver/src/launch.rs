@@ -18,6 +18,8 @@ use std::{
 pub enum RunError {
     /// A message for the user (exit 1).
     Usage(String),
+    /// A diagnostic that names its own location (`file:line:col: error: ...`, exit 1).
+    Located(String),
     /// Diagnostics were printed already (exit 1).
     Compile,
     /// A fault in the kernel (exit 2).
@@ -363,7 +365,7 @@ fn mlir_signature(module: &crate::session::OwnedModule, kernel: Option<&str>) ->
         None if kernels.len() == 1 => kernels[0].clone(),
         None => return Err(RunError::Usage(format!("the module has several kernels; pick one with --kernel ({})", kernels.join(", ")))),
     };
-    let k = phobos_sim::translate(gm, &kernel).map_err(|u| RunError::Usage(u.to_string()))?;
+    let k = phobos_sim::translate(gm, &kernel).map_err(|u| RunError::Located(u.to_string()))?;
     let params = k
         .args
         .iter()
@@ -611,7 +613,7 @@ fn prepare(
     let (bound, values) = bind(sig, arrays, defines).map_err(RunError::Usage)?;
     let entry = select_entry(sig, &values).map_err(RunError::Usage)?;
     let gm = module.op().find_all("gpu.module")[0];
-    let kernel = phobos_sim::translate(gm, &entry).map_err(|u| RunError::Usage(u.to_string()))?;
+    let kernel = phobos_sim::translate(gm, &entry).map_err(|u| RunError::Located(u.to_string()))?;
     let block = kernel.block.ok_or_else(|| RunError::Usage(format!("{entry} has no known_block_size; a launch needs the block size")))?;
     let fixed = sig.entries.iter().find(|(n, _)| *n == entry).map(|(_, f)| f.clone()).unwrap_or_default();
     let mut tensors = Vec::new();

@@ -47,7 +47,7 @@ fn run(a: &LayoutArgs) -> Result<String, String> {
     let logical = a.logical.as_deref().map(parse_shape).transpose()?;
     let mut out = String::new();
     match expr::eval(&text).map_err(|e| e.to_string())? {
-        expr::Value::Int(n) => map_output(a, &Map::Layout(Layout::mode(n, 1)), logical.as_deref(), &mut out)?,
+        expr::Value::Int(n) => map_output(a, &Map::Layout(Layout::extent(n).map_err(|e| e.to_string())?), logical.as_deref(), &mut out)?,
         expr::Value::Map(m) => map_output(a, &m, logical.as_deref(), &mut out)?,
         expr::Value::Named(n) => named_output(a, &n, logical.as_deref(), &mut out)?,
         expr::Value::Tiler(_) => return Err(format!("`{text}` is a tiler; it is an operand of compose, a divide or a product")),

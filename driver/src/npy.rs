@@ -80,6 +80,11 @@ pub struct Array {
 /// whose element count overflows, more elements than data) must be an error naming the file.
 pub fn read(path: &std::path::Path) -> Result<Array, String> {
     let p = path.display();
+    // A device or a pipe (`/dev/zero`) would be read forever: only regular files.
+    let meta = std::fs::metadata(path).map_err(|e| format!("{p}: {e}"))?;
+    if !meta.is_file() {
+        return Err(format!("{p}: not a regular file"));
+    }
     let bytes = std::fs::read(path).map_err(|e| format!("{p}: {e}"))?;
     let (header, data) = split_header(&bytes).ok_or_else(|| format!("{p}: not an .npy file (no NUMPY magic and header)"))?;
     let field = |key: &str| -> Option<&str> {

@@ -89,6 +89,25 @@ pub fn run_pipeline(
 ) -> Result<(), PipelineRunError> {
     let file = module.op().loc().src().map(|l| l.file).unwrap_or_default();
     crate::crash::stage(&format!("running the pass pipeline '{pipeline_text}' on {file}"));
+    // Module-scope printing (IR dumps) needs a single-threaded context: MLIR aborts otherwise.
+    let single = printing.module_scope && session.threading;
+    if single {
+        session.ctx.enable_multi_threading(false);
+    }
+    let result = run_pipeline_on(session, module, pipeline_text, cfg, printing);
+    if single {
+        session.ctx.enable_multi_threading(true);
+    }
+    result
+}
+
+fn run_pipeline_on(
+    session: &Session,
+    module: &OwnedModule,
+    pipeline_text: &str,
+    cfg: &BuildConfig,
+    printing: &IrPrinting,
+) -> Result<(), PipelineRunError> {
     let pm = unsafe { PassManager::from_raw(mlir_sys::mlirPassManagerCreateOnOperation(session.ctx.to_raw(), sref("builtin.module"))) };
     pipeline::build(&pm, pipeline_text, cfg).map_err(PipelineRunError::Pipeline)?;
     if printing.any() || printing.tree_dir.is_some() {

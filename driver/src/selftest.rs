@@ -184,7 +184,7 @@ fn output(outs: &[(String, Array)], name: &str) -> Vec<f64> {
 
 fn describe(e: RunError) -> String {
     match e {
-        RunError::Usage(m) | RunError::Fault(m) => m,
+        RunError::Usage(m) | RunError::Located(m) | RunError::Fault(m) => m,
         RunError::Compile => "the kernel did not compile (diagnostics above)".into(),
     }
 }

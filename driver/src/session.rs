@@ -13,6 +13,15 @@ use phobos_ir::{
 pub struct Session {
     pub ctx: Context,
     pub diags: Diagnostics,
+    /// Whether the context runs passes on several threads (module-scope IR printing, which IR
+    /// dumps need, turns it off for the run).
+    pub threading: bool,
+}
+
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session").field("threading", &self.threading).finish_non_exhaustive()
+    }
 }
 
 fn convert(d: &melior::diagnostic::Diagnostic) -> Diagnostic {
@@ -38,7 +47,7 @@ impl Session {
             sink.emit(convert(&d));
             true
         });
-        Ok(Session { ctx, diags })
+        Ok(Session { ctx, diags, threading })
     }
 
     /// Parses MLIR text; locations carry `filename`. Top-level ops other than one

@@ -119,7 +119,7 @@ fn embedding_api_reports_bad_arguments_and_bad_ir() {
         other => panic!("{:?}", other.map(|r| r.ms)),
     }
     match k.launch(&Device::Simulator, [1, 1, 1], &mut [Arg::I32(3)]) {
-        Err(Error::Launch(m)) => assert!(m.starts_with("argument 0 of sum32: expected Buffer"), "{m}"),
+        Err(Error::Launch(m)) => assert!(m.starts_with("argument 0 (arg0) of sum32 is a buffer of f32, got Arg::I32"), "{m}"),
         other => panic!("{:?}", other.map(|r| r.ms)),
     }
     let bad = src.replace("kind = \"sum\"", "kind = \"sum\", width = 3 : i32");
@@ -181,4 +181,59 @@ fn every_environment_variable_is_registered_and_documented() {
         assert!(phobos::env::VARS.iter().any(|(n, _)| n == name), "{name} is read but not in driver/src/env.rs");
         assert!(docs.contains(&format!("`{name}`")), "{name} is not documented in docs/debugging.md");
     }
+}
+
+/// Launch arguments follow one set of rules on every device (no conversion anywhere), so a
+/// kernel that runs on the simulator means the same on a GPU; the GPU half runs where there is
+/// one.
+#[test]
+fn embedding_api_checks_arguments_the_same_on_every_device() {
+    use phobos::api::{Arg, Compiler, Device, Error, Options};
+    let compiler = Compiler::new().unwrap();
+    let src = std::fs::read_to_string(workspace_root().join("examples/lanes_matvec.phobos")).unwrap();
+    let kernels = compiler.compile_phobos(&src, "lanes_matvec.phobos", &Options::default()).unwrap_or_else(|e| panic!("{e}"));
+    let k = &kernels[0];
+    let mut devices = vec![Device::Simulator];
+    match Device::cuda() {
+        Ok(d) => devices.push(d),
+        Err(e) => eprintln!("GPU half skipped: {e}"),
+    }
+    let wants = [
+        "argument 3 (N) of lanes_matvec is i64: pass Arg::I64, got Arg::I32",
+        "argument 0 (W) of lanes_matvec: a buffer of f32 holds whole 4-byte elements, got 7 bytes",
+        "argument 0 (W) of lanes_matvec is a buffer of f32, got Arg::F64",
+    ];
+    for device in &devices {
+        for (case, want) in wants.iter().enumerate() {
+            let (mut w, mut x, mut y, mut odd) = (vec![0u8; 8 * 128 * 4], vec![0u8; 128 * 4], vec![0u8; 8 * 4], vec![0u8; 7]);
+            let mut args = match case {
+                0 => vec![Arg::Buffer(&mut w), Arg::Buffer(&mut x), Arg::Buffer(&mut y), Arg::I32(8), Arg::I64(128)],
+                1 => vec![Arg::Buffer(&mut odd), Arg::Buffer(&mut x), Arg::Buffer(&mut y), Arg::I64(8), Arg::I64(128)],
+                _ => vec![Arg::F64(1.0), Arg::Buffer(&mut x), Arg::Buffer(&mut y), Arg::I64(8), Arg::I64(128)],
+            };
+            match k.launch(device, [2, 1, 1], &mut args) {
+                Err(Error::Launch(m)) => assert_eq!(&m, want, "on {device:?}"),
+                other => panic!("{device:?}: {:?}", other.map(|r| r.ms)),
+            }
+        }
+    }
+}
+
+/// IR dumps through the API (a multi-threaded compiler) write one file per pass instead of
+/// aborting the process.
+#[test]
+fn embedding_api_dumps_the_ir_of_every_pass() {
+    use phobos::api::{Compiler, Options};
+    let dir = workspace_root().join("target/api-dump-test");
+    let _ = std::fs::remove_dir_all(&dir);
+    let compiler = Compiler::new().unwrap();
+    let src = std::fs::read_to_string(workspace_root().join("examples/lane_sum.mlir")).unwrap();
+    let opts = Options { dump_dir: Some(dir.clone()), ..Options::default() };
+    compiler.compile_mlir(&src, "lane_sum.mlir", &opts).unwrap_or_else(|e| panic!("{e}"));
+    let files: Vec<String> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    assert!(files.iter().any(|f| f == "00-l1-input.mlir"), "{files:?}");
+    assert!(files.iter().any(|f| f.ends_with("-simt-convert-lane-to-gpu.mlir")), "{files:?}");
+    assert!(files.iter().any(|f| f.ends_with("-ptx-gpu-module-to-binary.mlir")), "{files:?}");
+    // The compiler keeps working afterwards, threads and all.
+    compiler.compile_mlir(&src, "lane_sum.mlir", &Options::default()).unwrap_or_else(|e| panic!("{e}"));
 }

@@ -203,7 +203,7 @@ impl P<'_> {
     fn map_arg(&mut self) -> Result<Map> {
         match self.value()? {
             Value::Map(m) => Ok(m),
-            Value::Int(n) => Ok(Map::Layout(Layout::mode(n, 1))),
+            Value::Int(n) => Ok(Map::Layout(Layout::extent(n)?)),
             Value::Named(n) => err(format!("a tiler's modes are layouts, got {n}")),
             Value::Tiler(_) => err("a tiler's modes are layouts, got a tiler".into()),
         }
@@ -223,7 +223,7 @@ pub fn eval(text: &str) -> Result<Value> {
 fn map(v: Value, f: &str, k: usize) -> Result<Map> {
     match v {
         Value::Map(m) => Ok(m),
-        Value::Int(n) => Ok(Map::Layout(Layout::mode(n, 1))),
+        Value::Int(n) => Ok(Map::Layout(Layout::extent(n)?)),
         _ => err(format!("argument {} of {f} must be a layout", k + 1)),
     }
 }

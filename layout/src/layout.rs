@@ -113,6 +113,10 @@ impl Layout {
         }
         Ok(Layout { shape, stride })
     }
+    /// `n:1`, the layout an integer stands for; an error unless 1 <= n <= 2^32.
+    pub fn extent(n: i64) -> Result<Layout> {
+        Layout::new(Tuple::Int(n), Tuple::Int(1))
+    }
     /// One mode `s:d`.
     pub fn mode(s: i64, d: i64) -> Layout {
         Layout { shape: Tuple::Int(s), stride: Tuple::Int(d) }

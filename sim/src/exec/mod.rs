@@ -91,7 +91,7 @@ pub fn check_grid(grid: [u32; 3]) -> Result<(), String> {
 impl Default for Options {
     fn default() -> Self {
         Options {
-            max_warp_insts: 50_000_000,
+            max_warp_insts: 10_000_000,
             resident_ctas: 16,
             slice: 20_000,
             check_races: true,

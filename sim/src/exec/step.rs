@@ -145,7 +145,17 @@ impl Ctx<'_> {
                         }
                     }
                     for l in lanes(mask) {
-                        let v = w.regs[at(*iv, 0, l)].wrapping_add(w.regs[at(*step, 0, l)]) & ty.mask();
+                        let s = w.regs[at(*step, 0, l)];
+                        if sext(s, ty.bits()) <= 0 {
+                            return Err(self.fault(
+                                FaultKind::Deadlock,
+                                cta,
+                                Some((w, l)),
+                                Some(*loc),
+                                format!("the loop's step is {}: a for loop needs a positive step, or it never ends", sext(s, ty.bits())),
+                            ));
+                        }
+                        let v = w.regs[at(*iv, 0, l)].wrapping_add(s) & ty.mask();
                         w.regs[at(*iv, 0, l)] = v;
                     }
                     let carried = std::iter::once(*iv).chain(iters.iter().map(|(d, _)| *d));

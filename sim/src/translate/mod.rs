@@ -222,9 +222,19 @@ impl<'a> Tr<'a> {
                 self.dynamic.push(g.str_attr("sym_name").unwrap_or_default());
                 continue;
             }
-            let bytes = (n.max(0) as u32) * elem.bytes() as u32;
-            let align = g.int_attr("alignment").unwrap_or(16).max(1) as u32;
-            let off = self.shared_bytes.div_ceil(align) * align;
+            let align = g.int_attr("alignment").unwrap_or(16);
+            if !(1..=1 << 16).contains(&align) || align & (align - 1) != 0 {
+                return unsupported(
+                    g,
+                    format!("the simulator does not support a workgroup global aligned to {align} bytes (a power of two up to 65536)"),
+                );
+            }
+            let bytes = (n.max(0) as u64).saturating_mul(elem.bytes() as u64);
+            let off = (self.shared_bytes as u64).div_ceil(align as u64) * align as u64;
+            if off + bytes > u32::MAX as u64 {
+                return unsupported(g, format!("the simulator does not support workgroup globals of more than {} bytes", u32::MAX));
+            }
+            let (off, bytes) = (off as u32, bytes as u32);
             self.shared_bytes = off + bytes;
             let name = g.str_attr("sym_name").unwrap_or_default();
             self.shared.insert(name, (off, bytes));
