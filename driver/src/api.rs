@@ -116,7 +116,8 @@ impl Device {
 #[derive(Debug)]
 pub struct Kernel {
     pub name: String,
-    /// The PTX of the whole module (the entry is `.entry <name>`).
+    /// The PTX of the gpu.module that holds the kernel (the entry is `.entry <name>`): one PTX
+    /// module per gpu.module, as `ptxas` and the CUDA driver take it.
     pub ptx: String,
     pub chip: String,
     pub block: [u32; 3],
@@ -148,6 +149,8 @@ impl Compiler {
     /// Compiles L1 MLIR text; `filename` names it in diagnostics.
     pub fn compile_mlir(&self, text: &str, filename: &str, opts: &Options) -> Result<Vec<Kernel>, Error> {
         let source = Some((filename, text));
+        // Diagnostics left from earlier use of this context (e.g. by builders) are not this input's.
+        self.session.diags.take();
         let Some(module) = self.session.parse(text, filename) else { return Err(Error::Compile(self.render(source))) };
         self.compile(&module, opts, source)
     }
@@ -162,12 +165,16 @@ impl Compiler {
 
     /// Compiles a module (e.g. from [`KernelBuilder::finish`]); the module is left as it was.
     pub fn compile_module(&self, module: &OwnedModule, opts: &Options) -> Result<Vec<Kernel>, Error> {
+        self.session.diags.take();
         self.compile(module, opts, None)
     }
 
     /// Lowers two clones of `module` (they keep its locations, so diagnostics point into the
     /// input): one to the SIMT level for the simulator, one to PTX.
     fn compile(&self, module: &OwnedModule, opts: &Options, source: Option<(&str, &str)>) -> Result<Vec<Kernel>, Error> {
+        if module.op().ctx() != phobos_ir::Ctx::of(&self.session.ctx) {
+            return Err(Error::Compile("the module belongs to another Compiler's context: build it with this Compiler's session()".into()));
+        }
         let target = Target::parse(&format!("chip={} O={}", opts.chip, opts.opt_level)).map_err(Error::Compile)?;
         let copts = CompileOptions { target: target.clone(), dump_dir: opts.dump_dir.clone(), ..Default::default() };
         // SAFETY: a clone is a detached module that only this OwnedModule owns.
@@ -176,9 +183,10 @@ impl Compiler {
             .map_err(|_| Error::Compile(self.render(source)))?;
         let ptx_module = module.clone_module();
         compile::lower(&self.session, &ptx_module, Stage::Ptx, &copts).map_err(|_| Error::Compile(self.render(source)))?;
-        let ptx = compile::output_text(&ptx_module, Stage::Ptx).map_err(|e| Error::Compile(e.to_string()))?;
         let mut kernels = Vec::new();
         for gm in simt.op().find_all("gpu.module") {
+            let ptx =
+                compile::ptx_of(&ptx_module, &gm.str_attr("sym_name").unwrap_or_default()).map_err(|e| Error::Compile(e.to_string()))?;
             for f in gm.find_all("gpu.func").into_iter().filter(|f| f.attr("gpu.kernel").is_some() || f.attr("kernel").is_some()) {
                 let name = f.str_attr("sym_name").unwrap_or_default();
                 let sim = phobos_sim::translate(gm, &name).map_err(|u| Error::Compile(u.to_string()))?;

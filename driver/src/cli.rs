@@ -463,6 +463,7 @@ fn compile_one(a: &CompileArgs) -> i32 {
     }
     let module = session.parse(&l1_text, &parse_name);
     let result = match &module {
+        Some(m) if stage == Stage::Ptx && !compile::one_gpu_module(&session, m) => Err(compile::CompileError::Invalid),
         Some(m) => compile::lower(&session, m, stage, &opts).and_then(|info| compile::output_text(m, stage).map(|t| (t, info))),
         None => Err(compile::CompileError::Invalid),
     };

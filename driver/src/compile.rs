@@ -195,16 +195,43 @@ fn flatten_dumps(tree: &Path, out: &Path, first: usize, simt: bool) -> Result<us
     Ok(keyed.len())
 }
 
-/// The text of `module` at `stage`: the IR, or the PTX for `Stage::Ptx`.
+/// The text of `module` at `stage`: the IR, or the PTX for `Stage::Ptx` (one module: PTX files
+/// cannot be concatenated, so [`one_gpu_module`] is checked before lowering).
 pub fn output_text(module: &OwnedModule, stage: Stage) -> Result<String, CompileError> {
     if stage == Stage::Ptx {
-        let ptx = ptx::extract(module.op());
-        if ptx.is_empty() {
-            return Err(CompileError::Run("no gpu.binary was produced".into()));
-        }
-        return Ok(ptx.into_iter().map(|(_, t)| t).collect::<Vec<_>>().join("\n"));
+        let mut ptx = ptx::extract(module.op());
+        return match ptx.len() {
+            1 => Ok(ptx.remove(0).1),
+            0 => Err(CompileError::Run("no gpu.binary was produced".into())),
+            n => Err(CompileError::Run(format!("{n} PTX modules were produced; a PTX file holds one"))),
+        };
     }
     Ok(module.op().to_string())
+}
+
+/// The PTX of the gpu.module named `gpu_module`, after lowering to `Stage::Ptx`.
+pub fn ptx_of(module: &OwnedModule, gpu_module: &str) -> Result<String, CompileError> {
+    ptx::extract(module.op())
+        .into_iter()
+        .find(|(name, _)| name == gpu_module)
+        .map(|(_, text)| text)
+        .ok_or_else(|| CompileError::Run(format!("no PTX was produced for gpu.module '{gpu_module}'")))
+}
+
+/// Whether `module` has at most one gpu.module, as one PTX file needs; reports an error at the
+/// second one when not.
+pub fn one_gpu_module(session: &Session, module: &OwnedModule) -> bool {
+    let modules = module.op().find_all("gpu.module");
+    let [first, second, ..] = modules.as_slice() else { return true };
+    let name = |m: &phobos_ir::Op| m.str_attr("sym_name").unwrap_or_default();
+    let why = format!(
+        "a second gpu.module ('{}', after '{}'): a PTX file holds one module, so PTX output takes one \
+         gpu.module; put every kernel in one, or compile each module from its own file",
+        name(second),
+        name(first)
+    );
+    session.diags.emit(Diagnostic::error_at(second.loc(), why));
+    false
 }
 
 /// Renders diagnostics with source lines, for the CLI.

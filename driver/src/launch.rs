@@ -356,15 +356,15 @@ pub fn signature(entries: &[phobos_frontend::Entry], kernel: &str) -> Signature 
 /// The signature of a kernel in an `.mlir` file, from its arguments (`phobos.tensor`,
 /// `phobos.dims` and `phobos.dim` name them when present).
 fn mlir_signature(module: &crate::session::OwnedModule, kernel: Option<&str>) -> Result<Signature, RunError> {
-    let gm = module.op().find_all("gpu.module");
-    let Some(gm) = gm.first().copied() else { return Err(RunError::Usage("the module has no gpu.module".into())) };
-    let body = gm.region(0).first_block().expect("gpu.module body");
-    let kernels: Vec<String> = body.ops().filter(|o| o.is("gpu.func")).filter_map(|o| o.str_attr("sym_name")).collect();
+    let kernels: Vec<String> = kernel_funcs(module).iter().filter_map(|(_, f)| f.str_attr("sym_name")).collect();
     let kernel = match kernel {
-        Some(k) => k.to_string(),
+        Some(k) if kernels.iter().any(|n| n == k) => k.to_string(),
+        Some(k) => return Err(RunError::Usage(format!("no kernel named '{k}' (the module has: {})", kernels.join(", ")))),
         None if kernels.len() == 1 => kernels[0].clone(),
+        None if kernels.is_empty() => return Err(RunError::Usage("the module has no kernel".into())),
         None => return Err(RunError::Usage(format!("the module has several kernels; pick one with --kernel ({})", kernels.join(", ")))),
     };
+    let gm = gpu_module_of(module, &kernel)?;
     let k = phobos_sim::translate(gm, &kernel).map_err(|u| RunError::Located(u.to_string()))?;
     let params = k
         .args
@@ -488,7 +488,7 @@ pub fn execute_cuda(
     timing: Option<(usize, usize)>,
 ) -> Result<(Vec<(String, Array)>, Vec<f32>), RunError> {
     let Bound { entry, kernel, block, mut tensors, params } = prepare(module, sig, arrays, defines)?;
-    let ptx = simt_to_ptx(session, module, chip)?;
+    let ptx = simt_to_ptx(session, module, &entry, chip)?;
     let gpu_err = |e: crate::cuda::CudaError| match e {
         crate::cuda::CudaError::Fault(m) => RunError::Fault(m),
         e => RunError::Usage(e.to_string()),
@@ -519,14 +519,34 @@ pub fn execute_cuda(
     Ok((tensors, if timing.is_some() { times } else { vec![ms] }))
 }
 
-/// The PTX of a SIMT-level module: a clone (with the module's locations) is lowered by MLIR's
-/// pipeline; the module is kept for the simulator.
-pub fn simt_to_ptx(session: &Session, module: &crate::session::OwnedModule, chip: &str) -> Result<String, RunError> {
+/// The PTX of the gpu.module that holds `entry` in a SIMT-level module: a clone (with the
+/// module's locations) is lowered by MLIR's pipeline; the module is kept for the simulator.
+pub fn simt_to_ptx(session: &Session, module: &crate::session::OwnedModule, entry: &str, chip: &str) -> Result<String, RunError> {
+    let gm = gpu_module_of(module, entry)?.str_attr("sym_name").unwrap_or_default();
     let copy = module.clone_module();
     let target = phobos_passes::pipelines::Target::parse(&format!("chip={chip}")).map_err(RunError::Usage)?;
     compile::lower(session, &copy, Stage::Ptx, &CompileOptions { target, ..Default::default() })
         .map_err(|e| RunError::Usage(e.to_string()))?;
-    compile::output_text(&copy, Stage::Ptx).map_err(|e| RunError::Usage(e.to_string()))
+    compile::ptx_of(&copy, &gm).map_err(|e| RunError::Usage(e.to_string()))
+}
+
+/// Every kernel `gpu.func` of `module`, with the gpu.module that holds it.
+fn kernel_funcs<'a>(module: &'a crate::session::OwnedModule<'_>) -> Vec<(phobos_ir::Op<'a>, phobos_ir::Op<'a>)> {
+    let mut out = Vec::new();
+    for gm in module.op().find_all("gpu.module") {
+        let body = gm.region(0).first_block().expect("gpu.module body");
+        out.extend(body.ops().filter(|o| o.is("gpu.func") && o.attr("gpu.kernel").is_some()).map(|f| (gm, f)));
+    }
+    out
+}
+
+/// The gpu.module that holds the kernel named `entry`.
+fn gpu_module_of<'a>(module: &'a crate::session::OwnedModule<'_>, entry: &str) -> Result<phobos_ir::Op<'a>, RunError> {
+    kernel_funcs(module)
+        .into_iter()
+        .find(|(_, f)| f.str_attr("sym_name").as_deref() == Some(entry))
+        .map(|(gm, _)| gm)
+        .ok_or_else(|| RunError::Usage(format!("no kernel named '{entry}'")))
 }
 
 /// Binds `arrays` to the kernel, runs it on the simulator, and returns every tensor after the
@@ -612,7 +632,7 @@ fn prepare(
 ) -> Result<Bound, RunError> {
     let (bound, values) = bind(sig, arrays, defines).map_err(RunError::Usage)?;
     let entry = select_entry(sig, &values).map_err(RunError::Usage)?;
-    let gm = module.op().find_all("gpu.module")[0];
+    let gm = gpu_module_of(module, &entry)?;
     let kernel = phobos_sim::translate(gm, &entry).map_err(|u| RunError::Located(u.to_string()))?;
     let block = kernel.block.ok_or_else(|| RunError::Usage(format!("{entry} has no known_block_size; a launch needs the block size")))?;
     let fixed = sig.entries.iter().find(|(n, _)| *n == entry).map(|(_, f)| f.clone()).unwrap_or_default();

@@ -252,6 +252,17 @@ fn run(m: &ArgMatches) -> Result<bool, String> {
                          gpu-module-to-binary{{format=isa}} (phobos-to-ptx does)"
                     );
                     all_ok = false;
+                } else if ptx.len() > 1 {
+                    // Two PTX modules concatenated are not one PTX file: ptxas rejects the second header.
+                    let names: Vec<&str> = ptx.iter().map(|(n, _)| n.as_str()).collect();
+                    eprintln!(
+                        "phobos-opt: error: --emit=ptx needs one gpu.binary, the module has {} ({}): a PTX file \
+                         holds one module",
+                        ptx.len(),
+                        names.join(", ")
+                    );
+                    all_ok = false;
+                    continue;
                 }
                 outputs.push(ptx.into_iter().map(|(_, t)| t).collect::<Vec<_>>().join("\n"));
             } else {

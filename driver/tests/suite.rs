@@ -137,7 +137,7 @@ fn cuda_path_lowers_the_simt_module_to_ptx() {
     let session = phobos::session::Session::new(true).unwrap();
     let src = std::fs::read_to_string(workspace_root().join("examples/lanes_matvec.phobos")).unwrap();
     let (module, _) = phobos::launch::load_text(&session, "lanes_matvec.phobos", &src, None, "sm_90").unwrap_or_else(|e| panic!("{e:?}"));
-    let ptx = phobos::launch::simt_to_ptx(&session, &module, "sm_90").unwrap_or_else(|e| panic!("{e:?}"));
+    let ptx = phobos::launch::simt_to_ptx(&session, &module, "lanes_matvec", "sm_90").unwrap_or_else(|e| panic!("{e:?}"));
     assert!(ptx.contains(".visible .entry lanes_matvec("), "{ptx}");
     assert_eq!(ptx.matches("shfl.sync.bfly").count(), 5);
     assert_eq!(ptx.matches("ld.global.nc.v4").count(), 2);
@@ -236,4 +236,55 @@ fn embedding_api_dumps_the_ir_of_every_pass() {
     assert!(files.iter().any(|f| f.ends_with("-ptx-gpu-module-to-binary.mlir")), "{files:?}");
     // The compiler keeps working afterwards, threads and all.
     compiler.compile_mlir(&src, "lane_sum.mlir", &Options::default()).unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// Two gpu.modules compile to one PTX module per kernel's gpu.module (never a concatenation),
+/// each of which ptxas accepts; the simulator runs a kernel of either module.
+#[test]
+fn embedding_api_gives_each_gpu_module_its_own_ptx() {
+    use phobos::api::{Arg, Compiler, Device, Options};
+    let src = std::fs::read_to_string(workspace_root().join("tests/lit/driver/two-gpu-modules.mlir")).unwrap();
+    let kernels = Compiler::new().unwrap().compile_mlir(&src, "two.mlir", &Options::default()).unwrap_or_else(|e| panic!("{e}"));
+    let names: Vec<&str> = kernels.iter().map(|k| k.name.as_str()).collect();
+    assert_eq!(names, ["add1", "dbl"]);
+    for (k, other) in [(&kernels[0], "dbl"), (&kernels[1], "add1")] {
+        assert_eq!(k.ptx.matches(".version").count(), 1, "{} has one PTX header", k.name);
+        assert!(k.ptx.contains(&format!(".entry {}(", k.name)), "{}'s PTX has its entry", k.name);
+        assert!(!k.ptx.contains(&format!(".entry {other}(")), "{}'s PTX lacks the other module's entry", k.name);
+        match phobos::stats::find_ptxas() {
+            Some(ptxas) => {
+                let f = workspace_root().join(format!("target/two-modules-{}.ptx", k.name));
+                std::fs::write(&f, &k.ptx).unwrap();
+                let out = Command::new(ptxas).args([&format!("-arch={}", k.chip), "-o", "/dev/null"]).arg(&f).output().unwrap();
+                assert!(out.status.success(), "ptxas rejects {}'s PTX: {}", k.name, String::from_utf8_lossy(&out.stderr));
+            }
+            None => eprintln!("ptxas half skipped: no ptxas (run third_party/install.sh)"),
+        }
+    }
+    let x: Vec<u8> = (0..32).flat_map(|i| (i as f32).to_le_bytes()).collect();
+    for (k, want) in [(&kernels[0], 4.0f32), (&kernels[1], 6.0)] {
+        let mut buf = x.clone();
+        k.launch(&Device::Simulator, [1, 1, 1], &mut [Arg::Buffer(&mut buf), Arg::I64(32)]).unwrap_or_else(|e| panic!("{e}"));
+        let got = f32::from_le_bytes(buf[12..16].try_into().unwrap());
+        assert_eq!(got, want, "{} on element 3", k.name);
+    }
+}
+
+/// A module is compiled by the Compiler whose context built it; another one says so, and leaves
+/// nothing behind that shows up in its next error.
+#[test]
+fn embedding_api_refuses_a_module_of_another_compiler() {
+    use phobos::api::{Compiler, Error, KernelBuilder, Options, ParamType};
+    let (a, b) = (Compiler::new().unwrap(), Compiler::new().unwrap());
+    let k = KernelBuilder::new(&a, "empty", 32, &[("x", ParamType::Buffer("f32"))]).unwrap();
+    let module = k.finish(&a).unwrap();
+    match b.compile_module(&module, &Options::default()) {
+        Err(Error::Compile(m)) => assert!(m.contains("belongs to another Compiler's context"), "{m}"),
+        other => panic!("expected a compile error, got {:?}", other.map(|ks| ks.len())),
+    }
+    assert!(a.compile_module(&module, &Options::default()).is_ok());
+    match b.compile_mlir("gpu.module @m {", "bad.mlir", &Options::default()) {
+        Err(Error::Compile(m)) => assert!(m.starts_with("bad.mlir:"), "only this input's error: {m}"),
+        other => panic!("expected a compile error, got {:?}", other.map(|ks| ks.len())),
+    }
 }
