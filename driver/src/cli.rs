@@ -262,21 +262,6 @@ fn compile_cmd(a: CompileArgs) -> i32 {
     compile_one(&a)
 }
 
-/// Converts a frontend diagnostic into the driver's, with file:line:col.
-fn from_frontend(d: &phobos_frontend::Diag, src: &phobos_frontend::Source) -> Diagnostic {
-    let (line, col) = src.line_col(d.span.start);
-    let severity = match d.level {
-        phobos_frontend::span::Level::Error => phobos_ir::diag::Severity::Error,
-        phobos_frontend::span::Level::Note => phobos_ir::diag::Severity::Note,
-    };
-    Diagnostic {
-        severity,
-        loc: Some(phobos_ir::SrcLoc { file: src.name.clone(), line, col }),
-        message: d.message.clone(),
-        notes: d.notes.iter().map(|n| from_frontend(n, src)).collect(),
-    }
-}
-
 /// `--split-input-file` / `--verify-diagnostics` for sources: each part is compiled to
 /// `--emit`; its diagnostics (frontend's and MLIR's) are printed or checked against the part's
 /// `expected-*` comments.
@@ -317,7 +302,7 @@ fn verify_cmd(a: &CompileArgs) -> i32 {
         let fopts = phobos_frontend::Options { defines: defines.clone(), kernel: a.kernel.clone(), no_fma: a.no_fma };
         let mut diags: Vec<Diagnostic> = Vec::new();
         match phobos_frontend::compile(&src, &fopts) {
-            Err(ds) => diags.extend(ds.iter().map(|d| from_frontend(d, &src))),
+            Err(ds) => diags.extend(ds.iter().map(|d| compile::frontend_diagnostic(d, &src))),
             Ok(out) => {
                 let module = session.parse(&out.mlir, &format!("{filename}.l1.mlir"));
                 if let Some(m) = &module {

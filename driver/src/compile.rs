@@ -238,3 +238,18 @@ pub fn one_gpu_module(session: &Session, module: &OwnedModule) -> bool {
 pub fn render(diags: &[Diagnostic], source: &dyn Fn(&str) -> Option<String>) -> String {
     diags.iter().map(|d| d.render_with_source(source)).collect()
 }
+
+/// A frontend diagnostic in the shared form (its span turned into line and column).
+pub fn frontend_diagnostic(d: &phobos_frontend::Diag, src: &phobos_frontend::Source) -> Diagnostic {
+    let (line, col) = src.line_col(d.span.start);
+    let severity = match d.level {
+        phobos_frontend::span::Level::Error => phobos_ir::diag::Severity::Error,
+        phobos_frontend::span::Level::Note => phobos_ir::diag::Severity::Note,
+    };
+    Diagnostic {
+        severity,
+        loc: Some(phobos_ir::SrcLoc { file: src.name.clone(), line, col }),
+        message: d.message.clone(),
+        notes: d.notes.iter().map(|n| frontend_diagnostic(n, src)).collect(),
+    }
+}

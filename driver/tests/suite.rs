@@ -124,9 +124,44 @@ fn embedding_api_reports_bad_arguments_and_bad_ir() {
     }
     let bad = src.replace("kind = \"sum\"", "kind = \"sum\", width = 3 : i32");
     match compiler.compile_mlir(&bad, "bad.mlir", &Options::default()) {
-        Err(Error::Compile(m)) => assert!(m.contains("bad.mlir:") && m.contains("width"), "{m}"),
+        Err(Error::Compile(d)) => {
+            let text = d.to_string();
+            assert!(text.contains("bad.mlir:") && text.contains("width"), "{text}");
+            // The error is matchable: its location is the lane.reduce line of the input.
+            let e = d.first_error().expect("an error");
+            let loc = e.loc.as_ref().expect("a location");
+            assert_eq!((loc.file.as_str(), loc.line), ("bad.mlir", 5), "{text}");
+            assert!(e.message.contains("width"), "{}", e.message);
+        }
         Err(e) => panic!("{e}"),
         Ok(_) => panic!("width 3 compiled"),
+    }
+}
+
+/// A simulator fault comes back with its kind, CTA, thread and source location, not a string.
+#[test]
+fn embedding_api_faults_are_structured() {
+    use phobos::api::{Arg, Compiler, Device, Error, FaultKind, Options};
+    let src = r#"gpu.module @m {
+  gpu.func @oob(%x: memref<1099511627776xf32> {llvm.align = 16 : i64, phobos.tensor = "X", phobos.dims = ["N"]}, %n: i64 {phobos.dim = "N"}) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %t = gpu.thread_id x
+    %one = arith.constant 1.0 : f32
+    memref.store %one, %x[%t] : memref<1099511627776xf32>
+    gpu.return
+  }
+}
+"#;
+    let kernels = Compiler::new().unwrap().compile_mlir(src, "oob.mlir", &Options::default()).unwrap_or_else(|e| panic!("{e}"));
+    // 16 floats for 32 threads: thread 16 stores past the end.
+    let mut x = vec![0u8; 16 * 4];
+    match kernels[0].launch(&Device::Simulator, [1, 1, 1], &mut [Arg::Buffer(&mut x), Arg::I64(16)]) {
+        Err(Error::Fault(f)) => {
+            assert_eq!(f.kind, FaultKind::OutOfBounds, "{f}");
+            assert_eq!((f.kernel.as_str(), f.cta, f.thread), ("oob", [0, 0, 0], Some([16, 0, 0])), "{f}");
+            let loc = f.loc.as_ref().expect("a location");
+            assert_eq!((loc.file.as_str(), loc.line), ("oob.mlir", 5), "{f}");
+        }
+        other => panic!("expected an out-of-bounds fault, got {:?}", other.map(|r| r.ms)),
     }
 }
 
@@ -279,12 +314,17 @@ fn embedding_api_refuses_a_module_of_another_compiler() {
     let k = KernelBuilder::new(&a, "empty", 32, &[("x", ParamType::Buffer("f32"))]).unwrap();
     let module = k.finish(&a).unwrap();
     match b.compile_module(&module, &Options::default()) {
-        Err(Error::Compile(m)) => assert!(m.contains("belongs to another Compiler's context"), "{m}"),
+        Err(Error::Compile(d)) => {
+            assert!(d.to_string().contains("belongs to another Compiler's context"), "{d}");
+            assert!(d.first_error().is_some_and(|e| e.loc.is_none()), "an API misuse has no source location");
+        }
         other => panic!("expected a compile error, got {:?}", other.map(|ks| ks.len())),
     }
     assert!(a.compile_module(&module, &Options::default()).is_ok());
     match b.compile_mlir("gpu.module @m {", "bad.mlir", &Options::default()) {
-        Err(Error::Compile(m)) => assert!(m.starts_with("bad.mlir:"), "only this input's error: {m}"),
+        Err(Error::Compile(d)) => {
+            assert!(d.all().iter().all(|e| e.loc.as_ref().is_some_and(|l| l.file == "bad.mlir")), "only this input's errors: {d}")
+        }
         other => panic!("expected a compile error, got {:?}", other.map(|ks| ks.len())),
     }
 }

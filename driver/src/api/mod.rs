@@ -16,32 +16,18 @@
 //! # Ok::<(), phobos::api::Error>(())
 //! ```
 
+mod error;
+
 use crate::{
     compile::{self, CompileOptions, Stage},
-    cuda::{self, CudaError, Gpu},
+    cuda::{self, Gpu},
     session::Session,
 };
+pub use error::{Diagnostic, Diagnostics, Error, Fault, FaultKind, Severity, SrcLoc};
 pub use phobos_ir::OwnedModule;
 use phobos_ir::{Builder, Val};
 use phobos_passes::pipelines::Target;
 use std::path::PathBuf;
-
-/// Why a compile or a launch failed.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum Error {
-    /// The input's diagnostics, rendered (`file:line:col: error: ...`).
-    #[error("{0}")]
-    Compile(String),
-    /// Arguments that do not match the kernel's parameters, or a kernel the simulator cannot run.
-    #[error("{0}")]
-    Launch(String),
-    /// The kernel faulted on the simulator (its sanitizer's report).
-    #[error("{0}")]
-    Fault(String),
-    #[error(transparent)]
-    Cuda(#[from] CudaError),
-}
 
 /// What to compile for.
 #[derive(Clone, Debug)]
@@ -143,7 +129,7 @@ pub struct Compiler {
 
 impl Compiler {
     pub fn new() -> Result<Compiler, Error> {
-        Ok(Compiler { session: Session::new(true).map_err(|e| Error::Compile(e.to_string()))? })
+        Ok(Compiler { session: Session::new(true).map_err(|e| Error::Compile(Diagnostics::unlocated(e.to_string())))? })
     }
 
     /// Compiles L1 MLIR text; `filename` names it in diagnostics.
@@ -158,8 +144,10 @@ impl Compiler {
     /// Compiles a `.phobos` source.
     pub fn compile_phobos(&self, source: &str, filename: &str, opts: &Options) -> Result<Vec<Kernel>, Error> {
         let src = phobos_frontend::Source::new(filename, source);
-        let out = phobos_frontend::compile(&src, &phobos_frontend::Options::default())
-            .map_err(|ds| Error::Compile(ds.iter().map(|d| d.render(&src)).collect()))?;
+        let out = phobos_frontend::compile(&src, &phobos_frontend::Options::default()).map_err(|ds| {
+            let list: Vec<Diagnostic> = ds.iter().map(|d| compile::frontend_diagnostic(d, &src)).collect();
+            Error::Compile(Diagnostics::new(list, ds.iter().map(|d| d.render(&src)).collect()))
+        })?;
         self.compile_mlir(&out.mlir, &format!("{filename}.l1.mlir"), opts)
     }
 
@@ -173,24 +161,30 @@ impl Compiler {
     /// input): one to the SIMT level for the simulator, one to PTX.
     fn compile(&self, module: &OwnedModule, opts: &Options, source: Option<(&str, &str)>) -> Result<Vec<Kernel>, Error> {
         if module.op().ctx() != phobos_ir::Ctx::of(&self.session.ctx) {
-            return Err(Error::Compile("the module belongs to another Compiler's context: build it with this Compiler's session()".into()));
+            return Err(Error::Compile(Diagnostics::unlocated(
+                "the module belongs to another Compiler's context: build it with this Compiler's session()",
+            )));
         }
-        let target = Target::parse(&format!("chip={} O={}", opts.chip, opts.opt_level)).map_err(Error::Compile)?;
+        let target =
+            Target::parse(&format!("chip={} O={}", opts.chip, opts.opt_level)).map_err(|e| Error::Compile(Diagnostics::unlocated(e)))?;
         let copts = CompileOptions { target: target.clone(), dump_dir: opts.dump_dir.clone(), ..Default::default() };
         // SAFETY: a clone is a detached module that only this OwnedModule owns.
         let simt = module.clone_module();
         compile::lower(&self.session, &simt, Stage::Simt, &CompileOptions { target, ..Default::default() })
-            .map_err(|_| Error::Compile(self.render(source)))?;
+            .map_err(|e| self.failed(e, source))?;
         let ptx_module = module.clone_module();
-        compile::lower(&self.session, &ptx_module, Stage::Ptx, &copts).map_err(|_| Error::Compile(self.render(source)))?;
+        compile::lower(&self.session, &ptx_module, Stage::Ptx, &copts).map_err(|e| self.failed(e, source))?;
         let mut kernels = Vec::new();
         for gm in simt.op().find_all("gpu.module") {
-            let ptx =
-                compile::ptx_of(&ptx_module, &gm.str_attr("sym_name").unwrap_or_default()).map_err(|e| Error::Compile(e.to_string()))?;
+            let ptx = compile::ptx_of(&ptx_module, &gm.str_attr("sym_name").unwrap_or_default())
+                .map_err(|e| Error::Compile(Diagnostics::unlocated(e.to_string())))?;
             for f in gm.find_all("gpu.func").into_iter().filter(|f| f.attr("gpu.kernel").is_some() || f.attr("kernel").is_some()) {
                 let name = f.str_attr("sym_name").unwrap_or_default();
-                let sim = phobos_sim::translate(gm, &name).map_err(|u| Error::Compile(u.to_string()))?;
-                let block = sim.block.ok_or_else(|| Error::Compile(format!("{name} has no known_block_size")))?;
+                let sim = phobos_sim::translate(gm, &name).map_err(|u| {
+                    let rendered = u.to_string();
+                    Error::Compile(Diagnostics::new(vec![Diagnostic::new(Severity::Error, u.loc, u.message)], rendered))
+                })?;
+                let block = sim.block.ok_or_else(|| Error::Compile(Diagnostics::unlocated(format!("{name} has no known_block_size"))))?;
                 let params = sim
                     .args
                     .iter()
@@ -218,10 +212,18 @@ impl Compiler {
         &self.session
     }
 
-    /// The session's diagnostics, rendered with the source's lines when it is known.
-    fn render(&self, source: Option<(&str, &str)>) -> String {
+    /// A lowering that failed: its diagnostics, or what failed when it reported none (an
+    /// unwritable dump directory, a pipeline that did not build).
+    fn failed(&self, e: compile::CompileError, source: Option<(&str, &str)>) -> Error {
+        let d = self.render(source);
+        Error::Compile(if d.all().is_empty() { Diagnostics::unlocated(e.to_string()) } else { d })
+    }
+
+    /// The session's diagnostics, with their rendering (the source's lines when it is known).
+    fn render(&self, source: Option<(&str, &str)>) -> Diagnostics {
         let diags = self.session.diags.take();
-        compile::render(&diags, &|f| source.filter(|(name, _)| *name == f).map(|(_, text)| text.to_string()))
+        let text = compile::render(&diags, &|f| source.filter(|(name, _)| *name == f).map(|(_, text)| text.to_string()));
+        Diagnostics::new(diags, text)
     }
 }
 
@@ -367,10 +369,7 @@ impl Kernel {
                         .unwrap_or(phobos_passes::target::SHARED_DEFAULT) as u32,
                     ..Default::default()
                 };
-                let stats = phobos_sim::run(&self.sim, &launch, &mut bufs, &opts).map_err(|f| match f.kind {
-                    phobos_sim::FaultKind::BadLaunch => Error::Launch(f.message),
-                    _ => Error::Fault(f.to_string()),
-                })?;
+                let stats = phobos_sim::run(&self.sim, &launch, &mut bufs, &opts).map_err(Error::from)?;
                 let mut filled = bufs.into_iter();
                 for a in args.iter_mut() {
                     if let Arg::Buffer(b) = a {
