@@ -328,3 +328,14 @@ fn embedding_api_refuses_a_module_of_another_compiler() {
         other => panic!("expected a compile error, got {:?}", other.map(|ks| ks.len())),
     }
 }
+
+/// Kernels, devices and errors cross threads, so a frontend can launch from worker threads
+/// (a compile-time check: this fails to build if one stops being `Send + Sync`).
+#[test]
+fn embedding_api_kernels_and_devices_are_send_and_sync() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<phobos::api::Kernel>();
+    send_sync::<phobos::api::Device>();
+    send_sync::<phobos::api::Error>();
+    send_sync::<phobos::api::Options>();
+}
