@@ -11,6 +11,8 @@ command -v cargo >/dev/null || { echo "scripts/test.sh: cargo not found (install
 # Gates: formatting, lints, and snapshots that were never reviewed.
 cargo fmt --all --check </dev/null
 cargo clippy --workspace --all-targets -- -D warnings </dev/null
+# The embedding API is documented: rustdoc warnings (broken links, bad code blocks) fail.
+RUSTDOCFLAGS="-D warnings" cargo doc -p phobos-driver --no-deps -q </dev/null
 pending="$(git ls-files '*.snap.new' 2>/dev/null || true)"
 if [ -n "$pending" ]; then
   echo "scripts/test.sh: a pending snapshot is committed ($pending); review it with cargo insta" >&2

@@ -21,6 +21,7 @@ pub enum Error {
     /// and source location.
     #[error("{0}")]
     Fault(Box<Fault>),
+    /// The CUDA driver's failure (no device, out of memory, a fault on the GPU, ...).
     #[error(transparent)]
     Cuda(#[from] CudaError),
 }

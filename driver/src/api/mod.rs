@@ -16,6 +16,8 @@
 //! # Ok::<(), phobos::api::Error>(())
 //! ```
 
+#![warn(missing_docs)]
+
 mod error;
 
 use crate::{
@@ -51,19 +53,34 @@ impl Default for Options {
 #[non_exhaustive]
 pub enum Param {
     /// A global-memory buffer of elements of `elem` (`f32`, `i32`, ...).
-    Buffer { name: String, elem: String },
+    Buffer {
+        /// The tensor's name (`phobos.tensor`, or `argN`).
+        name: String,
+        /// The element type.
+        elem: String,
+    },
     /// A scalar of type `ty`.
-    Scalar { name: String, ty: String },
+    Scalar {
+        /// The parameter's name (`phobos.dim`, or `argN`).
+        name: String,
+        /// `i32`, `i64` (also for `index`), `f32` or `f64`.
+        ty: String,
+    },
 }
 
 /// A launch argument: a buffer's bytes (read and written back), or a scalar of exactly the
 /// parameter's type (see [`Kernel::check_args`]).
 #[derive(Debug)]
 pub enum Arg<'a> {
+    /// A buffer's bytes, little-endian elements; the launch writes the kernel's results back.
     Buffer(&'a mut [u8]),
+    /// An `i32` parameter.
     I32(i32),
+    /// An `i64` or `index` parameter.
     I64(i64),
+    /// An `f32` parameter.
     F32(f32),
+    /// An `f64` parameter.
     F64(f64),
 }
 
@@ -72,6 +89,7 @@ pub enum Arg<'a> {
 pub enum Device {
     /// The CPU SIMT simulator (with its sanitizer).
     Simulator,
+    /// A CUDA GPU, through cudarc.
     Cuda(Gpu),
 }
 
@@ -90,6 +108,7 @@ impl Device {
     pub fn cuda() -> Result<Device, Error> {
         Ok(Device::Cuda(Gpu::open()?))
     }
+    /// `simulator`, or the GPU's name and chip: `NVIDIA H200 (sm_90)`.
     pub fn name(&self) -> String {
         match self {
             Device::Simulator => "simulator".into(),
@@ -101,13 +120,18 @@ impl Device {
 /// A compiled kernel, independent of the compiler that made it.
 #[derive(Debug)]
 pub struct Kernel {
+    /// The entry's name (the `gpu.func`'s symbol).
     pub name: String,
     /// The PTX of the gpu.module that holds the kernel (the entry is `.entry <name>`): one PTX
     /// module per gpu.module, as `ptxas` and the CUDA driver take it.
     pub ptx: String,
+    /// The chip it was compiled for, e.g. `sm_90`.
     pub chip: String,
+    /// The block size (`known_block_size`), which every launch uses.
     pub block: [u32; 3],
+    /// Bytes of dynamic shared memory a launch reserves (the shared-memory plan's).
     pub dynamic_shared: u32,
+    /// The parameters, in launch order.
     pub params: Vec<Param>,
     sim: phobos_sim::Kernel,
 }
@@ -128,6 +152,7 @@ pub struct Compiler {
 }
 
 impl Compiler {
+    /// A context with the Phobos dialects and passes loaded.
     pub fn new() -> Result<Compiler, Error> {
         Ok(Compiler { session: Session::new(true).map_err(|e| Error::Compile(Diagnostics::unlocated(e.to_string())))? })
     }
@@ -243,6 +268,7 @@ pub enum ParamType {
 }
 
 impl<'s> KernelBuilder<'s> {
+    /// A kernel `name` of `threads` threads per block (x only) with `params`, its body empty.
     pub fn new(compiler: &'s Compiler, name: &str, threads: u32, params: &[(&str, ParamType)]) -> Result<KernelBuilder<'s>, Error> {
         let args: Vec<String> = params
             .iter()
