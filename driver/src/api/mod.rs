@@ -252,6 +252,40 @@ impl Compiler {
     }
 }
 
+/// Element and scalar types a kernel parameter can have (what the simulator and the ABI take).
+const PARAM_TYPES: [&str; 8] = ["i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64"];
+
+/// The checks [`KernelBuilder::new`] makes before writing any IR, so that a bad name or type is
+/// an error that says which, not a parse error in text the caller never saw.
+fn check_signature(name: &str, threads: u32, params: &[(&str, ParamType)]) -> Result<(), String> {
+    let ident = |n: &str| {
+        n.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_') && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    if !ident(name) {
+        return Err(format!("kernel name '{name}' is not an identifier ([A-Za-z_][A-Za-z0-9_]*)"));
+    }
+    if !(1..=1024).contains(&threads) {
+        return Err(format!("kernel {name} has {threads} threads per block; CUDA allows 1 to 1024"));
+    }
+    for (i, (n, t)) in params.iter().enumerate() {
+        if !ident(n) {
+            return Err(format!("parameter {i} of {name}: '{n}' is not an identifier ([A-Za-z_][A-Za-z0-9_]*)"));
+        }
+        if params[..i].iter().any(|(m, _)| m == n) {
+            return Err(format!("parameter {i} of {name}: '{n}' names an earlier parameter too"));
+        }
+        let (ParamType::Buffer(ty) | ParamType::Scalar(ty)) = t;
+        let ok = PARAM_TYPES.contains(ty) || (matches!(t, ParamType::Scalar(_)) && *ty == "index");
+        if !ok {
+            return Err(format!(
+                "parameter {i} ({n}) of {name} has type '{ty}'; a parameter is one of {} (or index, for a scalar)",
+                PARAM_TYPES.join(", ")
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Builds one kernel in code: a `gpu.module` holding a `gpu.func` with the given parameters and
 /// block size; add its body with [`KernelBuilder::builder`] and the typed builders.
 pub struct KernelBuilder<'s> {
@@ -270,6 +304,7 @@ pub enum ParamType {
 impl<'s> KernelBuilder<'s> {
     /// A kernel `name` of `threads` threads per block (x only) with `params`, its body empty.
     pub fn new(compiler: &'s Compiler, name: &str, threads: u32, params: &[(&str, ParamType)]) -> Result<KernelBuilder<'s>, Error> {
+        check_signature(name, threads, params).map_err(|m| Error::Compile(Diagnostics::unlocated(m)))?;
         let args: Vec<String> = params
             .iter()
             .map(|(n, t)| match t {
