@@ -364,3 +364,28 @@ fn embedding_api_builder_misuse_is_an_error() {
     }
     assert!(KernelBuilder::new(&c, "k", 32, &[("x", f32s), ("n", ParamType::Scalar("index"))]).is_ok());
 }
+
+/// Ops built at a caller's location report errors there, not in the builder's generated text.
+#[test]
+fn embedding_api_builder_ops_take_the_callers_location() {
+    use phobos::api::{Compiler, Error, KernelBuilder, ParamType};
+    use phobos_dialects::lane;
+    let c = Compiler::new().unwrap();
+    for (at, want) in [(Some(("front.src", 12, 3)), ("front.src", 12, 3)), (None, ("k.builder", 3, 5))] {
+        let k = KernelBuilder::new(&c, "k", 32, &[("x", ParamType::Buffer("f32"))]).unwrap();
+        let b = match at {
+            Some((f, l, col)) => k.builder_at(f, l, col),
+            None => k.builder(),
+        };
+        let v = b.const_float(b.ctx.known_type("f32"), 1.0);
+        lane::build::reduce(b, lane::Kind::Sum, v, 3);
+        match k.finish(&c) {
+            Err(Error::Compile(d)) => {
+                let loc = d.first_error().and_then(|e| e.loc.clone()).expect("a located error");
+                assert_eq!((loc.file.as_str(), loc.line, loc.col), want, "{d}");
+            }
+            Err(e) => panic!("{e}"),
+            Ok(_) => panic!("width 3 was accepted"),
+        }
+    }
+}

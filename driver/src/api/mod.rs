@@ -326,9 +326,18 @@ impl<'s> KernelBuilder<'s> {
         let func = self.module.op().find_all("gpu.func")[0];
         func.region(0).first_block().map(|b| b.args()).unwrap_or_default()
     }
-    /// A builder inserting at the end of the kernel's body.
+    /// A builder inserting at the end of the kernel's body. Its ops are located in the kernel's
+    /// generated text (`<name>.builder:3:5`, its `gpu.return`); use [`KernelBuilder::builder_at`] to give them
+    /// the frontend's own source position, which diagnostics and faults then report.
     pub fn builder(&self) -> Builder<'_> {
         Builder::before(self.module.op().find_all("gpu.return")[0])
+    }
+    /// A builder inserting at the end of the kernel's body whose ops are located at
+    /// `file:line:col` (1-based).
+    pub fn builder_at(&self, file: &str, line: u32, col: u32) -> Builder<'_> {
+        let b = self.builder();
+        let loc = b.ctx.file_loc(file, line, col);
+        b.with_loc(loc)
     }
     /// The module, verified.
     pub fn finish(self, compiler: &Compiler) -> Result<OwnedModule<'s>, Error> {
