@@ -389,3 +389,22 @@ fn embedding_api_builder_ops_take_the_callers_location() {
         }
     }
 }
+
+/// A pass pipeline in phobos-opt's syntax runs on a module from the API; a wrong one is an error.
+#[test]
+fn embedding_api_runs_a_pass_pipeline() {
+    use phobos::api::{Compiler, Error};
+    let c = Compiler::new().unwrap();
+    let src = std::fs::read_to_string(workspace_root().join("examples/lane_sum.mlir")).unwrap();
+    let module = c.session().parse(&src, "lane_sum.mlir").expect("parses");
+    c.run_pipeline(&module, "builtin.module(gpu.module(convert-lane-to-gpu))").unwrap_or_else(|e| panic!("{e}"));
+    let text = module.op().to_string();
+    // A width-32 sum and a width-8 max: 5 + 3 butterfly steps.
+    assert!(!text.contains("lane.reduce") && text.matches("gpu.shuffle ").count() == 8, "{text}");
+    match c.run_pipeline(&module, "builtin.module(no-such-pass)") {
+        Err(Error::Compile(d)) => {
+            assert!(d.to_string().contains("no-such-pass") && d.first_error().is_some_and(|e| e.loc.is_none()), "{d}")
+        }
+        other => panic!("expected a pipeline error, got {other:?}"),
+    }
+}

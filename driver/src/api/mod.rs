@@ -185,11 +185,7 @@ impl Compiler {
     /// Lowers two clones of `module` (they keep its locations, so diagnostics point into the
     /// input): one to the SIMT level for the simulator, one to PTX.
     fn compile(&self, module: &OwnedModule, opts: &Options, source: Option<(&str, &str)>) -> Result<Vec<Kernel>, Error> {
-        if module.op().ctx() != phobos_ir::Ctx::of(&self.session.ctx) {
-            return Err(Error::Compile(Diagnostics::unlocated(
-                "the module belongs to another Compiler's context: build it with this Compiler's session()",
-            )));
-        }
+        self.check_context(module)?;
         let target =
             Target::parse(&format!("chip={} O={}", opts.chip, opts.opt_level)).map_err(|e| Error::Compile(Diagnostics::unlocated(e)))?;
         let copts = CompileOptions { target: target.clone(), dump_dir: opts.dump_dir.clone(), ..Default::default() };
@@ -230,6 +226,37 @@ impl Compiler {
             }
         }
         Ok(kernels)
+    }
+
+    /// Runs a pass pipeline, in `phobos-opt`'s syntax, on `module` in place, then the
+    /// verifiers: `builtin.module(gpu.module(convert-lane-to-gpu))`, or a named pipeline such as
+    /// `builtin.module(phobos-to-simt{chip=sm_90})`. A pipeline that does not parse is an
+    /// unlocated error; a pass that fails returns its located diagnostics.
+    pub fn run_pipeline(&self, module: &OwnedModule, pipeline: &str) -> Result<(), Error> {
+        self.check_context(module)?;
+        self.session.diags.take();
+        let cfg = phobos_passes::pipeline::BuildConfig { diags: self.session.diags.clone(), ..Default::default() };
+        let printing = crate::pass_manager::IrPrinting::default();
+        match crate::pass_manager::run_pipeline(&self.session, module, pipeline, &cfg, &printing) {
+            Err(crate::pass_manager::PipelineRunError::Pipeline(e)) => Err(Error::Compile(Diagnostics::unlocated(e.to_string()))),
+            Err(e) => {
+                let d = self.render(None);
+                Err(Error::Compile(if d.all().is_empty() { Diagnostics::unlocated(e.to_string()) } else { d }))
+            }
+            Ok(()) if phobos_dialects::verify(module.op(), &self.session.diags) => Ok(()),
+            Ok(()) => Err(Error::Compile(self.render(None))),
+        }
+    }
+
+    /// An error when `module` was built in another Compiler's context (its ops cannot mix with
+    /// this one's).
+    fn check_context(&self, module: &OwnedModule) -> Result<(), Error> {
+        if module.op().ctx() != phobos_ir::Ctx::of(&self.session.ctx) {
+            return Err(Error::Compile(Diagnostics::unlocated(
+                "the module belongs to another Compiler's context: build it with this Compiler's session()",
+            )));
+        }
+        Ok(())
     }
 
     /// The MLIR context, for building IR with [`KernelBuilder`].
