@@ -58,4 +58,44 @@ irdl.dialect @cta {
     irdl.results(result: %t)
     irdl.regions(combine: %body)
   }
+
+  // Redistributions of register arrays (issue 14, seed 000). The CTA's T threads hold n items
+  // each (a vector<n x T>); a thread/value layout (a string in `phobos layout` notation) maps
+  // index t + T*i of item i of thread t to a position in [0, T*n). The Rust verifier
+  // (src/cta.rs) parses the layouts, checks them as bijections of shape (T, n), and the ranks'
+  // type. Like every CTA collective they need uniform control.
+  //   %s = "cta.exchange"(%v) {from = "blocked(128,4)", to = "striped(128,4)"} : (vector<4xf32>) -> vector<4xf32>
+  // Item i of thread t of the result is the value at position to(t, i), held by v at from⁻¹(to(t, i)).
+  irdl.operation @exchange {
+    %v = irdl.base "!builtin.vector"
+    %from = irdl.base "#builtin.string"
+    %to = irdl.base "#builtin.string"
+    irdl.operands(value: %v)
+    irdl.results(result: %v)
+    irdl.attributes { "from" = %from, "to" = %to }
+  }
+
+  // Item i of thread t of v goes to position ranks[i] (a permutation of [0, T*n)); the result
+  // reads the positions under `to`.
+  //   %r = "cta.scatter"(%v, %ranks) {to = "blocked(128,4)"} : (vector<4xf32>, vector<4xi32>) -> vector<4xf32>
+  irdl.operation @scatter {
+    %v = irdl.base "!builtin.vector"
+    %r = irdl.base "!builtin.vector"
+    %layout = irdl.base "#builtin.string"
+    irdl.operands(value: %v, ranks: %r)
+    irdl.results(result: %v)
+    irdl.attributes { "to" = %layout }
+  }
+
+  // Item i of thread t of the result is the value at position ranks[i] of v, read under `from`
+  // (ranks may repeat).
+  //   %g = "cta.gather"(%v, %ranks) {from = "striped(128,4)"} : (vector<4xf32>, vector<4xi32>) -> vector<4xf32>
+  irdl.operation @gather {
+    %v = irdl.base "!builtin.vector"
+    %r = irdl.base "!builtin.vector"
+    %layout = irdl.base "#builtin.string"
+    irdl.operands(value: %v, ranks: %r)
+    irdl.results(result: %v)
+    irdl.attributes { "from" = %layout }
+  }
 }

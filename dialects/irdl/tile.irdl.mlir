@@ -16,4 +16,16 @@ irdl.dialect @tile {
     irdl.results(tile: %dst)
     irdl.attributes { "shape" = %shape }
   }
+
+  // %buf = "tile.alloc"() {name = "buf", shape = array<i64: 8, 64>} : () -> memref<8x64xf32, #gpu.address_space<workgroup>>
+  // A buffer in shared memory, one per CTA, that the kernel's threads write and read. Its
+  // contents are undefined at the start. Placed by tile-plan-shared-memory like a tile;
+  // `phobos.exclusive` (set by the exchange lowering for warp-synchronised staging) keeps its
+  // bytes out of any other buffer's, since only a CTA barrier orders accesses across warps.
+  irdl.operation @alloc {
+    %dst = irdl.base "!builtin.memref"
+    %shape = irdl.base "#builtin.dense_array"
+    irdl.results(buffer: %dst)
+    irdl.attributes { "shape" = %shape }
+  }
 }

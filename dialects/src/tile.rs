@@ -8,6 +8,9 @@ pub fn shape(op: Op) -> Vec<i64> {
 }
 
 pub fn verify(op: Op) -> Result<(), Diagnostic> {
+    if op.is("tile.alloc") {
+        return verify_alloc(op);
+    }
     if !op.is("tile.copy") {
         return Ok(());
     }
@@ -47,4 +50,33 @@ pub fn verify(op: Op) -> Result<(), Diagnostic> {
         return Err(Diagnostic::op_error(op, format!("the tile must live in workgroup memory, got {res}")));
     }
     Ok(())
+}
+
+fn verify_alloc(op: Op) -> Result<(), Diagnostic> {
+    let Some(shape) = op.attr("shape").and_then(|a| a.dense_ints()) else {
+        return Err(Diagnostic::op_error(op, "shape must be an array<i64: ...>"));
+    };
+    if shape.is_empty() || shape.iter().any(|e| *e <= 0) {
+        return Err(Diagnostic::op_error(op, format!("shape must list positive extents, got {shape:?}")));
+    }
+    let res = op.result(0).ty();
+    let want: Vec<Option<i64>> = shape.iter().map(|e| Some(*e)).collect();
+    if res.shape() != want || res.memory_space() != 3 {
+        return Err(Diagnostic::op_error(op, format!("the buffer must be a workgroup memref of the shape {shape:?}, got {res}")));
+    }
+    Ok(())
+}
+
+/// Typed builders.
+pub mod build {
+    use phobos_ir::{Builder, Ty, Val};
+
+    /// `tile.alloc`: a shared-memory buffer of `shape` elements of `elem`, named for errors.
+    pub fn alloc<'a>(b: Builder<'a>, name: &str, elem: Ty<'a>, shape: &[i64]) -> Val<'a> {
+        let ctx = b.ctx;
+        let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+        let mty = ctx.known_type(&format!("memref<{}x{elem}, #gpu.address_space<workgroup>>", dims.join("x")));
+        let shape_attr = ctx.known_attr(&format!("array<i64: {}>", dims.join(", ")));
+        b.op_value("tile.alloc", &[], mty, &[("name", ctx.str_attr(name)), ("shape", shape_attr)])
+    }
 }

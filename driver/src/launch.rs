@@ -428,6 +428,7 @@ pub fn run(req: &RunRequest) -> Result<(), RunError> {
                 eprintln!("warp_instructions: {}", stats.warp_insts);
                 eprintln!("thread_instructions: {}", stats.thread_insts);
                 eprintln!("thread_instructions_per_s: {:.0}", stats.thread_insts as f64 / secs.max(1e-9));
+                eprintln!("bank_conflicts: {}", stats.bank_conflicts);
             }
             outputs
         }

@@ -13,6 +13,10 @@ mod e2e;
 #[path = "suite/layouts.rs"]
 mod layouts;
 
+#[path = "suite/exchange.rs"]
+#[allow(clippy::needless_range_loop)]
+mod exchange;
+
 #[path = "suite/fuzz.rs"]
 mod fuzz;
 

@@ -113,6 +113,15 @@ pub enum Stmt {
         value: Expr,
         span: Span,
     },
+    /// `var v: f32[4]` (a register array: `n` items per thread, zero at the start) or
+    /// `var buf: shared<f32>[8, 64]` (a buffer in shared memory, one per CTA).
+    Buffer {
+        name: Ident,
+        elem: TypeName,
+        shared: bool,
+        dims: Vec<(i64, Span)>,
+        span: Span,
+    },
     If {
         cond: Expr,
         then: Block,
@@ -195,6 +204,23 @@ pub enum Index {
     Full(Span),
 }
 
+/// A thread/value layout of an exchange: `blocked`, `striped`, `warp_striped`, or a quoted
+/// layout in `phobos layout` notation.
+#[derive(Clone, Debug, Serialize)]
+pub enum LayoutRef {
+    Named(Ident),
+    Quoted(String, Span),
+}
+
+impl LayoutRef {
+    pub fn span(&self) -> Span {
+        match self {
+            LayoutRef::Named(i) => i.span,
+            LayoutRef::Quoted(_, s) => *s,
+        }
+    }
+}
+
 /// One `key value` entry inside a collective's angle brackets.
 #[derive(Clone, Debug, Serialize)]
 pub struct Config {
@@ -222,6 +248,13 @@ pub enum ExprKind {
     },
     /// `t[i, j :+ 4]`
     Subscript(Ident, Vec<Index>),
+    /// `exchange<blocked, striped>(v)`, `scatter<blocked>(v, ranks)`, `gather<striped>(v, ranks)`:
+    /// a CTA-wide redistribution of register arrays between thread/value layouts.
+    Exchange {
+        op: Ident,
+        layouts: Vec<LayoutRef>,
+        args: Vec<Expr>,
+    },
 }
 
 #[derive(Clone, Debug, Serialize)]

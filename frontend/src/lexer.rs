@@ -8,6 +8,8 @@ pub enum Tok {
     Ident(String),
     Int(i64),
     Float(f64),
+    /// A string literal's contents: `"(128,4):(4,1)"` (a layout in `phobos layout` notation).
+    Str(String),
     /// Punctuation and operators, as written: `(`, `:+`, `<<=`, ...
     Punct(&'static str),
     Eof,
@@ -76,6 +78,17 @@ pub fn lex(text: &str) -> Result<Vec<Token>> {
             Tok::Ident(text[start..i].to_string())
         } else if c.is_ascii_digit() {
             lex_number(text, &mut i)?
+        } else if c == b'"' {
+            // No escapes: layouts never need them. A string ends on its line.
+            i += 1;
+            while i < b.len() && b[i] != b'"' && b[i] != b'\n' {
+                i += 1;
+            }
+            if i >= b.len() || b[i] != b'"' {
+                return Err(Diag::error(Span::new(start, start + 1), "unterminated string: a string ends with '\"' on its line"));
+            }
+            i += 1;
+            Tok::Str(text[start + 1..i - 1].to_string())
         } else if let Some(p) = PUNCTS.iter().find(|p| text[i..].starts_with(**p)) {
             i += p.len();
             Tok::Punct(p)

@@ -11,8 +11,14 @@ use crate::{
 pub const RESERVED: &[&str] = &[
     "sum", "max", "min", "any", "all", "argmax", "reduce", "shfl", "range", "elem", "store", "word", "dp4a", "byteperm", "popcount", "i8",
     "i16", "i32", "i64", "f16", "f32", "f64", "bool", "let", "var", "if", "else", "for", "in", "fn", "kernel", "tensor", "ctx", "true",
-    "false",
+    "false", "exchange", "scatter", "gather",
 ];
+
+/// Redistributions of register arrays, which take `<layout, ...>`.
+pub const EXCHANGES: &[&str] = &["exchange", "scatter", "gather"];
+
+/// The most items a register array holds per thread.
+pub const MAX_ARRAY_ITEMS: i64 = 64;
 
 /// Collective and shuffle names, which take `<...>`.
 pub const COLLECTIVES: &[&str] = &["sum", "max", "min", "any", "all", "argmax", "reduce", "shfl"];
@@ -66,6 +72,7 @@ impl Parser {
             Tok::Ident(n) => format!("'{n}'"),
             Tok::Int(i) => format!("'{i}'"),
             Tok::Float(f) => format!("'{f}'"),
+            Tok::Str(s) => format!("\"{s}\""),
             Tok::Punct(p) => format!("'{p}'"),
             Tok::Eof => "the end of the file".into(),
         }
@@ -258,6 +265,59 @@ impl Parser {
         Ok(Param { span: name.span.to(end), name, elem, dims })
     }
 
+    /// `var buf: shared<f32>[8, 64]` after the `:`.
+    fn buffer(&mut self, start: Span, mutable: bool, name: Ident, shared: bool) -> Result<Stmt> {
+        self.bump();
+        self.eat_punct("<")?;
+        let elem = self.type_name()?;
+        self.eat_punct(">")?;
+        if !self.is_punct("[") {
+            return self.expected("'[' and the buffer's extents");
+        }
+        self.buffer_dims(start, mutable, name, elem, shared)
+    }
+
+    /// The `[n, ...]` of a register array or shared buffer: positive integer literals.
+    fn buffer_dims(&mut self, start: Span, mutable: bool, name: Ident, elem: TypeName, shared: bool) -> Result<Stmt> {
+        let what = if shared { "a shared buffer" } else { "a register array" };
+        self.eat_punct("[")?;
+        let mut dims = Vec::new();
+        loop {
+            let Tok::Int(v) = self.peek().tok else {
+                return self.expected(&format!("{what}'s extent (a positive integer)"));
+            };
+            let span = self.bump().span;
+            if v <= 0 {
+                return Err(Diag::error(span, format!("{what}'s extent must be positive, got {v}")));
+            }
+            dims.push((v, span));
+            if !self.is_punct(",") {
+                break;
+            }
+            self.bump();
+        }
+        let end = self.eat_punct("]")?;
+        let span = start.to(end);
+        if !mutable {
+            return Err(Diag::error(span, format!("{what} is declared with var: its elements are assigned")));
+        }
+        if !shared {
+            if dims.len() != 1 {
+                return Err(Diag::error(span, format!("a register array has one extent (items per thread), got {}", dims.len())));
+            }
+            if dims[0].0 > MAX_ARRAY_ITEMS {
+                return Err(Diag::error(
+                    dims[0].1,
+                    format!("a register array holds 1 to {MAX_ARRAY_ITEMS} items per thread, got {}", dims[0].0),
+                ));
+            }
+        }
+        if self.is_punct("=") {
+            return Err(Diag::error(self.peek().span, format!("{what} takes no initializer: it starts at zero; assign its elements")));
+        }
+        Ok(Stmt::Buffer { name, elem, shared, dims, span })
+    }
+
     fn type_name(&mut self) -> Result<TypeName> {
         let id = self.ident("a type (i8, i16, i32, i64, f16, f32, f64 or bool)")?;
         if !TYPES.contains(&id.name.as_str()) {
@@ -288,7 +348,14 @@ impl Parser {
             let name = self.binder("a variable name")?;
             let ty = if self.is_punct(":") {
                 self.bump();
-                Some(self.type_name()?)
+                if self.is_ident("shared") {
+                    return self.buffer(start, mutable, name, true);
+                }
+                let t = self.type_name()?;
+                if self.is_punct("[") {
+                    return self.buffer_dims(start, mutable, name, t, false);
+                }
+                Some(t)
             } else {
                 None
             };
@@ -528,6 +595,9 @@ impl Parser {
                 if COLLECTIVES.contains(&name.as_str()) && self.is_punct("<") && !self.peek().newline_before {
                     return self.collective(id);
                 }
+                if EXCHANGES.contains(&name.as_str()) && self.is_punct("<") && !self.peek().newline_before {
+                    return self.exchange(id);
+                }
                 if self.is_punct("(") && !self.peek().newline_before {
                     let (args, end) = self.args()?;
                     let span = id.span.to(end);
@@ -542,34 +612,61 @@ impl Parser {
         }
     }
 
-    fn collective(&mut self, op: Ident) -> Result<Expr> {
+    /// `<item, item, ...>`: `item` parses one entry, seeing those before it.
+    fn angle_list<T>(&mut self, mut item: impl FnMut(&mut Self, &[T]) -> Result<T>) -> Result<Vec<T>> {
         self.eat_punct("<")?;
-        let mut config = Vec::new();
+        let mut out = Vec::new();
         loop {
-            let key = self.ident("a configuration (over, width, from, xor, down or up)")?;
-            if !["over", "width", "from", "xor", "down", "up"].contains(&key.name.as_str()) {
-                return Err(Diag::error(
-                    key.span,
-                    format!("unknown configuration '{}' (expected over, width, from, xor, down or up)", key.name),
-                ));
-            }
-            if let Some(first) = config.iter().find(|c: &&Config| c.key.name == key.name) {
-                return Err(Diag::error(key.span, format!("'{}' is given twice", key.name)).note(first.key.span, "first given here"));
-            }
-            // Parsed above the comparisons, so that '>' closes the brackets.
-            self.enter(key.span)?;
-            let value = self.binary(4)?;
-            self.depth -= 1;
-            config.push(Config { key, value });
+            let x = item(self, &out)?;
+            out.push(x);
             if !self.is_punct(",") {
                 break;
             }
             self.bump();
         }
         self.eat_punct(">")?;
+        Ok(out)
+    }
+
+    fn collective(&mut self, op: Ident) -> Result<Expr> {
+        let config = self.angle_list(|p, config: &[Config]| {
+            let key = p.ident("a configuration (over, width, from, xor, down or up)")?;
+            if !["over", "width", "from", "xor", "down", "up"].contains(&key.name.as_str()) {
+                return Err(Diag::error(
+                    key.span,
+                    format!("unknown configuration '{}' (expected over, width, from, xor, down or up)", key.name),
+                ));
+            }
+            if let Some(first) = config.iter().find(|c| c.key.name == key.name) {
+                return Err(Diag::error(key.span, format!("'{}' is given twice", key.name)).note(first.key.span, "first given here"));
+            }
+            // Parsed above the comparisons, so that '>' closes the brackets.
+            p.enter(key.span)?;
+            let value = p.binary(4)?;
+            p.depth -= 1;
+            Ok(Config { key, value })
+        })?;
         let (args, end) = self.args()?;
         let span = op.span.to(end);
         Ok(Expr { kind: ExprKind::Collective { op, config, args }, span })
+    }
+
+    /// `exchange<A, B>(v)`, `scatter<B>(v, ranks)`, `gather<A>(v, ranks)`.
+    fn exchange(&mut self, op: Ident) -> Result<Expr> {
+        let layouts = self.angle_list(|p, _: &[LayoutRef]| {
+            let t = p.peek().clone();
+            match t.tok {
+                Tok::Str(s) => {
+                    p.bump();
+                    Ok(LayoutRef::Quoted(s, t.span))
+                }
+                Tok::Ident(_) => Ok(LayoutRef::Named(p.ident("a layout")?)),
+                _ => p.expected("a layout (blocked, striped, warp_striped or a quoted layout such as \"(128,4):(4,1)\")"),
+            }
+        })?;
+        let (args, end) = self.args()?;
+        let span = op.span.to(end);
+        Ok(Expr { kind: ExprKind::Exchange { op, layouts, args }, span })
     }
 
     fn subscript(&mut self, name: Ident) -> Result<Expr> {

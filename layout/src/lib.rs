@@ -9,7 +9,9 @@
 //! kept as the pair. Never a layout that differs from A∘B.
 //! ```
 
+pub mod banks;
 pub mod draw;
+pub mod exchange;
 pub mod expr;
 pub mod infer;
 pub mod layout;

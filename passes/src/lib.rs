@@ -21,8 +21,10 @@ pub mod vector;
 use registry::PassInfo;
 
 /// The registry's table (see [`registry::passes`]).
-pub(crate) static PASSES: [PassInfo; 13] = [
+pub(crate) static PASSES: [PassInfo; 15] = [
     analysis::verify_uniformity::PASS,
+    conversion::exchange_to_gpu::PASS,
+    tile::infer_barriers::PASS,
     conversion::cta_to_gpu::PASS,
     layout::compose_layouts::PASS,
     conversion::layout_to_arith::PASS,

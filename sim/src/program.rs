@@ -293,6 +293,9 @@ pub enum Inst {
         n: u32,
         align: u32,
         loc: u32,
+        /// The item of a `cta.scatter` this store writes (`phobos.scatter_item`): a second
+        /// scatter write of a byte before the next barrier is a repeated rank.
+        scatter: Option<u32>,
     },
     Atomic {
         kind: AtomicKind,
@@ -320,16 +323,21 @@ pub enum Inst {
         dst: Slot,
         src: Slot,
     },
+    /// Element `pos` of `src`, or element `at` (an index value per lane) when given; a
+    /// position past the end reads zero (MLIR's poison).
     Extract {
         dst: Slot,
         src: Slot,
         pos: u32,
+        at: Option<Slot>,
     },
+    /// `vec` with element `pos` (or `at`) replaced by `val`; past the end, `vec` unchanged.
     Insert {
         dst: Slot,
         vec: Slot,
         val: Slot,
         pos: u32,
+        at: Option<Slot>,
     },
     ExtractSlice {
         dst: Slot,

@@ -143,6 +143,7 @@ impl<'a> Gen<'a> {
                 }
                 Ok(Value::Run(Run { chunks, len: r.len }))
             }
+            Value::Array(_) => Err(Diag::error(span, "a cast converts a scalar; convert a register array's items one by one")),
             Value::V(v) => {
                 let from = v.ty.elem;
                 let rt = v.ty.with_elem(to);

@@ -27,6 +27,7 @@ impl<'a> Gen<'a> {
             ExprKind::Float(v) => Ok(Value::Float(*v)),
             ExprKind::Bool(b) => Ok(Value::V(self.const_bool(*b, e.span))),
             ExprKind::Name(n) => match self.lookup(n) {
+                Some(Bind::Val { v, .. }) if v.ty.lanes.is_some() => Ok(Value::Array(v.clone())),
                 Some(Bind::Val { v, .. }) => Ok(Value::V(v.clone())),
                 Some(Bind::Lit(l)) => Ok(l.clone()),
                 Some(Bind::Dim(Dim::Const(c))) => Ok(Value::Int(*c)),
@@ -51,7 +52,14 @@ impl<'a> Gen<'a> {
             }
             ExprKind::Call(f, args) => self.call(f, args, e.span),
             ExprKind::Collective { op, config, args } => self.collective(op, config, args, e.span),
-            ExprKind::Subscript(t, idx) => self.subscript(t, idx, e.span),
+            ExprKind::Subscript(t, idx) => match self.lookup(&t.name) {
+                Some(Bind::Val { v, .. }) if v.ty.lanes.is_some() => {
+                    let v = v.clone();
+                    self.array_read(&t.name, &v, idx, e.span)
+                }
+                _ => self.subscript(t, idx, e.span),
+            },
+            ExprKind::Exchange { op, layouts, args } => self.exchange_expr(op, layouts, args, e.span),
         }
     }
 
@@ -131,7 +139,7 @@ impl<'a> Gen<'a> {
     /// Does evaluating `e` read memory or divide (things a short-circuit must guard)?
     pub(super) fn may_fault(e: &Expr) -> bool {
         match &e.kind {
-            ExprKind::Subscript(..) | ExprKind::Collective { .. } => true,
+            ExprKind::Subscript(..) | ExprKind::Collective { .. } | ExprKind::Exchange { .. } => true,
             ExprKind::Binary(BinOp::Div | BinOp::Rem, ..) => true,
             ExprKind::Binary(_, a, b) => Self::may_fault(a) || Self::may_fault(b),
             ExprKind::Unary(_, a) => Self::may_fault(a),

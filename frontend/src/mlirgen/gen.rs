@@ -24,6 +24,8 @@ pub(super) enum Value {
     Int(i64),
     Float(f64),
     Run(Run),
+    /// A register array: `vector<n x T>`, `n` items per thread.
+    Array(V),
 }
 
 /// Where a tensor lives and how to index it.
@@ -80,6 +82,9 @@ pub(super) struct Gen<'a> {
     pub(super) expr_depth: u32,
     /// Contract float sums of products into fused multiply-adds.
     pub(super) fma: bool,
+    /// The constant (start, stop, step) of each `for` whose bounds are constants, by the SSA
+    /// name of its variable: such a variable may index a register array.
+    pub(super) loop_ranges: HashMap<String, (i64, i64, i64)>,
 }
 
 /// `fn` calls nest at most this deep.
@@ -99,6 +104,7 @@ pub(super) fn expr_nodes(e: &Expr) -> usize {
         ExprKind::Collective { config, args, .. } => {
             config.iter().map(|c| expr_nodes(&c.value)).sum::<usize>() + args.iter().map(expr_nodes).sum::<usize>()
         }
+        ExprKind::Exchange { args, .. } => args.iter().map(expr_nodes).sum(),
         ExprKind::Subscript(_, idx) => idx
             .iter()
             .map(|i| match i {
@@ -155,6 +161,7 @@ impl<'a> Gen<'a> {
             inlined_nodes: 0,
             expr_depth: 0,
             fma: true,
+            loop_ranges: HashMap::new(),
         }
     }
 

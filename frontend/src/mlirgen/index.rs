@@ -39,11 +39,25 @@ impl<'a> Gen<'a> {
             ));
         }
         let mut out = Vec::new();
-        for p in points {
+        for (d, p) in points.iter().enumerate() {
             let v = self.expr(p)?;
             let v =
                 self.scalar(v, Some(Scalar::I32), p.span).map_err(|e| Diag::error(p.span, format!("indices are i32: {}", e.message)))?;
-            out.push(self.index_of(&v, p.span));
+            let i = self.index_of(&v, p.span);
+            // As for tensors: checked on the simulator, stripped before LLVM.
+            let text: String = self
+                .src
+                .text
+                .get(p.span.start as usize..p.span.end as usize)
+                .unwrap_or("?")
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            let what = format!("{}: subscript {d} ({text}) is outside [0, {})", t.name, tile.shape[d]);
+            let dim = self.index_const(tile.shape[d], p.span);
+            let ok = self.emit(format!("arith.cmpi ult, {i}, {dim} : index"), Ty::scalar(Scalar::Bool), p.span);
+            self.emit_void(format!("cf.assert {}, \"{}\" {{phobos.bounds}}", ok.s, escape(&what)), p.span);
+            out.push(i);
         }
         Ok(out)
     }

@@ -24,8 +24,10 @@ use crate::{
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 mod abi;
+mod array;
 mod call;
 mod collective;
+mod exchange;
 mod expr;
 mod gen;
 mod index;

@@ -18,6 +18,7 @@ impl<'a> Gen<'a> {
         match s {
             Stmt::Let { mutable, name, ty, init, span } => self.let_stmt(*mutable, name, ty.as_ref(), init, *span),
             Stmt::Assign { target, op, value, span } => self.assign(target, *op, value, *span),
+            Stmt::Buffer { name, elem, shared, dims, span } => self.buffer_stmt(name, elem, *shared, dims, *span),
             Stmt::If { cond, then, els, span } => self.if_stmt(cond, then, els.as_ref(), *span),
             Stmt::For { var, start, stop, step, body, span } => self.for_stmt(var, start, stop, step.as_ref(), body, *span),
             Stmt::Expr(e) => {
@@ -56,6 +57,13 @@ impl<'a> Gen<'a> {
         }
         let val = self.expr(init)?;
         let want = ty.map(|t| Scalar::parse(&t.name).expect("parser checked"));
+        if let Value::Array(v) = val {
+            if let Some(t) = ty {
+                return Err(Diag::error(t.span, "a register array takes no type annotation here; its type is the exchange's"));
+            }
+            self.bind(&name.name, Bind::Val { v, mutable, decl: name.span });
+            return Ok(());
+        }
         if let Value::Run(_) = val {
             return Err(Diag::error(
                 init.span,
@@ -104,6 +112,16 @@ impl<'a> Gen<'a> {
                 self.rebind(n, v);
                 Ok(())
             }
+            ExprKind::Subscript(t, idx) if matches!(self.lookup(&t.name), Some(Bind::Val { v, .. }) if v.ty.lanes.is_some()) => {
+                match self.lookup(&t.name) {
+                    Some(Bind::Val { mutable: false, decl, .. }) => {
+                        let decl = *decl;
+                        Err(Diag::error(t.span, format!("'{}' is a let; declare it with var to assign its items", t.name))
+                            .note(decl, "declared here"))
+                    }
+                    _ => self.array_assign(&t.name, idx, op, value, span),
+                }
+            }
             ExprKind::Subscript(t, idx) => {
                 let (mem, mty, elem, indices) = self.point_address(t, idx, target.span)?;
                 let rhs = self.expr(value)?;
@@ -128,12 +146,12 @@ impl<'a> Gen<'a> {
             declared.push(HashSet::new());
             for s in &b.stmts {
                 match s {
-                    Stmt::Let { name, .. } => {
+                    Stmt::Let { name, .. } | Stmt::Buffer { name, .. } => {
                         declared.last_mut().expect("pushed").insert(name.name.clone());
                     }
-                    Stmt::Assign { target: Expr { kind: ExprKind::Name(n), .. }, .. }
-                        if !declared.iter().any(|d| d.contains(n)) && !out.contains(n) =>
-                    {
+                    Stmt::Assign {
+                        target: Expr { kind: ExprKind::Name(n) | ExprKind::Subscript(Ident { name: n, .. }, _), .. }, ..
+                    } if !declared.iter().any(|d| d.contains(n)) && !out.contains(n) => {
                         out.push(n.clone());
                     }
                     Stmt::If { then, els, .. } => {
@@ -257,12 +275,16 @@ impl<'a> Gen<'a> {
         self.check_shadow(var)?;
         let i32t = Some(Scalar::I32);
         let a = self.expr(start)?;
+        let const_a = if let Value::Int(c) = a { Some(c) } else { None };
         let a = self.scalar(a, i32t, start.span).map_err(|e| Diag::error(start.span, format!("range bounds are i32: {}", e.message)))?;
         let b = self.expr(stop)?;
+        let const_b = if let Value::Int(c) = b { Some(c) } else { None };
         let b = self.scalar(b, i32t, stop.span).map_err(|e| Diag::error(stop.span, format!("range bounds are i32: {}", e.message)))?;
+        let mut const_step = Some(1);
         let st = match step {
             Some(s) => {
                 let v = self.expr(s)?;
+                const_step = if let Value::Int(c) = v { Some(c) } else { None };
                 if let Value::Int(c) = v {
                     if c <= 0 {
                         return Err(Diag::error(s.span, format!("a range's step must be positive, got {c}")));
@@ -276,6 +298,9 @@ impl<'a> Gen<'a> {
         let vars = self.carried(&names);
         let types: Vec<String> = vars.iter().map(|(_, v)| v.ty.mlir()).collect();
         let iv = self.fresh();
+        if let (Some(a), Some(b), Some(s)) = (const_a, const_b, const_step) {
+            self.loop_ranges.insert(iv.clone(), (a, b, s));
+        }
         let iter_names: Vec<String> = vars.iter().map(|_| self.fresh()).collect();
         let (lines, vals) = self.region(|g| {
             g.bind(&var.name, Bind::Val { v: V { s: iv.clone(), ty: Ty::scalar(Scalar::I32) }, mutable: false, decl: var.span });

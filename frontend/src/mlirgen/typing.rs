@@ -37,6 +37,7 @@ impl<'a> Gen<'a> {
                 Ok(self.const_float(f, Ty::scalar(t), span))
             }
             Value::Run(_) => Err(Diag::error(span, "expected a scalar, found a run; sum(...) it or read it with elem(...)")),
+            Value::Array(_) => Err(Diag::error(span, "expected a scalar, found a register array; read one item with v[i]")),
         }
     }
 
@@ -77,12 +78,13 @@ impl<'a> Gen<'a> {
                 Ok(self.emit(format!("vector.broadcast {} : {} to {}", v.s, v.ty.mlir(), ty.mlir()), ty, span))
             }
             Value::Run(_) => unreachable!("runs are split into chunks before"),
+            Value::Array(_) => Err(Diag::error(span, "expected a scalar, found a register array; read one item with v[i]")),
         }
     }
 
     pub(super) fn type_of(val: &Value) -> Option<Scalar> {
         match val {
-            Value::V(v) => Some(v.ty.elem),
+            Value::V(v) | Value::Array(v) => Some(v.ty.elem),
             Value::Run(r) => r.chunks.first().map(|c| c.ty.elem),
             _ => None,
         }

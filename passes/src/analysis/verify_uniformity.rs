@@ -74,7 +74,7 @@ pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
 }
 
 /// The first enclosing control that is not `need`-uniform: (description, steering value, fact).
-fn offending_control<'a>(u: &Uniformity<'a>, op: Op<'a>, need: Level) -> Option<(&'static str, Val<'a>, Fact<'a>)> {
+pub(crate) fn offending_control<'a>(u: &Uniformity<'a>, op: Op<'a>, need: Level) -> Option<(&'static str, Val<'a>, Fact<'a>)> {
     let mut cur = op;
     while let Some(p) = cur.parent() {
         if p.is("gpu.func") {

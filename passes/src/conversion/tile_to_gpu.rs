@@ -39,12 +39,27 @@ fn dynamic_smem<'a>(module: Op<'a>, b: Builder<'a>) -> Val<'a> {
 /// The patterns of `convert-tile-to-gpu`.
 pub fn populate_tile_to_gpu_patterns(patterns: &mut Vec<Pattern>) {
     patterns.push(Pattern { op: "tile.copy", lower: lower_copy });
+    patterns.push(Pattern { op: "tile.alloc", lower: lower_alloc });
 }
 
 pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
     let mut ps = Vec::new();
     populate_tile_to_gpu_patterns(&mut ps);
     patterns::apply(module, cx, "convert-tile-to-gpu", &ps, Illegal { dialects: &["tile"], ops: &[] })
+}
+
+/// A shared buffer: the view of the dynamic shared memory at its planned offset.
+fn lower_alloc<'a>(op: Op<'a>, _cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnostic> {
+    let module = op.ancestor("gpu.module").ok_or_else(|| Diagnostic::op_error(op, "a shared buffer must be inside a gpu.module"))?;
+    phobos_dialects::tile::verify(op)?;
+    let Some(offset) = op.int_attr("offset") else {
+        return Err(Diagnostic::op_error(op, "has no planned offset; run tile-plan-shared-memory first"));
+    };
+    let name = op.str_attr("name").unwrap_or_else(|| "buffer".into());
+    let b = Builder::before(op);
+    let base = dynamic_smem(module, b);
+    let off = b.index(offset);
+    Ok(vec![b.op_value("memref.view", &[base, off], op.result(0).ty(), &[("phobos.name", b.ctx.str_attr(&name))])])
 }
 
 fn lower_copy<'a>(op: Op<'a>, _cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnostic> {

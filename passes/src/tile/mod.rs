@@ -1,3 +1,4 @@
 //! Passes over the `tile` dialect.
 
+pub mod infer_barriers;
 pub mod plan_shared_memory;

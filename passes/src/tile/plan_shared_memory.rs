@@ -1,9 +1,10 @@
-//! `tile-plan-shared-memory{chip=sm_90}`: places every tile of a kernel in its dynamic shared
-//! memory and checks the total against the chip.
+//! `tile-plan-shared-memory{chip=sm_90}`: places every tile and shared buffer of a kernel in its
+//! dynamic shared memory and checks the total against the chip.
 //!
-//! Each `tile.copy` gets a byte `offset` (16-byte aligned). Tiles whose lifetimes (from the copy
-//! to the last read of the tile, in program order; a use inside a loop keeps the tile alive for
-//! the whole loop) do not overlap share bytes. The kernel's dynamic shared memory is the end of
+//! Each `tile.copy` and `tile.alloc` gets a byte `offset` (16-byte aligned). Buffers whose
+//! lifetimes (from the copy or alloc to the last use, in program order; a use inside a loop
+//! keeps the buffer alive for the whole loop) do not overlap share bytes; a buffer marked
+//! `phobos.exclusive` (warp-synchronised staging) lives for the whole kernel. The kernel's dynamic shared memory is the end of
 //! the last tile: `phobos.dynamic_shared_bytes` on the gpu.func. Static shared memory (the
 //! workgroup globals, e.g. CTA-fold scratch) plus the dynamic part must fit the chip: static at
 //! most 49152 bytes, the total at most the opt-in limit (232448 on sm_90, 166912 on sm_80, ...).
@@ -58,14 +59,14 @@ pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
     let static_bytes: u64 = statics.iter().map(|s| s.1).sum();
     let mut failed = false;
     for f in body.ops().filter(|o| o.is("gpu.func")) {
-        let copies = f.find_all("tile.copy");
+        let copies: Vec<Op> = f.walk().into_iter().filter(|o| o.is("tile.copy") || o.is("tile.alloc")).collect();
         let pos = positions(f);
         // Step 1. Lifetimes: [copy, last use].
         let mut tiles: Vec<(Op, usize, usize, u64)> = copies
             .iter()
             .map(|c| {
-                let start = pos[c];
-                let end = last_use(c.result(0), &pos, f);
+                let (start, end) =
+                    if c.attr("phobos.exclusive").is_some() { (0, usize::MAX) } else { (pos[c], last_use(c.result(0), &pos, f)) };
                 (*c, start, end, bytes_of(c.result(0).ty()))
             })
             .collect();
@@ -101,7 +102,8 @@ pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
                 ),
             );
             for (c, _, _, bytes) in &tiles {
-                let name = c.str_attr("name").map(|n| format!("tile '{n}'")).unwrap_or_else(|| "a tile".into());
+                let kind = if c.is("tile.alloc") { "buffer" } else { "tile" };
+                let name = c.str_attr("name").map(|n| format!("{kind} '{n}'")).unwrap_or_else(|| format!("a {kind}"));
                 d.notes.push(Diagnostic::new(Severity::Note, c.loc().src(), format!("{name}: {bytes} bytes")));
             }
             for (name, bytes, g) in &statics {

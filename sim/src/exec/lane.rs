@@ -105,15 +105,18 @@ impl Ctx<'_> {
                     }
                 }
             }
-            Inst::Extract { dst, src, pos } => {
+            Inst::Extract { dst, src, pos, at: dynamic } => {
                 for l in lanes(mask) {
-                    w.regs[at(*dst, 0, l)] = w.regs[at(*src, *pos, l)];
+                    let p = dynamic.map_or(*pos as u64, |s| w.regs[at(s, 0, l)]);
+                    w.regs[at(*dst, 0, l)] = if p < src.len as u64 { w.regs[at(*src, p as u32, l)] } else { 0 };
                 }
             }
-            Inst::Insert { dst, vec, val, pos } => {
-                for e in 0..dst.len {
-                    for l in lanes(mask) {
-                        w.regs[at(*dst, e, l)] = if e == *pos { w.regs[at(*val, 0, l)] } else { w.regs[at(*vec, e, l)] };
+            Inst::Insert { dst, vec, val, pos, at: dynamic } => {
+                for l in lanes(mask) {
+                    let p = dynamic.map_or(*pos as u64, |s| w.regs[at(s, 0, l)]);
+                    let x = w.regs[at(*val, 0, l)];
+                    for e in 0..dst.len {
+                        w.regs[at(*dst, e, l)] = if e as u64 == p { x } else { w.regs[at(*vec, e, l)] };
                     }
                 }
             }

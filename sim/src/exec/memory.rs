@@ -12,25 +12,33 @@ impl Ctx<'_> {
                 w.progress.reads += 1;
                 let elem = self.k.memrefs[*mem].elem;
                 let eb = elem.bytes();
+                let mut banked = Vec::new();
                 for l in lanes(mask) {
                     let (src, off, len) = self.address(cta, w, l, *mem, idx, *n, *align, *loc, false)?;
                     if matches!(src, MemSrc::Shared { .. } | MemSrc::Dynamic { .. }) {
                         self.check_race(cta, w, l, off, len, false, *loc)?;
+                        banked.push((l as u32, off as u64));
                     }
                     for e in 0..*n {
                         let v = self.read_bytes(cta, w, l, &src, off + e as usize * eb, eb) as u64;
                         w.regs[at(*dst, e, l)] = if elem == Prim::I1 { (v != 0) as u64 } else { v };
                     }
                 }
+                self.stats.bank_conflicts += phobos_layout::banks::conflicts(&banked, (*n as usize * eb) as u64);
             }
-            Inst::Store { src, mem, idx, n, align, loc } => {
+            Inst::Store { src, mem, idx, n, align, loc, scatter } => {
                 self.writes += 1;
                 let elem = self.k.memrefs[*mem].elem;
                 let eb = elem.bytes();
+                let mut banked = Vec::new();
                 for l in lanes(mask) {
                     let (dsrc, off, len) = self.address(cta, w, l, *mem, idx, *n, *align, *loc, true)?;
                     if matches!(dsrc, MemSrc::Shared { .. } | MemSrc::Dynamic { .. }) {
                         self.check_race(cta, w, l, off, len, true, *loc)?;
+                        banked.push((l as u32, off as u64));
+                        if let Some(item) = scatter {
+                            self.check_scatter(cta, w, l, off, *item, *loc)?;
+                        }
                     }
                     for e in 0..*n {
                         let v = w.regs[at(*src, e, l)];
@@ -48,6 +56,7 @@ impl Ctx<'_> {
                         }
                     }
                 }
+                self.stats.bank_conflicts += phobos_layout::banks::conflicts(&banked, (*n as usize * eb) as u64);
             }
             Inst::Atomic { kind, ty, dst, val, mem, idx, loc } => {
                 self.writes += 1;
@@ -221,6 +230,26 @@ impl Ctx<'_> {
                 s.r_multi_warp = false;
             }
         }
+        Ok(())
+    }
+
+    /// A scatter writes each position once between barriers: a second write is a repeated rank.
+    fn check_scatter(&self, cta: &mut Cta, w: &Warp, lane: usize, off: usize, item: u32, loc: u32) -> Result<(), Fault> {
+        let t = w.index * 32 + lane as u32 + 1;
+        if let Some(&(other, other_item)) = cta.scattered.get(&off) {
+            let o = self.thread_xyz(other - 1);
+            return Err(self.fault(
+                FaultKind::Assertion,
+                cta,
+                Some((w, lane)),
+                Some(loc),
+                format!(
+                    "scatter: item {item} has the same rank as item {other_item} of thread ({}, {}, {}); the ranks must be a permutation",
+                    o[0], o[1], o[2]
+                ),
+            ));
+        }
+        cta.scattered.insert(off, (t, item));
         Ok(())
     }
 

@@ -34,6 +34,7 @@ use fault::inst_loc;
 pub use fault::{lane_list, Fault, FaultKind};
 use phobos_ir::SrcLoc;
 use state::*;
+use std::collections::HashMap;
 
 /// A kernel argument value.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -109,6 +110,8 @@ pub struct Stats {
     /// Instructions executed per active lane, summed.
     pub thread_insts: u64,
     pub ctas: u64,
+    /// Shared-memory bank conflicts (the pinned model of `phobos_layout::banks`), summed.
+    pub bank_conflicts: u64,
 }
 
 /// Runs `k` with `launch` over `bufs` (the buffers the launch's arguments index).
@@ -173,7 +176,14 @@ pub fn run(k: &Kernel, launch: &Launch, bufs: &mut [Vec<u8>], opts: &Options) ->
             let gy = launch.grid[1] as u64;
             let id = [(next % gx) as u32, ((next / gx) % gy) as u32, (next / (gx * gy)) as u32];
             let warps = (0..nwarps).map(|i| ctx.new_warp(i, threads)).collect();
-            resident.push(Cta { id, warps, shared: vec![0u8; shared_bytes], words: vec![Word::default(); shared_bytes], epoch: 1 });
+            resident.push(Cta {
+                id,
+                warps,
+                shared: vec![0u8; shared_bytes],
+                words: vec![Word::default(); shared_bytes],
+                epoch: 1,
+                scattered: HashMap::new(),
+            });
             next += 1;
         }
         if resident.is_empty() {
@@ -225,6 +235,7 @@ pub fn run(k: &Kernel, launch: &Launch, bufs: &mut [Vec<u8>], opts: &Options) ->
                     ));
                 }
                 cta.epoch += 1;
+                cta.scattered.clear();
                 for w in cta.warps.iter_mut() {
                     if matches!(w.status, Status::Barrier(_)) {
                         w.status = Status::Ready;

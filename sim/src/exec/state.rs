@@ -72,6 +72,8 @@ pub(super) struct Cta {
     pub(super) shared: Vec<u8>,
     pub(super) words: Vec<Word>,
     pub(super) epoch: u32,
+    /// Shared bytes written by a scatter since the last barrier: byte -> (thread + 1, item).
+    pub(super) scattered: HashMap<usize, (u32, u32)>,
 }
 
 pub(super) struct Ctx<'a> {

@@ -83,7 +83,8 @@ impl<'a> Tr<'a> {
                 let idx = op.operands()[2..].iter().map(|v| self.use_(*v)).collect::<R<Vec<_>>>()?;
                 let align = op.int_attr("alignment").unwrap_or(0) as u32;
                 let loc = self.loc(op);
-                self.insts.push(Inst::Store { src, mem, idx, n: src.len, align, loc });
+                let scatter = op.int_attr("phobos.scatter_item").map(|i| i as u32);
+                self.insts.push(Inst::Store { src, mem, idx, n: src.len, align, loc, scatter });
             }
             "memref.atomic_rmw" => {
                 let kind_text = op.attr("kind").map(|a| a.to_string()).unwrap_or_default();

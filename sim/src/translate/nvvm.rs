@@ -58,6 +58,8 @@ impl<'a> Tr<'a> {
                 let loc = self.loc(op);
                 self.insts.push(Inst::Vote { kind, dst, mask: s[0], pred: s[1], loc });
             }
+            // Warps run in lockstep here: a warp-level barrier orders nothing more.
+            "nvvm.bar.warp.sync" => {}
             other => return unsupported(op, format!("the simulator does not support `{other}`")),
         }
         Ok(())

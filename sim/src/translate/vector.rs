@@ -41,23 +41,17 @@ impl<'a> Tr<'a> {
                 self.insts.push(Inst::Broadcast { dst, src });
             }
             "vector.extract" => {
-                let pos = op.attr("static_position").and_then(|a| a.dense_ints()).unwrap_or_default();
-                if pos.len() != 1 || pos[0] < 0 || op.num_operands() != 1 {
-                    return unsupported(op, "vector.extract with a dynamic or multi-dimensional position");
-                }
+                let (pos, at) = self.vector_position(op, 1)?;
                 let src = self.use_(op.operand(0))?;
                 let dst = self.result(op, 0)?;
-                self.insts.push(Inst::Extract { dst, src, pos: pos[0] as u32 });
+                self.insts.push(Inst::Extract { dst, src, pos, at });
             }
             "vector.insert" => {
-                let pos = op.attr("static_position").and_then(|a| a.dense_ints()).unwrap_or_default();
-                if pos.len() != 1 || pos[0] < 0 || op.num_operands() != 2 {
-                    return unsupported(op, "vector.insert with a dynamic or multi-dimensional position");
-                }
+                let (pos, at) = self.vector_position(op, 2)?;
                 let val = self.use_(op.operand(0))?;
                 let vec = self.use_(op.operand(1))?;
                 let dst = self.result(op, 0)?;
-                self.insts.push(Inst::Insert { dst, vec, val, pos: pos[0] as u32 });
+                self.insts.push(Inst::Insert { dst, vec, val, pos, at });
             }
             "vector.extract_strided_slice" => {
                 let off = op.attr("offsets").and_then(|a| a.array()).and_then(|v| v.first().and_then(|x| x.int())).unwrap_or(0);
@@ -75,5 +69,16 @@ impl<'a> Tr<'a> {
             other => return unsupported(op, format!("the simulator does not support `{other}`")),
         }
         Ok(())
+    }
+
+    /// The one position of a 1-D `vector.extract`/`vector.insert` whose vector operands come
+    /// first (`fixed` of them): a constant, or the index operand after them.
+    fn vector_position(&mut self, op: Op<'a>, fixed: usize) -> R<(u32, Option<Slot>)> {
+        let pos = op.attr("static_position").and_then(|a| a.dense_ints()).unwrap_or_default();
+        match (pos.as_slice(), op.num_operands() - fixed) {
+            (&[p], 0) if p >= 0 => Ok((p as u32, None)),
+            (&[p], 1) if p < 0 => Ok((0, Some(self.use_(op.operand(fixed))?))),
+            _ => unsupported(op, format!("{} with a multi-dimensional position", op.name())),
+        }
     }
 }

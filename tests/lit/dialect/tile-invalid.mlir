@@ -68,3 +68,23 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+gpu.module @m {
+  gpu.func @k() kernel {
+    // expected-error @below {{shape must list positive extents, got [0]}}
+    %t = "tile.alloc"() {shape = array<i64: 0>} : () -> memref<0xf32, 3>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k() kernel {
+    // expected-error @below {{the buffer must be a workgroup memref of the shape [32], got memref<32xf32>}}
+    %t = "tile.alloc"() {shape = array<i64: 32>} : () -> memref<32xf32>
+    gpu.return
+  }
+}

@@ -8,6 +8,8 @@
   npy.py equal A B                           A and B hold the same values
   npy.py values OUT DTYPE V0,V1,...          a 1-row array of exactly these values (floats.hex too)
   npy.py print A                             the values, repr'd exactly
+  npy.py exchange X Y A B T N                Y == exchange<A, B> of X (item i of thread t at
+                                             index t*N + i; A, B named layouts of issue 14)
 Exits 1 with a message on a mismatch.
 """
 import sys
@@ -17,6 +19,18 @@ import numpy as np
 
 def shape(s):
     return tuple(int(d) for d in s.split("x"))
+
+
+def positions(layout, T, N):
+    """pos[t, i]: the position item i of thread t holds under a named layout (issue 14)."""
+    t, i = np.meshgrid(np.arange(T), np.arange(N), indexing="ij")
+    if layout == "blocked":
+        return t * N + i
+    if layout == "striped":
+        return i * T + t
+    if layout == "warp_striped":
+        return (t // 32) * 32 * N + i * 32 + t % 32
+    sys.exit(f"unknown layout {layout}")
 
 
 def main(argv):
@@ -76,6 +90,19 @@ def main(argv):
         dt = np.dtype(argv[2])
         vals = [float.fromhex(v) if "0x" in v else float(v) for v in argv[3].split(",")]
         np.save(argv[1], np.array([vals], dtype=dt))
+    elif cmd == "exchange":
+        X, Y = np.load(argv[1]).reshape(-1), np.load(argv[2]).reshape(-1)
+        T, N = int(argv[5]), int(argv[6])
+        pa, pb = positions(argv[3], T, N), positions(argv[4], T, N)
+        # owner[p] = index t*N + i of the item holding position p under A.
+        owner = np.empty(T * N, dtype=np.int64)
+        owner[pa.reshape(-1)] = np.arange(T * N)
+        want = X[owner[pb.reshape(-1)]]
+        bad = np.flatnonzero(want != Y)
+        if len(bad):
+            k = bad[0]
+            sys.exit(f"exchange: thread {k // N} item {k % N} is {Y[k]}, want {want[k]}")
+        print(f"exchange<{argv[3]}, {argv[4]}> ok")
     elif cmd == "print":
         print(" ".join(repr(float(v)) for v in np.load(argv[1]).ravel()))
     else:

@@ -37,3 +37,104 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+// Redistributions (cta.exchange, cta.scatter, cta.gather).
+
+gpu.module @m {
+  gpu.func @k(%v: f32) kernel {
+    // expected-error @below {{expected base type 'builtin.vector' but got 'builtin.f32'}}
+    %0 = "cta.exchange"(%v) {from = "blocked(32,1)", to = "striped(32,1)"} : (f32) -> f32
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%v: vector<4xf32>) kernel {
+    // expected-error @below {{expected base attribute 'builtin.string' but got 'builtin.integer'}}
+    %0 = "cta.exchange"(%v) {from = "blocked(32,4)", to = 3 : i32} : (vector<4xf32>) -> vector<4xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%v: vector<4xf32>) kernel {
+    // expected-error @below {{to: layout "(32,4):(1,1)" is not a bijection onto [0, 128)}}
+    %0 = "cta.exchange"(%v) {from = "blocked(32,4)", to = "(32,4):(1,1)"} : (vector<4xf32>) -> vector<4xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%v: vector<4xf32>) kernel {
+    // expected-error @below {{to: layout "(4,32):(32,1)" has shape (4,32); a thread/value layout of 32 threads with 4 items each has shape (32, 4)}}
+    %0 = "cta.exchange"(%v) {from = "blocked(32,4)", to = "(4,32):(32,1)"} : (vector<4xf32>) -> vector<4xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%v: vector<4xf32>) kernel {
+    // expected-error @below {{the layouts disagree on the thread count: 32 and 64}}
+    %0 = "cta.exchange"(%v) {from = "blocked(32,4)", to = "striped(64,4)"} : (vector<4xf32>) -> vector<4xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%v: vector<4xf32>) kernel {
+    // expected-error @below {{from: layout "blocked(32,4": }}
+    %0 = "cta.exchange"(%v) {from = "blocked(32,4", to = "striped(32,4)"} : (vector<4xf32>) -> vector<4xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%v: vector<4xf32>) kernel {
+    // expected-error @below {{from: layout "(3,5):(5,1)" has 15 positions, not a multiple of 4 items}}
+    %0 = "cta.exchange"(%v) {from = "(3,5):(5,1)", to = "striped(32,4)"} : (vector<4xf32>) -> vector<4xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%v: vector<4xf32>) kernel {
+    // expected-error @below {{expected 'vector<4xf32>' but got 'vector<4xi32>'}}
+    %0 = "cta.exchange"(%v) {from = "blocked(32,4)", to = "striped(32,4)"} : (vector<4xf32>) -> vector<4xi32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%v: vector<4xf32>, %r: vector<4xi64>) kernel {
+    // expected-error @below {{ranks must be a vector<4xi32> (one rank per item), got vector<4xi64>}}
+    %0 = "cta.scatter"(%v, %r) {to = "blocked(32,4)"} : (vector<4xf32>, vector<4xi64>) -> vector<4xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%v: vector<4xf32>, %r: vector<2xi32>) kernel {
+    // expected-error @below {{ranks must be a vector<4xi32> (one rank per item), got vector<2xi32>}}
+    %0 = "cta.gather"(%v, %r) {from = "blocked(32,4)"} : (vector<4xf32>, vector<2xi32>) -> vector<4xf32>
+    gpu.return
+  }
+}

@@ -21,3 +21,19 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// Redistributions of register arrays round-trip.
+// CHECK-LABEL: gpu.func @redistributions
+gpu.module @m2 {
+  gpu.func @redistributions(%v: vector<4xf32>, %r: vector<4xi32>) kernel {
+    // CHECK: "cta.exchange"(%{{.*}}) {from = "blocked(32,4)", to = "(32,4):(1,32)"} : (vector<4xf32>) -> vector<4xf32>
+    %0 = "cta.exchange"(%v) {from = "blocked(32,4)", to = "(32,4):(1,32)"} : (vector<4xf32>) -> vector<4xf32>
+    // CHECK: "cta.scatter"(%{{.*}}, %{{.*}}) {to = "blocked(32,4)"} : (vector<4xf32>, vector<4xi32>) -> vector<4xf32>
+    %1 = "cta.scatter"(%v, %r) {to = "blocked(32,4)"} : (vector<4xf32>, vector<4xi32>) -> vector<4xf32>
+    // CHECK: "cta.gather"(%{{.*}}, %{{.*}}) {from = "warp_striped(32,4,32)"} : (vector<4xf32>, vector<4xi32>) -> vector<4xf32>
+    %2 = "cta.gather"(%v, %r) {from = "warp_striped(32,4,32)"} : (vector<4xf32>, vector<4xi32>) -> vector<4xf32>
+    // CHECK: "tile.alloc"() {name = "buf", shape = array<i64: 8, 64>} : () -> memref<8x64xf32, #gpu.address_space<workgroup>>
+    %3 = "tile.alloc"() {name = "buf", shape = array<i64: 8, 64>} : () -> memref<8x64xf32, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}

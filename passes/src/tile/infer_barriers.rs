@@ -1,0 +1,259 @@
+//! `infer-barriers`: inserts the CTA barriers that a kernel's own shared-memory accesses need.
+//!
+//! A kernel writes and reads shared buffers (`tile.alloc`) and tiles (`tile.copy`) with plain
+//! loads and stores; another thread may read what one wrote only after a barrier. Walking each
+//! kernel in program order, the pass keeps the accesses made since the last barrier (a
+//! `gpu.barrier`, a CTA collective, or a tile copy, whose lowering ends with one) and inserts a
+//! barrier before an access that conflicts with one of them on the same buffer: a read after a
+//! write (RAW) or a write after a read (WAR). Two writes need none (a thread rewriting its own
+//! element is common; two threads writing one element is a race the simulator reports). Loops
+//! are walked to a fixpoint, so the accesses of one iteration meet those of the next.
+//!
+//! A barrier needs every thread of the CTA: under control that differs between threads it goes
+//! before the outermost such `scf.if`/`scf.for`/`scf.while`, which orders the accesses made
+//! before it. When the earlier access is inside that divergent control too, no barrier can
+//! order the two, and the kernel is rejected at the later access with a note at the earlier
+//! one. `elide-barriers` later removes barriers that turn out redundant.
+//!
+//! Buffers marked `phobos.synchronized` (exchange staging, which places its own
+//! synchronisation) are left alone. Runs before `convert-tile-to-gpu`.
+
+use crate::registry::PassInfo;
+use crate::{
+    analysis::{
+        uniformity::{Level, Uniformity},
+        verify_uniformity::offending_control,
+    },
+    emit::control::barrier_because,
+    external::PassCx,
+};
+use phobos_ir::{
+    diag::{Diagnostic, Severity},
+    Blk, Builder, Op, Val,
+};
+
+/// One access made since the last barrier.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Access<'a> {
+    buf: Val<'a>,
+    write: bool,
+    op: Op<'a>,
+}
+
+struct Walk<'a, 'c> {
+    u: Uniformity<'a>,
+    cx: &'c PassCx<'a>,
+    /// Insert barriers and report errors (false while a loop's fixpoint is computed).
+    commit: bool,
+    failed: bool,
+}
+
+/// The tracked buffer an access goes to, and whether it writes.
+fn access<'a>(op: Op<'a>) -> Option<(Val<'a>, bool)> {
+    let (mem, write) = match op.name().as_str() {
+        "memref.load" | "vector.load" => (op.operand(0), false),
+        "memref.store" | "vector.store" => (op.operand(1), true),
+        "memref.atomic_rmw" | "memref.generic_atomic_rmw" => (op.operand(1), true),
+        _ => return None,
+    };
+    let def = mem.def()?;
+    let tracked = (def.is("tile.alloc") || def.is("tile.copy")) && def.attr("phobos.synchronized").is_none();
+    tracked.then_some((mem, write))
+}
+
+/// Ops after which every earlier shared access is ordered with every later one.
+fn orders_all(op: Op) -> bool {
+    op.is("gpu.barrier") || op.is("tile.copy") || op.name().starts_with("cta.")
+}
+
+fn name_of(buf: Val) -> String {
+    buf.def().and_then(|d| d.str_attr("name")).unwrap_or_else(|| "a shared buffer".into())
+}
+
+impl<'a> Walk<'a, '_> {
+    fn block(&mut self, blk: Blk<'a>, mut pending: Vec<Access<'a>>) -> Vec<Access<'a>> {
+        let ops: Vec<Op<'a>> = blk.ops().collect();
+        for op in ops {
+            if orders_all(op) {
+                pending.clear();
+                continue;
+            }
+            match op.name().as_str() {
+                "scf.if" => {
+                    let mut out = self.block_of(op, 0, pending.clone());
+                    for a in self.block_of(op, 1, pending.clone()) {
+                        if !out.contains(&a) {
+                            out.push(a);
+                        }
+                    }
+                    pending = out;
+                }
+                "scf.for" | "scf.while" => pending = self.looped(op, pending),
+                _ => {
+                    if let Some((buf, write)) = access(op) {
+                        pending = self.visit(op, buf, write, pending);
+                    } else if op.num_regions() > 0 {
+                        // Other ops with regions (none today): their accesses are walked in order.
+                        for r in 0..op.num_regions() {
+                            for b in op.region(r).blocks() {
+                                pending = self.block(b, pending);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        pending
+    }
+
+    fn block_of(&mut self, op: Op<'a>, region: usize, pending: Vec<Access<'a>>) -> Vec<Access<'a>> {
+        match op.region(region).first_block() {
+            Some(b) => self.block(b, pending),
+            None => pending,
+        }
+    }
+
+    /// A loop: the accesses of the end of one iteration reach the start of the next.
+    fn looped(&mut self, op: Op<'a>, entry: Vec<Access<'a>>) -> Vec<Access<'a>> {
+        let commit = self.commit;
+        self.commit = false;
+        let mut start = entry.clone();
+        loop {
+            let mut end = start.clone();
+            for r in 0..op.num_regions() {
+                end = self.block_of(op, r, end);
+            }
+            let mut next = start.clone();
+            for a in end {
+                if !next.contains(&a) {
+                    next.push(a);
+                }
+            }
+            if next.len() == start.len() {
+                break;
+            }
+            start = next;
+        }
+        self.commit = commit;
+        let mut end = start;
+        for r in 0..op.num_regions() {
+            end = self.block_of(op, r, end);
+        }
+        // The loop may run no iteration: what came in may still be pending.
+        for a in entry {
+            if !end.contains(&a) {
+                end.push(a);
+            }
+        }
+        end
+    }
+
+    fn visit(&mut self, op: Op<'a>, buf: Val<'a>, write: bool, mut pending: Vec<Access<'a>>) -> Vec<Access<'a>> {
+        // A read after a write, or a write after a read, of the same buffer.
+        let conflicts: Vec<Access<'a>> = pending.iter().copied().filter(|a| a.buf == buf && a.write != write).collect();
+        if !conflicts.is_empty() {
+            // Where a barrier can go: before the op, or before its outermost divergent control.
+            let mut at = op;
+            let mut divergent: Option<Op<'a>> = None;
+            let mut cur = op;
+            while offending_control(&self.u, cur, Level::Uniform).is_some() {
+                let p = cur.parent().expect("control has a parent");
+                if matches!(p.name().as_str(), "scf.if" | "scf.for" | "scf.while")
+                    && offending_control(&self.u, p, Level::Uniform).is_none()
+                {
+                    divergent = Some(p);
+                    at = p;
+                    break;
+                }
+                cur = p;
+            }
+            let inside = |a: &Access<'a>, d: Op<'a>| {
+                let mut c = a.op;
+                while let Some(p) = c.parent() {
+                    if p == d {
+                        return true;
+                    }
+                    c = p;
+                }
+                false
+            };
+            if let Some(d) = divergent {
+                if let Some(c) = conflicts.iter().find(|a| inside(a, d)) {
+                    if self.commit {
+                        let (first, second) = if write { ("read", "write") } else { ("write", "read") };
+                        let mut e = Diagnostic::op_error(
+                            op,
+                            format!(
+                                "this {second} of {} needs a barrier after the {first} of another thread, but both are under control that differs between threads, where no barrier can go",
+                                name_of(buf)
+                            ),
+                        );
+                        e.notes.push(Diagnostic::new(Severity::Note, c.op.loc().src(), format!("the {first}")));
+                        e.notes.push(Diagnostic::new(Severity::Note, d.loc().src(), "the control that differs between threads"));
+                        self.cx.diags.emit(e);
+                        self.failed = true;
+                    }
+                    pending.retain(|a| a != c);
+                    pending.push(Access { buf, write, op });
+                    return pending;
+                }
+                pending.retain(|a| inside(a, d));
+            } else {
+                pending.clear();
+            }
+            if self.commit {
+                let (second, first) = if write { ("write", "read") } else { ("read", "wrote") };
+                let why = format!("inferred: threads {second} {}, which other threads {first} before", name_of(buf));
+                let already = prev_op(at).is_some_and(|p| p.is("gpu.barrier"));
+                if !already {
+                    barrier_because(Builder::before(at), &why);
+                }
+            }
+        }
+        pending.push(Access { buf, write, op });
+        pending
+    }
+}
+
+/// The op before `op` in its block.
+fn prev_op<'a>(op: Op<'a>) -> Option<Op<'a>> {
+    let blk = op.block()?;
+    let mut prev = None;
+    for o in blk.ops() {
+        if o == op {
+            return prev;
+        }
+        prev = Some(o);
+    }
+    None
+}
+
+pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
+    let body = module.region(0).first_block().expect("gpu.module has a body");
+    let mut failed = false;
+    for f in body.ops().filter(|o| o.is("gpu.func")) {
+        let Some(entry) = f.region(0).first_block() else { continue };
+        let mut w = Walk { u: Uniformity::analyze(f), cx, commit: true, failed: false };
+        w.block(entry, Vec::new());
+        failed |= w.failed;
+    }
+    if failed {
+        Err(())
+    } else {
+        Ok(())
+    }
+}
+
+/// The pass as the registry lists it.
+pub const PASS: PassInfo = PassInfo {
+    flag: "infer-barriers",
+    name: "InferBarriers",
+    summary: "inserts the barriers a kernel's shared-buffer writes and reads need",
+    description: "Inserts a gpu.barrier between a write to a shared buffer or tile (tile.alloc, \
+    tile.copy) and a later read of it (and between a read and a later write), where no barrier, CTA collective \
+    or tile copy already orders them, loops included; under divergent control the barrier goes before the \
+    outermost divergent op, and accesses both inside divergent control are a located error.",
+    anchor: "gpu.module",
+    options: &[],
+    run,
+};
