@@ -24,14 +24,16 @@ impl<'a> Gen<'a> {
                 Ok((tb.mem.clone(), tb.mty.clone(), tb.elem, vec![lin]))
             }
             Some(Bind::Tile(tile)) => {
-                let idxs = self.tile_indices(&tile, &points, t)?;
+                let idxs = self.tile_indices(&tile, &points, t, None)?;
                 Ok((tile.mem.clone(), tile.mty.clone(), tile.elem, idxs))
             }
             _ => Err(Diag::error(t.span, format!("'{}' is not a tensor or a tile", t.name))),
         }
     }
 
-    pub(super) fn tile_indices(&mut self, tile: &TileB, points: &[&Expr], t: &Ident) -> Result<Vec<String>> {
+    /// The indices of a tile or shared buffer, each checked against its extent (for a run of
+    /// `n` along `run`'s dimension, its end too): on the simulator, stripped before LLVM.
+    pub(super) fn tile_indices(&mut self, tile: &TileB, points: &[&Expr], t: &Ident, run: Option<(usize, u32)>) -> Result<Vec<String>> {
         if points.len() != tile.shape.len() {
             return Err(Diag::error(
                 t.span,
@@ -44,19 +46,17 @@ impl<'a> Gen<'a> {
             let v =
                 self.scalar(v, Some(Scalar::I32), p.span).map_err(|e| Diag::error(p.span, format!("indices are i32: {}", e.message)))?;
             let i = self.index_of(&v, p.span);
-            // As for tensors: checked on the simulator, stripped before LLVM.
-            let text: String = self
-                .src
-                .text
-                .get(p.span.start as usize..p.span.end as usize)
-                .unwrap_or("?")
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ");
-            let what = format!("{}: subscript {d} ({text}) is outside [0, {})", t.name, tile.shape[d]);
             let dim = self.index_const(tile.shape[d], p.span);
-            let ok = self.emit(format!("arith.cmpi ult, {i}, {dim} : index"), Ty::scalar(Scalar::Bool), p.span);
-            self.emit_void(format!("cf.assert {}, \"{}\" {{phobos.bounds}}", ok.s, escape(&what)), p.span);
+            self.bounds_check(
+                &t.name,
+                d,
+                &i,
+                &dim,
+                &tile.shape[d].to_string(),
+                p.span,
+                run.filter(|(rd, _)| *rd == d).map(|(_, n)| n),
+                p.span,
+            );
             out.push(i);
         }
         Ok(out)
@@ -79,7 +79,11 @@ impl<'a> Gen<'a> {
             let v =
                 self.scalar(v, Some(Scalar::I32), p.span).map_err(|e| Diag::error(p.span, format!("indices are i32: {}", e.message)))?;
             let i = self.index_of(&v, p.span);
-            self.bounds_check(name, t, d, &i, p.span, run.filter(|(rd, _)| *rd == d).map(|(_, n)| n), span);
+            let dim = match &t.dims[d] {
+                Dim::Const(c) => self.index_const(*c, span),
+                Dim::Arg(_, idx) => idx.clone(),
+            };
+            self.bounds_check(name, d, &i, &dim, &t.names[d], p.span, run.filter(|(rd, _)| *rd == d).map(|(_, n)| n), span);
             let stride = self.stride(t, d, span);
             let term = match stride {
                 None => i,
@@ -93,22 +97,30 @@ impl<'a> Gen<'a> {
         Ok(acc.expect("at least one dimension"))
     }
 
-    /// Asserts `0 <= i < dim d` (for a run of `n`: `i + n <= dim d` too).
-    pub(super) fn bounds_check(&mut self, name: &str, t: &TensorB, d: usize, i: &str, at: Span, run: Option<u32>, span: Span) {
-        let dim = match &t.dims[d] {
-            Dim::Const(c) => self.index_const(*c, span),
-            Dim::Arg(_, idx) => idx.clone(),
-        };
+    /// Asserts `0 <= i < dim` for subscript `d` of `name` (`dim` an index value, `dim_text` how
+    /// the message names it); for a run of `n`: `i + n <= dim` too.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn bounds_check(
+        &mut self,
+        name: &str,
+        d: usize,
+        i: &str,
+        dim: &str,
+        dim_text: &str,
+        at: Span,
+        run: Option<u32>,
+        span: Span,
+    ) {
         let text: String =
             self.src.text.get(at.start as usize..at.end as usize).unwrap_or("?").split_whitespace().collect::<Vec<_>>().join(" ");
-        let what = format!("{name}: subscript {d} ({text}) is outside [0, {})", t.names[d]);
+        let what = format!("{name}: subscript {d} ({text}) is outside [0, {dim_text})");
         let ok = self.emit(format!("arith.cmpi ult, {i}, {dim} : index"), Ty::scalar(Scalar::Bool), at);
         self.emit_void(format!("cf.assert {}, \"{}\" {{phobos.bounds}}", ok.s, escape(&what)), at);
         if let Some(n) = run {
             let len = self.index_const(n as i64, span);
             let end = self.emit(format!("arith.addi {i}, {len} : index"), Ty::scalar(Scalar::I64), at);
             let ok = self.emit(format!("arith.cmpi ule, {}, {dim} : index", end.s), Ty::scalar(Scalar::Bool), at);
-            let what = format!("{name}: the run {text} :+ {n} leaves [0, {}) in dimension {d}", t.names[d]);
+            let what = format!("{name}: the run {text} :+ {n} leaves [0, {dim_text}) in dimension {d}");
             self.emit_void(format!("cf.assert {}, \"{}\" {{phobos.bounds}}", ok.s, escape(&what)), at);
         }
     }
@@ -192,7 +204,7 @@ impl<'a> Gen<'a> {
                 self.read_run(&tb.mem, &tb.mty, tb.elem, vec![lin], 0, stride, n, span)
             }
             Some(Bind::Tile(tile)) => {
-                let idxs = self.tile_indices(&tile, &points, t)?;
+                let idxs = self.tile_indices(&tile, &points, t, Some((d, n)))?;
                 if d + 1 != tile.shape.len() {
                     // Along a non-last dimension of a tile: element by element.
                     return self.read_run(&tile.mem, &tile.mty, tile.elem, idxs, d, Some(String::new()), n, span);
