@@ -2,7 +2,7 @@
 //!
 //! 1. Hand in L1 IR: MLIR text ([`Compiler::compile_mlir`]), or a module built in code with
 //!    [`KernelBuilder`] and the dialects' typed builders (`phobos_dialects::lane::build`,
-//!    `cta::build`, `layout::build`).
+//!    `cta::build`, `tile::build`, `layout::build`).
 //! 2. Compile it through the named pipelines ([`Options`]: chip, optimization level, IR dumps).
 //! 3. Get [`Kernel`]s: each with its PTX, block size, dynamic shared memory and parameters.
 //! 4. Launch one on a [`Device`]: the simulator or a CUDA GPU, through one call.

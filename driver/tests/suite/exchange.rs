@@ -43,6 +43,7 @@ enum E {
     I32,
     F64,
     I8,
+    Bool,
 }
 
 impl E {
@@ -52,6 +53,7 @@ impl E {
             E::I32 => "i32",
             E::F64 => "f64",
             E::I8 => "i8",
+            E::Bool => "bool",
         }
     }
     fn array(self, shape: &[u64], vals: &[f64]) -> Array {
@@ -60,12 +62,14 @@ impl E {
             E::I32 => vals.iter().flat_map(|v| (*v as i32).to_le_bytes()).collect(),
             E::F64 => vals.iter().flat_map(|v| v.to_le_bytes()).collect(),
             E::I8 => vals.iter().map(|v| *v as i8 as u8).collect(),
+            E::Bool => vals.iter().map(|v| (*v != 0.0) as u8).collect(),
         };
         let dtype = match self {
             E::F32 => Dtype::F32,
             E::I32 => Dtype::I32,
             E::F64 => Dtype::F64,
             E::I8 => Dtype::I8,
+            E::Bool => Dtype::Bool,
         };
         Array { dtype, shape: shape.to_vec(), data }
     }
@@ -150,7 +154,8 @@ fn check(session: &Session, threads: i64, n: i64, e: E, cases: &[Case], seed: u6
     let c: Compiled = compile(session, &src);
     let total = threads * n;
     let mut rng = Rng::new(seed);
-    let x: Vec<f64> = (0..total).map(|_| rng.int(-100, 100) as f64).collect();
+    let (lo, hi) = if matches!(e, E::Bool) { (0, 1) } else { (-100, 100) };
+    let x: Vec<f64> = (0..total).map(|_| rng.int(lo, hi) as f64).collect();
     let mut ranks: Vec<i64> = (0..total).collect();
     for k in (1..ranks.len()).rev() {
         ranks.swap(k, rng.int(0, k as i64) as usize);
@@ -211,7 +216,7 @@ fn exchanges_scatters_and_gathers_match_the_reference() {
     let mut seed = 1;
     for warps in [1, 2, 3, 4, 8] {
         for n in 1..=8 {
-            let types: &[E] = if n == 4 || n == 3 { &[E::F32, E::I32, E::F64, E::I8] } else { &[E::F32] };
+            let types: &[E] = if n == 4 || n == 3 { &[E::F32, E::I32, E::F64, E::I8, E::Bool] } else { &[E::F32] };
             for e in types {
                 seed += 1;
                 check(&session, 32 * warps, n, *e, &cases, seed);
@@ -240,28 +245,48 @@ fn quoted_layouts_match_the_reference() {
 
 #[test]
 fn seed_000_examples() {
-    // Seed 000's two worked examples on a 32-thread CTA; threads 0-3 carry the seed's values.
+    // Seed 000's two worked examples, widened to a 32-thread CTA (threads 0-3 carry the seed's
+    // values A..H = 1..8; the others keep their items in place). Scatter to blocked: ranks
+    // [7, 0], [6, 1], [5, 2], [4, 3]. Gather from striped: the seed's rank r (of 4 threads) is
+    // position r % 4 + 32 * (r / 4) of 32 threads, so ranks [7, 6] become [35, 34].
     let session = Session::new(true).unwrap();
-    let src = "@launch(32)\nkernel k(X: tensor<i32>[32, 4], R: tensor<i32>[32, 4], S: tensor<i32>[32, 4], T: tensor<i32>[32, 4]) {\n  let t = ctx.thread\n  var v: i32[4]\n  var r: i32[4]\n  for i in range(0, 4) {\n    v[i] = X[t, i]\n    r[i] = R[t, i]\n  }\n  let s = exchange<blocked, striped>(v)\n  let u = scatter<blocked>(v, r)\n  for i in range(0, 4) {\n    S[t, i] = s[i]\n    T[t, i] = u[i]\n  }\n}\n";
+    let src = "@launch(32)\nkernel k(X: tensor<i32>[32, 2], R: tensor<i32>[32, 2], G: tensor<i32>[32, 2], S: tensor<i32>[32, 2], T: tensor<i32>[32, 2]) {\n  let t = ctx.thread\n  var v: i32[2]\n  var r: i32[2]\n  var g: i32[2]\n  for i in range(0, 2) {\n    v[i] = X[t, i]\n    r[i] = R[t, i]\n    g[i] = G[t, i]\n  }\n  let s = scatter<blocked>(v, r)\n  let u = gather<striped>(v, g)\n  for i in range(0, 2) {\n    S[t, i] = s[i]\n    T[t, i] = u[i]\n  }\n}\n";
     let c = compile(&session, src);
-    // Blocked: thread t holds positions 4t .. 4t+3, values 100 * position.
-    let x: Vec<i64> = (0..128).map(|p| 100 * p).collect();
-    // Ranks: reverse each thread's four items (the seed's per-thread permutation), a
-    // permutation of [0, 128).
-    let r: Vec<i64> = (0..128).map(|p| (p / 4) * 4 + 3 - p % 4).collect();
-    let arr = |v: &[i64]| Array { dtype: Dtype::I32, shape: vec![32, 4], data: v.iter().flat_map(|x| (*x as i32).to_le_bytes()).collect() };
-    let out = run(&c, "k", [1, 1, 1], vec![("X", arr(&x)), ("R", arr(&r)), ("S", arr(&[0; 128])), ("T", arr(&[0; 128]))]).unwrap();
-    let s = values(&out["S"]);
-    // Striped: thread t item i holds position 32i + t.
+    let mut x: Vec<i64> = (0..64).map(|k| 100 + k).collect();
+    let mut r: Vec<i64> = (0..64).collect();
+    let mut g: Vec<i64> = (0..64).map(|k| (k % 2) * 32 + k / 2).collect();
+    // Scatter: thread t's values [A, B], ... and ranks.
+    let seed_x = [[1, 2], [3, 4], [5, 6], [7, 8]];
+    let seed_r = [[7, 0], [6, 1], [5, 2], [4, 3]];
+    // Gather: thread t holds [A, E], [B, F], ... (striped); ranks [7, 6], [5, 4], ... widened.
+    let gather_x = [[1, 5], [2, 6], [3, 7], [4, 8]];
+    let seed_g = [[7, 6], [5, 4], [3, 2], [1, 0]];
+    let arr = |v: &[i64]| Array { dtype: Dtype::I32, shape: vec![32, 2], data: v.iter().flat_map(|x| (*x as i32).to_le_bytes()).collect() };
+    let run_with = |x: &[i64], r: &[i64], g: &[i64]| {
+        let out =
+            run(&c, "k", [1, 1, 1], vec![("X", arr(x)), ("R", arr(r)), ("G", arr(g)), ("S", arr(&[0; 64])), ("T", arr(&[0; 64]))]).unwrap();
+        (values(&out["S"]), values(&out["T"]))
+    };
     for t in 0..4 {
-        let row: Vec<f64> = (0..4).map(|i| s[t * 4 + i]).collect();
-        let want: Vec<f64> = (0..4).map(|i| (100 * (32 * i + t)) as f64).collect();
-        assert_eq!(row, want, "exchange<blocked, striped>: thread {t}");
+        for i in 0..2 {
+            x[t * 2 + i] = seed_x[t][i];
+            r[t * 2 + i] = seed_r[t][i];
+        }
     }
-    let u = values(&out["T"]);
+    let (s, _) = run_with(&x, &r, &g);
+    let after_scatter = [[2, 4], [6, 8], [7, 5], [3, 1]]; // [B, D], [F, H], [G, E], [C, A]
     for t in 0..4 {
-        let row: Vec<f64> = (0..4).map(|i| u[t * 4 + i]).collect();
-        let want: Vec<f64> = (0..4).map(|i| (100 * (4 * t + 3 - i)) as f64).collect();
-        assert_eq!(row, want, "scatter<blocked>: thread {t}");
+        assert_eq!([s[t * 2] as i64, s[t * 2 + 1] as i64], after_scatter[t], "scatter<blocked>: thread {t}");
+    }
+    for t in 0..4 {
+        for i in 0..2 {
+            x[t * 2 + i] = gather_x[t][i];
+            g[t * 2 + i] = seed_g[t][i] % 4 + 32 * (seed_g[t][i] / 4);
+        }
+    }
+    let (_, u) = run_with(&x, &r, &g);
+    let after_gather = [[8, 7], [6, 5], [4, 3], [2, 1]]; // [H, G], [F, E], [D, C], [B, A]
+    for t in 0..4 {
+        assert_eq!([u[t * 2] as i64, u[t * 2 + 1] as i64], after_gather[t], "gather<striped>: thread {t}");
     }
 }

@@ -34,11 +34,12 @@ impl Ctx<'_> {
                 for l in lanes(mask) {
                     let (dsrc, off, len) = self.address(cta, w, l, *mem, idx, *n, *align, *loc, true)?;
                     if matches!(dsrc, MemSrc::Shared { .. } | MemSrc::Dynamic { .. }) {
-                        self.check_race(cta, w, l, off, len, true, *loc)?;
-                        banked.push((l as u32, off as u64));
+                        // A repeated scatter rank is named as such before it is a race.
                         if let Some(item) = scatter {
                             self.check_scatter(cta, w, l, off, *item, *loc)?;
                         }
+                        self.check_race(cta, w, l, off, len, true, *loc)?;
+                        banked.push((l as u32, off as u64));
                     }
                     for e in 0..*n {
                         let v = w.regs[at(*src, e, l)];

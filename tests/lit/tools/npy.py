@@ -8,6 +8,8 @@
   npy.py equal A B                           A and B hold the same values
   npy.py values OUT DTYPE V0,V1,...          a 1-row array of exactly these values (floats.hex too)
   npy.py print A                             the values, repr'd exactly
+  npy.py ranks OUT SHAPE KIND                int32 ranks, a permutation of [0, size): reversed;
+                                             KIND repeat: flat[11] = flat[80]; outside: flat[14] = size
   npy.py exchange X Y A B T N                Y == exchange<A, B> of X (item i of thread t at
                                              index t*N + i; A, B named layouts of issue 14)
 Exits 1 with a message on a mismatch.
@@ -90,6 +92,14 @@ def main(argv):
         dt = np.dtype(argv[2])
         vals = [float.fromhex(v) if "0x" in v else float(v) for v in argv[3].split(",")]
         np.save(argv[1], np.array([vals], dtype=dt))
+    elif cmd == "ranks":
+        shp = shape(argv[2])
+        r = np.arange(int(np.prod(shp)), dtype=np.int32)[::-1].copy()
+        if argv[3] == "repeat":
+            r[11] = r[80]
+        elif argv[3] == "outside":
+            r[14] = r.size
+        np.save(argv[1], r.reshape(shp))
     elif cmd == "exchange":
         X, Y = np.load(argv[1]).reshape(-1), np.load(argv[2]).reshape(-1)
         T, N = int(argv[5]), int(argv[6])
