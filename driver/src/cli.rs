@@ -116,7 +116,7 @@ struct CompileArgs {
     /// Fix a dimension at compile time: -D K=256 (repeatable).
     #[arg(short = 'D', value_name = "NAME=VALUE")]
     defines: Vec<String>,
-    /// Output file; stdout when absent.
+    /// Output file; stdout when absent or `-`.
     #[arg(short = 'o')]
     output: Option<PathBuf>,
     /// Write the IR after every pass into DIR, one numbered file per pass, named after the stage
@@ -255,7 +255,11 @@ pub fn parse_defines(defs: &[String]) -> Result<BTreeMap<String, i64>, String> {
     Ok(out)
 }
 
-fn compile_cmd(a: CompileArgs) -> i32 {
+fn compile_cmd(mut a: CompileArgs) -> i32 {
+    // `-o -` is stdout, as for mlir-opt.
+    if a.output.as_deref() == Some(std::path::Path::new("-")) {
+        a.output = None;
+    }
     if a.verify_diagnostics || a.split_input_file {
         return verify_cmd(&a);
     }

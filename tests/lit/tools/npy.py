@@ -10,6 +10,7 @@
   npy.py print A                             the values, repr'd exactly
   npy.py ranks OUT SHAPE KIND                int32 ranks, a permutation of [0, size): reversed;
                                              KIND repeat: flat[11] = flat[80]; outside: flat[14] = size
+  npy.py reversed X Y                         Y == X reversed along its last axis
   npy.py exchange X Y A B T N                Y == exchange<A, B> of X (item i of thread t at
                                              index t*N + i; A, B named layouts of issue 14)
 Exits 1 with a message on a mismatch.
@@ -92,6 +93,11 @@ def main(argv):
         dt = np.dtype(argv[2])
         vals = [float.fromhex(v) if "0x" in v else float(v) for v in argv[3].split(",")]
         np.save(argv[1], np.array([vals], dtype=dt))
+    elif cmd == "reversed":
+        X, Y = np.load(argv[1]), np.load(argv[2])
+        if not np.array_equal(X[..., ::-1], Y):
+            sys.exit("reversed: Y is not X reversed")
+        print("reversed ok")
     elif cmd == "ranks":
         shp = shape(argv[2])
         r = np.arange(int(np.prod(shp)), dtype=np.int32)[::-1].copy()
