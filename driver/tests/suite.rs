@@ -13,6 +13,9 @@ mod e2e;
 #[path = "suite/layouts.rs"]
 mod layouts;
 
+#[path = "suite/memory.rs"]
+mod memory;
+
 #[path = "suite/exchange.rs"]
 #[allow(clippy::needless_range_loop)]
 mod exchange;

@@ -137,6 +137,19 @@ pub enum Stmt {
         body: Block,
         span: Span,
     },
+    /// `while c { ... }`. `id` names the loop for the `break`s that end it (the byte offset of
+    /// the `while`).
+    While {
+        cond: Expr,
+        body: Block,
+        id: u32,
+        span: Span,
+    },
+    /// `break`: ends the `while` whose `id` it carries.
+    Break {
+        id: u32,
+        span: Span,
+    },
     /// An expression used as a statement (a call such as `store(...)`).
     Expr(Expr),
 }

@@ -9,9 +9,56 @@ use crate::{
 
 /// Names the language reserves: built-ins, casts and keywords.
 pub const RESERVED: &[&str] = &[
-    "sum", "max", "min", "any", "all", "argmax", "reduce", "shfl", "range", "elem", "store", "word", "dp4a", "byteperm", "popcount", "i8",
-    "i16", "i32", "i64", "f16", "f32", "f64", "bool", "let", "var", "if", "else", "for", "in", "fn", "kernel", "tensor", "ctx", "true",
-    "false", "exchange", "scatter", "gather",
+    "sum",
+    "max",
+    "min",
+    "any",
+    "all",
+    "argmax",
+    "reduce",
+    "shfl",
+    "range",
+    "elem",
+    "store",
+    "word",
+    "dp4a",
+    "byteperm",
+    "popcount",
+    "i8",
+    "i16",
+    "i32",
+    "i64",
+    "f16",
+    "f32",
+    "f64",
+    "bool",
+    "let",
+    "var",
+    "if",
+    "else",
+    "for",
+    "in",
+    "fn",
+    "kernel",
+    "tensor",
+    "ctx",
+    "true",
+    "false",
+    "exchange",
+    "scatter",
+    "gather",
+    "while",
+    "break",
+    "atomic_add",
+    "atomic_max",
+    "atomic_min",
+    "atomic_exch",
+    "atomic_cas",
+    "load_acquire",
+    "store_release",
+    "fence",
+    "funnel_shift_left",
+    "funnel_shift_right",
 ];
 
 /// Redistributions of register arrays, which take `<layout, ...>`.
@@ -29,7 +76,7 @@ pub const TYPES: &[&str] = &["i8", "i16", "i32", "i64", "f16", "f32", "f64", "bo
 /// Parses a whole file.
 pub fn parse(text: &str) -> Result<File> {
     let toks = lex(text)?;
-    let mut p = Parser { toks, pos: 0, depth: 0 };
+    let mut p = Parser { toks, pos: 0, depth: 0, loops: Vec::new() };
     let mut items = Vec::new();
     while !p.at_eof() {
         items.push(p.item()?);
@@ -41,6 +88,9 @@ struct Parser {
     toks: Vec<Token>,
     pos: usize,
     depth: u32,
+    /// The loops around the statement being parsed, innermost last: a `while`'s id, or None
+    /// for a `for` (which `break` does not end).
+    loops: Vec<Option<u32>>,
 }
 
 /// Nesting beyond this is an error, not a stack overflow: blocks, parentheses, call and subscript
@@ -367,6 +417,24 @@ impl Parser {
         if self.is_ident("if") {
             return self.if_stmt();
         }
+        if self.is_ident("while") {
+            let start = self.bump().span;
+            let cond = self.expr()?;
+            self.loops.push(Some(start.start));
+            let body = self.block();
+            self.loops.pop();
+            let body = body?;
+            let span = start.to(body.span);
+            return Ok(Stmt::While { cond, body, id: start.start, span });
+        }
+        if self.is_ident("break") {
+            let span = self.bump().span;
+            return match self.loops.last() {
+                Some(Some(id)) => Ok(Stmt::Break { id: *id, span }),
+                Some(None) => Err(Diag::error(span, "break ends a while loop; a for loop runs all its iterations")),
+                None => Err(Diag::error(span, "break outside a while loop")),
+            };
+        }
         if self.is_ident("for") {
             let start = self.bump().span;
             let var = self.binder("a loop variable")?;
@@ -383,7 +451,10 @@ impl Parser {
                 None
             };
             self.eat_punct(")")?;
-            let body = self.block()?;
+            self.loops.push(None);
+            let body = self.block();
+            self.loops.pop();
+            let body = body?;
             let span = start.to(body.span);
             return Ok(Stmt::For { var, start: a, stop: b, step, body, span });
         }

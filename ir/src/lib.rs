@@ -25,6 +25,7 @@
 mod build;
 pub mod diag;
 mod handles;
+pub mod idioms;
 mod loc;
 mod module;
 mod ops;

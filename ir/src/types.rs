@@ -138,8 +138,12 @@ impl<'a> Ty<'a> {
                 .collect()
         }
     }
-    /// The memory space of a memref as its integer (workgroup = 3), 0 when absent.
+    /// The memory space of a memref as its integer (workgroup = 3), 0 when absent or when this
+    /// is not a memref (the C API reads a memref's fields unchecked).
     pub fn memory_space(self) -> u32 {
+        if !self.is_memref() {
+            return 0;
+        }
         let a = Attr::wrap(unsafe { mlirMemRefTypeGetMemorySpace(self.raw) });
         if a.is_null() {
             return 0;

@@ -72,7 +72,7 @@ impl Target {
 /// The upstream pipeline from L2 to the LLVM dialect (notes §1.1).
 pub fn simt_to_llvm(t: &Target) -> String {
     format!(
-        "nvvm-attach-target{{{}}},gpu.module(strip-bounds-checks,lower-fma,convert-nvgpu-to-nvvm,expand-strided-metadata,lower-affine,\
+        "nvvm-attach-target{{{}}},gpu.module(strip-bounds-checks,lower-fma,lower-ordered-accesses,convert-nvgpu-to-nvvm,expand-strided-metadata,lower-affine,\
          convert-vector-to-scf,convert-scf-to-cf,convert-gpu-to-nvvm{{has-redux=1 use-bare-ptr-memref-call-conv=1}},\
          canonicalize,cse,reconcile-unrealized-casts)",
         t.options()

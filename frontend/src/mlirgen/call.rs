@@ -101,6 +101,10 @@ impl<'a> Gen<'a> {
                 self.run_element(n, &args[0], &args[1], span)
             }
             "store" => Err(Diag::error(span, "store(run, i, value) is a statement; it has no value")),
+            _ if atomics::MEMORY_BUILTINS.contains(&n) => match self.memory_builtin(n, args, span)? {
+                Some(v) => Ok(v),
+                None => Err(Diag::error(span, format!("{n}(...) is a statement; it has no value"))),
+            },
             "range" => Err(Diag::error(span, "range(...) only appears in a for loop: for i in range(a, b)")),
             _ => {
                 if let Some(fd) = self.fns.get(n).copied() {

@@ -85,6 +85,8 @@ pub(super) struct Gen<'a> {
     /// The constant (start, stop, step) of each `for` whose bounds are constants, by the SSA
     /// name of its variable: such a variable may index a register array.
     pub(super) loop_ranges: HashMap<String, (i64, i64, i64)>,
+    /// The `while` loops around the statement being generated (their ids), innermost last.
+    pub(super) whiles: Vec<u32>,
 }
 
 /// `fn` calls nest at most this deep.
@@ -162,6 +164,7 @@ impl<'a> Gen<'a> {
             expr_depth: 0,
             fma: true,
             loop_ranges: HashMap::new(),
+            whiles: Vec::new(),
         }
     }
 

@@ -25,6 +25,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 mod abi;
 mod array;
+mod atomics;
 mod call;
 mod collective;
 mod exchange;
@@ -35,6 +36,7 @@ mod runs;
 mod stmt;
 mod tile;
 mod typing;
+mod whiles;
 use gen::*;
 
 /// Elements of the static 1-D memref that stands for a tensor (bare-pointer ABI needs a static

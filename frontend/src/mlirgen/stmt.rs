@@ -8,8 +8,20 @@ impl<'a> Gen<'a> {
     // Statements
 
     pub(super) fn block(&mut self, b: &Block) -> Result<()> {
-        for s in &b.stmts {
+        self.stmts(&b.stmts, b.span)
+    }
+
+    /// Statements in order; after one that may `break` the innermost `while`, the rest run
+    /// only when it did not.
+    fn stmts(&mut self, ss: &[Stmt], span: Span) -> Result<()> {
+        for (k, s) in ss.iter().enumerate() {
             self.stmt(s)?;
+            let Some(&id) = self.whiles.last() else { continue };
+            if k + 1 < ss.len() && breaks(s, id) {
+                let rest = Block { stmts: ss[k + 1..].to_vec(), span };
+                let not_broken = Expr { kind: ExprKind::Unary(UnOp::Not, Box::new(break_flag(id, span))), span };
+                return self.if_stmt(&not_broken, &rest, None, span);
+            }
         }
         Ok(())
     }
@@ -21,10 +33,20 @@ impl<'a> Gen<'a> {
             Stmt::Buffer { name, elem, shared, dims, span } => self.buffer_stmt(name, elem, *shared, dims, *span),
             Stmt::If { cond, then, els, span } => self.if_stmt(cond, then, els.as_ref(), *span),
             Stmt::For { var, start, stop, step, body, span } => self.for_stmt(var, start, stop, step.as_ref(), body, *span),
+            Stmt::While { cond, body, id, span } => self.while_stmt(cond, body, *id, *span),
+            Stmt::Break { id, span } => {
+                let t = self.const_bool(true, *span);
+                self.rebind(&break_name(*id), t);
+                Ok(())
+            }
             Stmt::Expr(e) => {
                 if let ExprKind::Call(f, args) = &e.kind {
                     if f.name == "store" {
                         return self.store_builtin(args, e.span);
+                    }
+                    // An atomic's old value may be dropped; fence and store_release have none.
+                    if atomics::MEMORY_BUILTINS.contains(&f.name.as_str()) && !f.name.starts_with("funnel") && f.name != "load_acquire" {
+                        return self.memory_builtin(&f.name, args, e.span).map(|_| ());
                     }
                 }
                 Err(Diag::error(e.span, "this expression does nothing; assign it (let x = ...) or store it (t[i] = ...)"))
@@ -166,6 +188,13 @@ impl<'a> Gen<'a> {
                         declared.push(d);
                         walk(body, declared, out);
                         declared.pop();
+                    }
+                    Stmt::While { body, .. } => walk(body, declared, out),
+                    Stmt::Break { id, .. } => {
+                        let n = break_name(*id);
+                        if !declared.iter().any(|d| d.contains(&n)) && !out.contains(&n) {
+                            out.push(n);
+                        }
                     }
                     _ => {}
                 }
@@ -337,5 +366,25 @@ impl<'a> Gen<'a> {
             self.rebind(n, V { s, ty: v.ty });
         }
         Ok(())
+    }
+}
+
+/// The hidden variable that says a `while` was broken out of.
+pub(super) fn break_name(id: u32) -> String {
+    format!("#break{id}")
+}
+
+pub(super) fn break_flag(id: u32, span: Span) -> Expr {
+    Expr { kind: ExprKind::Name(break_name(id)), span }
+}
+
+/// Does `s` contain a `break` of the `while` `id`?
+pub(super) fn breaks(s: &Stmt, id: u32) -> bool {
+    let any = |b: &Block| b.stmts.iter().any(|s| breaks(s, id));
+    match s {
+        Stmt::Break { id: i, .. } => *i == id,
+        Stmt::If { then, els, .. } => any(then) || els.as_ref().is_some_and(any),
+        Stmt::For { body, .. } | Stmt::While { body, .. } => any(body),
+        _ => false,
     }
 }

@@ -24,8 +24,9 @@ pub fn touches_shared(op: Op) -> bool {
     op.walk().into_iter().any(|o| {
         let n = o.name();
         let mem = match n.as_str() {
-            "memref.load" | "vector.load" | "memref.atomic_rmw" | "memref.generic_atomic_rmw" => Some(o.operand(0)),
-            "memref.store" | "vector.store" => Some(o.operand(1)),
+            "memref.load" | "vector.load" | "memref.generic_atomic_rmw" => Some(o.operand(0)),
+            // atomic_rmw takes the value first, then the memref.
+            "memref.store" | "vector.store" | "memref.atomic_rmw" => Some(o.operand(1)),
             "func.call" => return true,
             _ => None,
         };

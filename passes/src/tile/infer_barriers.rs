@@ -52,8 +52,8 @@ struct Walk<'a, 'c> {
 fn access<'a>(op: Op<'a>) -> Option<(Val<'a>, bool)> {
     let (mem, write) = match op.name().as_str() {
         "memref.load" | "vector.load" => (op.operand(0), false),
-        "memref.store" | "vector.store" => (op.operand(1), true),
-        "memref.atomic_rmw" | "memref.generic_atomic_rmw" => (op.operand(1), true),
+        "memref.store" | "vector.store" | "memref.atomic_rmw" => (op.operand(1), true),
+        "memref.generic_atomic_rmw" => (op.operand(0), true),
         _ => return None,
     };
     let def = mem.def()?;

@@ -128,6 +128,8 @@ impl<'a> Tr<'a> {
                 };
                 self.insts.push(Inst::Un { op: u, ty, dst, a });
             }
+            // Each access here is sequentially consistent already: a fence orders nothing more.
+            "llvm.fence" => {}
             "llvm.intr.fshl" | "llvm.intr.fshr" => {
                 let s = self.operands(op)?;
                 let dst = self.result(op, 0)?;

@@ -87,7 +87,16 @@ impl<'a> Tr<'a> {
                 self.insts.push(Inst::Store { src, mem, idx, n: src.len, align, loc, scatter });
             }
             "memref.atomic_rmw" => {
-                let kind_text = op.attr("kind").map(|a| a.to_string()).unwrap_or_default();
+                // MLIR 22 stores the kind as the enum's integer (arith's AtomicRMWKind order).
+                const KINDS: [&str; 16] = [
+                    "addf", "addi", "andi", "assign", "maximumf", "maxnumf", "maxs", "maxu", "minimumf", "minnumf", "mins", "minu", "mulf",
+                    "muli", "ori", "xori",
+                ];
+                let kind_attr = op.attr("kind");
+                let kind_text = match kind_attr.and_then(|a| a.int()) {
+                    Some(i) => KINDS.get(i as usize).map(|k| k.to_string()).unwrap_or_else(|| i.to_string()),
+                    None => kind_attr.map(|a| a.to_string()).unwrap_or_default(),
+                };
                 let kind = match kind_text.trim_start_matches("#arith.atomic_rmw_kind<").trim_end_matches('>') {
                     "addi" => AtomicKind::AddI,
                     "addf" => AtomicKind::AddF,
@@ -110,6 +119,19 @@ impl<'a> Tr<'a> {
                 let dst = self.result(op, 0)?;
                 let loc = self.loc(op);
                 self.insts.push(Inst::Atomic { kind, ty, dst, val, mem, idx, loc });
+            }
+            "memref.generic_atomic_rmw" => {
+                // Only the compare-and-swap Phobos emits: select(old == expected, desired, old).
+                let Some((cmp, val)) = phobos_ir::idioms::compare_and_swap(op) else {
+                    return unsupported(op, "memref.generic_atomic_rmw other than a compare-and-swap (select(old == e, d, old))");
+                };
+                let cmp = self.use_(cmp)?;
+                let val = self.use_(val)?;
+                let mem = self.memref(op, op.operand(0))?;
+                let idx = op.operands()[1..].iter().map(|v| self.use_(*v)).collect::<R<Vec<_>>>()?;
+                let dst = self.result(op, 0)?;
+                let loc = self.loc(op);
+                self.insts.push(Inst::Cas { dst, cmp, val, mem, idx, loc });
             }
             other => return unsupported(op, format!("the simulator does not support `{other}`")),
         }

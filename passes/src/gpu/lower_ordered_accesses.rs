@@ -1,0 +1,138 @@
+//! `lower-ordered-accesses`: rewrites the ordered accesses of the SIMT level into LLVM atomic
+//! loads and stores at GPU scope, on the way to LLVM.
+//!
+//! The frontend writes `load_acquire(t[i])` as `memref.load {phobos.ordering = "acquire"}` and
+//! `store_release(t[i], v)` as `memref.store {phobos.ordering = "release"}`: at the SIMT level
+//! they are loads and stores the simulator runs (and analyses see as memory accesses). LLVM
+//! needs the ordering on the access itself: this pass takes the element's address (the memref's
+//! aligned pointer plus the row-major offset) and emits `llvm.load ... atomic acquire
+//! syncscope("device")` / `llvm.store ... atomic release syncscope("device")`, which NVPTX
+//! selects as `ld.acquire.gpu` / `st.release.gpu`. Shared memory keeps its address space.
+//! `atomic_cas` (a `memref.generic_atomic_rmw` compare-and-swap, which MLIR would lower to a
+//! load and a system-scope `cmpxchg` loop) becomes one `llvm.cmpxchg` at GPU scope, relaxed as
+//! CUDA's `atomicCAS` (`atom.relaxed.gpu.cas`; order with `load_acquire`/`fence`).
+//! Postcondition: no memref access carries `phobos.ordering`; no compare-and-swap is left as a
+//! generic_atomic_rmw.
+
+use crate::{external::PassCx, registry::PassInfo};
+use phobos_ir::{diag::Diagnostic, Builder, Op, Val};
+
+pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
+    let ordered: Vec<Op<'a>> = module
+        .walk()
+        .into_iter()
+        .filter(|o| {
+            ((o.is("memref.load") || o.is("memref.store")) && o.attr("phobos.ordering").is_some())
+                || phobos_ir::idioms::compare_and_swap(*o).is_some()
+        })
+        .collect();
+    let mut failed = false;
+    for op in ordered {
+        match lower(op) {
+            Ok(v) => cx.replace(op, &v),
+            Err(d) => {
+                cx.diags.emit(d);
+                failed = true;
+            }
+        }
+    }
+    if failed {
+        Err(())
+    } else {
+        Ok(())
+    }
+}
+
+/// The element's address as an LLVM pointer (its memref's address space kept), and the
+/// element's type and bytes.
+fn address<'a>(op: Op<'a>, mem: Val<'a>, idx: &[Val<'a>]) -> Result<(Val<'a>, phobos_ir::Ty<'a>, i64), Diagnostic> {
+    let mty = mem.ty();
+    let elem = mty.element();
+    let bytes = elem.scalar().map(|s| s.bits().div_ceil(8) as i64).unwrap_or(0);
+    if bytes < 4 {
+        return Err(Diagnostic::op_error(op, format!("an ordered access reads or writes 4 or 8 bytes, not {elem}")));
+    }
+    let shape = mty.shape();
+    if shape.iter().any(|d| d.is_none()) {
+        return Err(Diagnostic::op_error(op, format!("an ordered access needs a static shape, got {mty}")));
+    }
+    let b = Builder::before(op);
+    let ctx = b.ctx;
+    let (i64t, index) = (ctx.i(64), ctx.index());
+    // The row-major offset of the element.
+    let mut lin = b.index(0);
+    let mut stride = 1i64;
+    for (d, i) in idx.iter().enumerate().rev() {
+        let term = if stride == 1 { *i } else { b.bin("arith.muli", *i, b.index(stride)) };
+        lin = if d + 1 == idx.len() { term } else { b.bin("arith.addi", lin, term) };
+        stride *= shape[d].unwrap_or(1);
+    }
+    let ptr = ctx.known_type(if mty.memory_space() == 3 { "!llvm.ptr<3>" } else { "!llvm.ptr" });
+    let base = b.op_value("memref.extract_aligned_pointer_as_index", &[mem], index, &[]);
+    let base = b.cast("arith.index_cast", base, i64t);
+    let base = b.op_value("llvm.inttoptr", &[base], ptr, &[]);
+    let lin = b.cast("arith.index_cast", lin, i64t);
+    let at = b.op_value(
+        "llvm.getelementptr",
+        &[base, lin],
+        ptr,
+        &[("rawConstantIndices", ctx.known_attr("array<i32: -2147483648>")), ("elem_type", ctx.known_attr(&format!("{elem}")))],
+    );
+    Ok((at, elem, bytes))
+}
+
+fn lower<'a>(op: Op<'a>) -> Result<Vec<Val<'a>>, Diagnostic> {
+    let b = Builder::before(op);
+    let ctx = b.ctx;
+    let i64t = ctx.i(64);
+    if let Some((expected, desired)) = phobos_ir::idioms::compare_and_swap(op) {
+        let idx: Vec<Val> = op.operands()[1..].to_vec();
+        let (at, elem, bytes) = address(op, op.operand(0), &idx)?;
+        let pair = ctx.known_type(&format!("!llvm.struct<({elem}, i1)>"));
+        let monotonic = ctx.known_attr("2 : i64");
+        let cas = b.op_value(
+            "llvm.cmpxchg",
+            &[at, expected, desired],
+            pair,
+            &[
+                ("success_ordering", monotonic),
+                ("failure_ordering", monotonic),
+                ("syncscope", ctx.str_attr("device")),
+                ("alignment", ctx.int_attr(i64t, bytes)),
+            ],
+        );
+        return Ok(vec![b.op_value("llvm.extractvalue", &[cas], elem, &[("position", ctx.known_attr("array<i64: 0>"))])]);
+    }
+    let ordering = op.str_attr("phobos.ordering").unwrap_or_default();
+    let store = op.is("memref.store");
+    if (store && ordering != "release") || (!store && ordering != "acquire") {
+        return Err(Diagnostic::op_error(op, format!("phobos.ordering \"{ordering}\" is not one Phobos emits here")));
+    }
+    let first = if store { 1 } else { 0 };
+    let idx: Vec<Val> = op.operands()[first + 1..].to_vec();
+    let (at, _, bytes) = address(op, op.operand(first), &idx)?;
+    let attrs = [
+        ("alignment", ctx.int_attr(i64t, bytes)),
+        ("ordering", ctx.known_attr(if store { "5 : i64" } else { "4 : i64" })),
+        ("syncscope", ctx.str_attr("device")),
+    ];
+    if store {
+        b.op("llvm.store", &[op.operand(0), at], &[], &attrs);
+        Ok(vec![])
+    } else {
+        Ok(vec![b.op_value("llvm.load", &[at], op.result(0).ty(), &attrs)])
+    }
+}
+
+/// The pass as the registry lists it.
+pub const PASS: PassInfo = PassInfo {
+    flag: "lower-ordered-accesses",
+    name: "LowerOrderedAccesses",
+    summary: "memref accesses marked phobos.ordering to LLVM acquire loads / release stores at GPU scope",
+    description: "Rewrites memref.load {phobos.ordering = \"acquire\"} and memref.store \
+    {phobos.ordering = \"release\"} into llvm.load/llvm.store with that ordering and syncscope(\"device\") on the \
+    element's address (ld.acquire.gpu / st.release.gpu in PTX).",
+    anchor: "",
+    options: &[],
+    run,
+};
