@@ -9,46 +9,13 @@ use crate::{
 
 /// Names the language reserves: built-ins, casts and keywords.
 pub const RESERVED: &[&str] = &[
-    "sum",
-    "max",
-    "min",
-    "any",
-    "all",
-    "argmax",
-    "reduce",
-    "shfl",
-    "range",
-    "elem",
-    "store",
-    "word",
-    "dp4a",
-    "byteperm",
-    "popcount",
-    "i8",
-    "i16",
-    "i32",
-    "i64",
-    "f16",
-    "f32",
-    "f64",
-    "bool",
-    "let",
-    "var",
-    "if",
-    "else",
-    "for",
-    "in",
-    "fn",
-    "kernel",
-    "tensor",
-    "ctx",
-    "true",
-    "false",
-    "exchange",
-    "scatter",
-    "gather",
-    "while",
-    "break",
+    "sum", "max", "min", "any", "all", "argmax", "reduce", "shfl", "range", "elem", "store", "word", "dp4a", "byteperm", "popcount", "i8",
+    "i16", "i32", "i64", "f16", "f32", "f64", "bool", "let", "var", "if", "else", "for", "in", "fn", "kernel", "tensor", "ctx", "true",
+    "false", "exchange", "scatter", "gather", "while", "break",
+];
+
+/// Atomics, ordered accesses, fences and funnel shifts: reserved like the names above.
+pub const MEMORY_BUILTINS: &[&str] = &[
     "atomic_add",
     "atomic_max",
     "atomic_min",
@@ -60,6 +27,11 @@ pub const RESERVED: &[&str] = &[
     "funnel_shift_left",
     "funnel_shift_right",
 ];
+
+/// Whether the language reserves `name`.
+pub fn reserved(name: &str) -> bool {
+    RESERVED.contains(&name) || MEMORY_BUILTINS.contains(&name)
+}
 
 /// Redistributions of register arrays, which take `<layout, ...>`.
 pub const EXCHANGES: &[&str] = &["exchange", "scatter", "gather"];
@@ -158,7 +130,7 @@ impl Parser {
     /// A name the program binds: not a reserved word.
     fn binder(&mut self, what: &str) -> Result<Ident> {
         let id = self.ident(what)?;
-        if RESERVED.contains(&id.name.as_str()) {
+        if reserved(&id.name) {
             return Err(Diag::error(id.span, format!("'{}' is reserved by the language; pick another name", id.name)));
         }
         Ok(id)

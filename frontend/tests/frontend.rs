@@ -42,6 +42,17 @@ fn examples_exist() {
 
 /// Tokens and fragments the fuzzer combines: every keyword, operator and shape of the grammar.
 const PIECES: &[&str] = &[
+    "while",
+    "break",
+    "var v: f32[4]",
+    "v[",
+    "exchange<",
+    "gather<striped>(",
+    "\"(64,2):(2,1)\"",
+    "shared<i32>[",
+    "atomic_max(",
+    "store_release(",
+    "funnel_shift_left(",
     "kernel",
     "fn",
     "@launch(",

@@ -77,6 +77,17 @@ fn regressions(target: &str) -> Vec<(String, Vec<u8>)> {
 }
 
 const TOKENS: &[&str] = &[
+    "while",
+    "break",
+    "exchange<blocked, striped>(",
+    "scatter<",
+    "\"(32,4):(4,1)\"",
+    "\"",
+    "shared<f32>[",
+    "atomic_add(",
+    "atomic_cas(",
+    "load_acquire(",
+    "fence()",
     "(",
     ")",
     "[",

@@ -11,19 +11,8 @@
 
 use super::*;
 
-/// The built-ins this file generates.
-pub const MEMORY_BUILTINS: &[&str] = &[
-    "atomic_add",
-    "atomic_max",
-    "atomic_min",
-    "atomic_exch",
-    "atomic_cas",
-    "load_acquire",
-    "store_release",
-    "fence",
-    "funnel_shift_left",
-    "funnel_shift_right",
-];
+/// The built-ins this file generates (the parser reserves them).
+pub use crate::parser::MEMORY_BUILTINS;
 
 impl<'a> Gen<'a> {
     pub(super) fn memory_builtin(&mut self, n: &str, args: &[Expr], span: Span) -> Result<Option<Value>> {
