@@ -35,6 +35,9 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         summary: Option<PathBuf>,
     },
+    /// Rotate an array in place on the device, as np.roll(a, -D) on its flattened items:
+    /// read IN.npy (never modified), write OUT.npy with IN's dtype and shape.
+    Rotate(RotateArgs),
     /// Time the seed kernels on the GPU (CUDA events) against a device-to-device copy of the
     /// same bytes; needs a GPU.
     Bench {
@@ -45,6 +48,22 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         summary: Option<PathBuf>,
     },
+}
+
+#[derive(clap::Args, Debug)]
+struct RotateArgs {
+    /// The array (.npy; any dtype of 1, 2, 4 or 8 bytes; any shape, rotated as its C-order
+    /// sequence).
+    input: PathBuf,
+    /// The distance: a non-negative integer, taken modulo the item count.
+    #[arg(long = "by", value_name = "D")]
+    by: u64,
+    /// The rotated array.
+    #[arg(short = 'o', value_name = "OUT.npy")]
+    output: PathBuf,
+    /// Where it runs.
+    #[arg(long, value_enum, default_value = "auto")]
+    backend: crate::launch::Backend,
 }
 
 #[derive(clap::Args, Debug)]
@@ -186,6 +205,7 @@ pub fn main(args: Vec<String>) -> i32 {
         Command::Run(_) => "run",
         Command::Layout(_) => "layout",
         Command::Selftest { .. } => "selftest",
+        Command::Rotate(_) => "rotate",
         Command::Bench { .. } => "bench",
     };
     crate::crash::stage(&format!("running `phobos {name}`"));
@@ -194,6 +214,7 @@ pub fn main(args: Vec<String>) -> i32 {
         Command::Run(a) => run_cmd(a),
         Command::Layout(a) => crate::layout_cmd::layout_cmd(a),
         Command::Selftest { gpu, summary } => crate::selftest::selftest(gpu, summary.as_deref()),
+        Command::Rotate(a) => rotate_cmd(&a),
         Command::Bench { reps, summary } => crate::selftest::bench(reps.max(1), summary.as_deref()),
     }
 }
@@ -546,6 +567,38 @@ fn finish(a: &CompileArgs, mut entries: Vec<phobos_frontend::Entry>, dynamic_sha
         print!("{out}");
     }
     0
+}
+
+/// `phobos rotate`: exit 0, 1 (bad input, no device), or 2 (a fault on the simulator).
+fn rotate_cmd(a: &RotateArgs) -> i32 {
+    use crate::{api::Device, launch::Backend};
+    let mut arr = match crate::npy::read(&a.input) {
+        Ok(x) => x,
+        Err(e) => return fail(e),
+    };
+    let item = arr.dtype.bytes();
+    let device = match a.backend {
+        Backend::Sim => Device::Simulator,
+        Backend::Auto => Device::best(),
+        Backend::Cuda => match Device::cuda() {
+            Ok(d) => d,
+            Err(e) => return fail(e.to_string()),
+        },
+    };
+    eprintln!("backend: {}", device.name());
+    match crate::rotate::rotate(&device, &mut arr.data, item, a.by) {
+        Ok(()) => {}
+        Err(crate::api::Error::Fault(f)) => {
+            eprintln!("{f}");
+            return 2;
+        }
+        Err(e) => return fail(e.to_string()),
+    }
+    let mut staged = crate::staged::Staged::new();
+    match crate::npy::encode(&arr).and_then(|bytes| staged.write(&a.output, &bytes).and_then(|_| staged.commit())) {
+        Ok(()) => 0,
+        Err(e) => fail(e),
+    }
 }
 
 /// Writes `out` to `dest`, or to stdout.

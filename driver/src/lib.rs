@@ -13,6 +13,7 @@ pub mod npy;
 pub mod opt;
 pub mod pass_manager;
 pub mod ptx;
+pub mod rotate;
 pub mod selftest;
 pub mod session;
 pub mod split;

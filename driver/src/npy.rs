@@ -10,6 +10,11 @@ pub enum Dtype {
     I16,
     I32,
     I64,
+    /// Unsigned integers: no kernel tensor has them; `phobos rotate` moves them as bytes.
+    U8,
+    U16,
+    U32,
+    U64,
     F16,
     F32,
     F64,
@@ -38,6 +43,10 @@ impl Dtype {
             Dtype::I16 => "int16",
             Dtype::I32 => "int32",
             Dtype::I64 => "int64",
+            Dtype::U8 => "uint8",
+            Dtype::U16 => "uint16",
+            Dtype::U32 => "uint32",
+            Dtype::U64 => "uint64",
             Dtype::F16 => "float16",
             Dtype::F32 => "float32",
             Dtype::F64 => "float64",
@@ -45,10 +54,10 @@ impl Dtype {
     }
     pub fn bytes(self) -> usize {
         match self {
-            Dtype::Bool | Dtype::I8 => 1,
-            Dtype::I16 | Dtype::F16 => 2,
-            Dtype::I32 | Dtype::F32 => 4,
-            Dtype::I64 | Dtype::F64 => 8,
+            Dtype::Bool | Dtype::I8 | Dtype::U8 => 1,
+            Dtype::I16 | Dtype::U16 | Dtype::F16 => 2,
+            Dtype::I32 | Dtype::U32 | Dtype::F32 => 4,
+            Dtype::I64 | Dtype::U64 | Dtype::F64 => 8,
         }
     }
     fn from_descr(d: &str) -> Option<Dtype> {
@@ -60,6 +69,10 @@ impl Dtype {
             "i2" => Dtype::I16,
             "i4" => Dtype::I32,
             "i8" => Dtype::I64,
+            "u1" => Dtype::U8,
+            "u2" => Dtype::U16,
+            "u4" => Dtype::U32,
+            "u8" => Dtype::U64,
             "f2" => Dtype::F16,
             "f4" => Dtype::F32,
             "f8" => Dtype::F64,
@@ -114,7 +127,8 @@ pub fn read(path: &std::path::Path) -> Result<Array, String> {
     if descr.starts_with('>') && !descr.ends_with('1') {
         return Err(format!("{p}: big-endian arrays are not supported"));
     }
-    let dtype = Dtype::from_descr(descr).ok_or_else(|| format!("{p}: unsupported dtype '{descr}' (bool, int8-64, float16-64)"))?;
+    let dtype =
+        Dtype::from_descr(descr).ok_or_else(|| format!("{p}: unsupported dtype '{descr}' (bool, int8-64, uint8-64, float16-64)"))?;
     // The element count must fit and match the data that follows the header: a hostile header
     // can claim 2^64 elements over no data.
     let want = shape.iter().try_fold(1u64, |acc, d| acc.checked_mul(*d)).and_then(|c| c.checked_mul(dtype.bytes() as u64));
@@ -170,6 +184,10 @@ pub fn encode(a: &Array) -> Result<Vec<u8>, String> {
         Dtype::I16 => write_typed(&mut out, &a.shape, d.chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]]))),
         Dtype::I32 => write_typed(&mut out, &a.shape, d.chunks_exact(4).map(|c| i32::from_le_bytes(c.try_into().expect("4 bytes")))),
         Dtype::I64 => write_typed(&mut out, &a.shape, d.chunks_exact(8).map(|c| i64::from_le_bytes(c.try_into().expect("8 bytes")))),
+        Dtype::U8 => write_typed(&mut out, &a.shape, d.iter().copied()),
+        Dtype::U16 => write_typed(&mut out, &a.shape, d.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]]))),
+        Dtype::U32 => write_typed(&mut out, &a.shape, d.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))),
+        Dtype::U64 => write_typed(&mut out, &a.shape, d.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))),
         Dtype::F16 => write_typed(&mut out, &a.shape, d.chunks_exact(2).map(|c| half::f16::from_le_bytes([c[0], c[1]]))),
         Dtype::F32 => write_typed(&mut out, &a.shape, d.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")))),
         Dtype::F64 => write_typed(&mut out, &a.shape, d.chunks_exact(8).map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes")))),

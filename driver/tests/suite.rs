@@ -16,6 +16,9 @@ mod layouts;
 #[path = "suite/memory.rs"]
 mod memory;
 
+#[path = "suite/rotate.rs"]
+mod rotate;
+
 #[path = "suite/exchange.rs"]
 #[allow(clippy::needless_range_loop)]
 mod exchange;

@@ -10,6 +10,8 @@
   npy.py print A                             the values, repr'd exactly
   npy.py ranks OUT SHAPE KIND                int32 ranks, a permutation of [0, size): reversed;
                                              KIND repeat: flat[11] = flat[80]; outside: flat[14] = size
+  npy.py roll IN OUT D                       OUT == np.roll(IN, -D), same dtype and shape
+  npy.py typed OUT SHAPE DTYPE SEED          random bytes viewed as DTYPE (any dtype: uint, bool, ...)
   npy.py reversed X Y                         Y == X reversed along its last axis
   npy.py exchange X Y A B T N                Y == exchange<A, B> of X (item i of thread t at
                                              index t*N + i; A, B named layouts of issue 14)
@@ -93,6 +95,20 @@ def main(argv):
         dt = np.dtype(argv[2])
         vals = [float.fromhex(v) if "0x" in v else float(v) for v in argv[3].split(",")]
         np.save(argv[1], np.array([vals], dtype=dt))
+    elif cmd == "roll":
+        A, B, d = np.load(argv[1]), np.load(argv[2]), int(argv[3])
+        if A.dtype != B.dtype or A.shape != B.shape:
+            sys.exit(f"roll: {B.dtype}{B.shape} is not {A.dtype}{A.shape}")
+        if not np.array_equal(np.roll(A, -d).view(np.uint8), B.view(np.uint8)):
+            sys.exit(f"roll: OUT is not np.roll(IN, -{d})")
+        print(f"roll ok: {A.dtype} {A.shape} by {d}")
+    elif cmd == "typed":
+        shp, dt = shape(argv[2]), np.dtype(argv[3])
+        raw = np.random.default_rng(int(argv[4])).integers(0, 256, size=int(np.prod(shp)) * dt.itemsize, dtype=np.uint8)
+        a = raw.view(dt).reshape(shp)
+        if dt == np.bool_:
+            a = raw.astype(bool).reshape(shp)
+        np.save(argv[1], a)
     elif cmd == "reversed":
         X, Y = np.load(argv[1]), np.load(argv[2])
         if not np.array_equal(X[..., ::-1], Y):
