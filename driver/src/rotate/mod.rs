@@ -85,6 +85,10 @@ pub fn rotate_range(device: &Device, buf: &mut [u8], offset: usize, len: usize, 
         return Ok(());
     }
     let by = by % len as u64;
-    let item = *ITEM_BYTES.iter().rev().find(|b| offset.is_multiple_of(**b) && len.is_multiple_of(**b) && by.is_multiple_of(**b as u64)).expect("1 divides all");
+    let item = *ITEM_BYTES
+        .iter()
+        .rev()
+        .find(|b| offset.is_multiple_of(**b) && len.is_multiple_of(**b) && by.is_multiple_of(**b as u64))
+        .expect("1 divides all");
     rotate(device, &mut buf[offset..end], item, by / item as u64)
 }
