@@ -124,6 +124,11 @@ impl Gpu {
         Ok(Gpu { ctx, stream, chip: format!("sm_{major}{minor}"), name })
     }
 
+    /// The GPU's streaming multiprocessors (1 when the driver does not say).
+    pub fn sms(&self) -> u32 {
+        self.ctx.attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT).map(|v| v.max(1) as u32).unwrap_or(1)
+    }
+
     /// The GPU's memory bandwidth in bytes/s from its clock and bus width (the data sheet's peak).
     pub fn peak_bandwidth(&self) -> Option<f64> {
         let clock_khz = self.ctx.attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE).ok()? as f64;

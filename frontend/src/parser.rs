@@ -24,6 +24,7 @@ pub const MEMORY_BUILTINS: &[&str] = &[
     "load_acquire",
     "store_release",
     "fence",
+    "barrier",
     "funnel_shift_left",
     "funnel_shift_right",
 ];

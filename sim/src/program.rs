@@ -285,6 +285,8 @@ pub enum Inst {
         n: u32,
         align: u32,
         loc: u32,
+        /// An acquire load (`phobos.ordering = "acquire"`).
+        acquire: bool,
     },
     Store {
         src: Slot,
@@ -296,6 +298,8 @@ pub enum Inst {
         /// The item of a `cta.scatter` this store writes (`phobos.scatter_item`): a second
         /// scatter write of a byte before the next barrier is a repeated rank.
         scatter: Option<u32>,
+        /// A release store (`phobos.ordering = "release"`).
+        release: bool,
     },
     Atomic {
         kind: AtomicKind,

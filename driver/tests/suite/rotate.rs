@@ -72,3 +72,35 @@ fn rotate_rejects_what_it_cannot_move() {
     let e = rotate::rotate_range(&Device::Simulator, &mut b, 8, 8, 1).unwrap_err().to_string();
     assert!(e.contains("bytes [8, 8 + 8) are outside the buffer of 12 bytes"), "{e}");
 }
+
+/// The single pass's ordering is what makes it correct: with the release store of its flags
+/// made a plain store, a CTA overwrites data another CTA read with nothing ordering the two,
+/// and the simulator's cross-CTA checker says so.
+#[test]
+fn rotate_without_its_release_is_caught_by_the_sanitizer() {
+    use phobos::api::{Arg, Compiler, Error, FaultKind, Options};
+    let src = rotate::library_source(4);
+    assert!(src.contains("store_release(W[1 + k], 1)"));
+    let broken = src.replace("store_release(W[1 + k], 1)", "W[1 + k] = 1");
+    let c = Compiler::new().unwrap();
+    let ks = c.compile_phobos(&broken, "broken.phobos", &Options::default()).unwrap();
+    let k = ks.iter().find(|k| k.name.starts_with("rotate_tiles")).unwrap();
+    let (n, d) = (40_000u64, 5u64);
+    let tile = (rotate::TILE_BYTES / 4) as u64;
+    let tiles = (n - d).div_ceil(tile);
+    let mut data = bytes(4 * n as usize, 5);
+    let mut p: Vec<u8> = [d, n, tiles, 0].iter().flat_map(|v| (*v as i32).to_le_bytes()).collect();
+    let mut w = vec![0u8; 4 * (tiles as usize + 2)];
+    let r = k.launch(
+        &Device::Simulator,
+        [4, 1, 1],
+        &mut [Arg::Buffer(&mut data), Arg::Buffer(&mut p), Arg::Buffer(&mut w), Arg::I64(n as i64), Arg::I64(tiles as i64 + 2)],
+    );
+    match r {
+        Err(Error::Fault(f)) => {
+            assert_eq!(f.kind, FaultKind::GlobalRace, "{f}");
+            assert!(f.message.contains("with no release/acquire pair ordering them"), "{f}");
+        }
+        other => panic!("the broken rotate ran: {other:?}"),
+    }
+}

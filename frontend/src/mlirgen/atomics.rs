@@ -1,7 +1,10 @@
 //! Atomics, ordered accesses and funnel shifts (issue 15): `atomic_add(t[i], v)`, `atomic_max`,
 //! `atomic_min`, `atomic_exch`, `atomic_cas(t[i], expected, desired)` (each returns the old
-//! value), `load_acquire(t[i])`, `store_release(t[i], v)`, `fence()`, and
+//! value), `load_acquire(t[i])`, `store_release(t[i], v)`, `fence()`, `barrier()` and
 //! `funnel_shift_left/right(lo, hi, n)`. All at GPU scope, on tensors and shared buffers.
+//! `barrier()` is a CTA barrier the source asks for (global accesses of the CTA before it, say,
+//! ordered before one thread's release after it); `elide-barriers` keeps it
+//! (`phobos.user`).
 //!
 //! Atomics are `memref.atomic_rmw` (`atomic_cas`: `memref.generic_atomic_rmw` comparing and
 //! selecting, which LLVM turns into `atom.cas`); ordered accesses are `memref.load`/`store`
@@ -17,7 +20,7 @@ pub use crate::parser::MEMORY_BUILTINS;
 impl<'a> Gen<'a> {
     pub(super) fn memory_builtin(&mut self, n: &str, args: &[Expr], span: Span) -> Result<Option<Value>> {
         let want = match n {
-            "fence" => 0,
+            "fence" | "barrier" => 0,
             "load_acquire" => 1,
             "atomic_cas" | "funnel_shift_left" | "funnel_shift_right" => 3,
             _ => 2,
@@ -28,6 +31,10 @@ impl<'a> Gen<'a> {
         match n {
             "fence" => {
                 self.emit_void("llvm.fence syncscope(\"device\") acq_rel".into(), span);
+                Ok(None)
+            }
+            "barrier" => {
+                self.emit_void("gpu.barrier {phobos.barrier = \"kept: barrier() in the source\", phobos.user}".into(), span);
                 Ok(None)
             }
             "funnel_shift_left" | "funnel_shift_right" => {

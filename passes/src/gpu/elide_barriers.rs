@@ -8,6 +8,9 @@
 //! - with no shared access after it in the kernel's entry block (the kernel ends), it orders
 //!   nothing either.
 //!
+//! A barrier marked `phobos.user` (the language's `barrier()`) is always kept: it may order
+//! global memory, which this pass does not track.
+//!
 //! Accesses are loads, stores and atomics on workgroup memory, and any op with regions holding
 //! one or a call. Inside nested blocks (loops, branches) the unknown path into the block counts
 //! as an access, so barriers there are kept unless a barrier of the same block covers them.
@@ -40,6 +43,14 @@ fn scan<'a>(blk: Blk<'a>, entry: bool, cx: &PassCx<'a>) {
     let mut pending: Option<Op> = None; // a barrier with no access after it yet
     for op in &ops {
         if op.is("gpu.barrier") {
+            // A barrier the source asked for (`barrier()`) may order global memory: kept.
+            if op.attr("phobos.user").is_some() {
+                if let Some(p) = pending.take() {
+                    keep(p);
+                }
+                accessed = false;
+                continue;
+            }
             if !accessed {
                 elide(*op, "no shared-memory access since the previous barrier (or the kernel's start)", cx);
                 continue;

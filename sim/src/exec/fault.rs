@@ -7,7 +7,10 @@ use super::*;
 pub enum FaultKind {
     OutOfBounds,
     Misaligned,
+    /// Two threads of a CTA touch a shared byte with no barrier between them.
     Race,
+    /// Two CTAs touch a global byte with no release/acquire pair ordering them.
+    GlobalRace,
     DivergentBarrier,
     DivergentShuffle,
     Deadlock,
@@ -22,6 +25,7 @@ impl FaultKind {
             FaultKind::OutOfBounds => "out-of-bounds access",
             FaultKind::Misaligned => "misaligned access",
             FaultKind::Race => "shared-memory race",
+            FaultKind::GlobalRace => "global-memory race",
             FaultKind::DivergentBarrier => "divergent barrier",
             FaultKind::DivergentShuffle => "divergent shuffle",
             FaultKind::Deadlock => "deadlock",

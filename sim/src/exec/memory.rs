@@ -8,7 +8,7 @@ impl Ctx<'_> {
     pub(super) fn exec_memory(&mut self, cta: &mut Cta, w: &mut Warp, inst: &Inst) -> Result<(), Fault> {
         let mask = w.mask;
         match inst {
-            Inst::Load { dst, mem, idx, n, align, loc } => {
+            Inst::Load { dst, mem, idx, n, align, loc, acquire } => {
                 w.progress.reads += 1;
                 let elem = self.k.memrefs[*mem].elem;
                 let eb = elem.bytes();
@@ -19,6 +19,9 @@ impl Ctx<'_> {
                         self.check_race(cta, w, l, off, len, false, *loc)?;
                         banked.push((l as u32, off as u64));
                     }
+                    if let MemSrc::Arg(a) = src {
+                        self.order_global(cta, w, l, a, off, len, if *acquire { Access::Acquire } else { Access::Read }, *loc)?;
+                    }
                     for e in 0..*n {
                         let v = self.read_bytes(cta, w, l, &src, off + e as usize * eb, eb) as u64;
                         w.regs[at(*dst, e, l)] = if elem == Prim::I1 { (v != 0) as u64 } else { v };
@@ -26,7 +29,7 @@ impl Ctx<'_> {
                 }
                 self.stats.bank_conflicts += phobos_layout::banks::conflicts(&banked, (*n as usize * eb) as u64);
             }
-            Inst::Store { src, mem, idx, n, align, loc, scatter } => {
+            Inst::Store { src, mem, idx, n, align, loc, scatter, release } => {
                 self.writes += 1;
                 let elem = self.k.memrefs[*mem].elem;
                 let eb = elem.bytes();
@@ -40,6 +43,9 @@ impl Ctx<'_> {
                         }
                         self.check_race(cta, w, l, off, len, true, *loc)?;
                         banked.push((l as u32, off as u64));
+                    }
+                    if let MemSrc::Arg(a) = dsrc {
+                        self.order_global(cta, w, l, a, off, len, if *release { Access::Release } else { Access::Write }, *loc)?;
                     }
                     for e in 0..*n {
                         let v = w.regs[at(*src, e, l)];
@@ -234,6 +240,52 @@ impl Ctx<'_> {
         Ok(())
     }
 
+    /// Global memory across CTAs (`ordering.rs`), when the kernel synchronises CTAs.
+    #[allow(clippy::too_many_arguments)]
+    fn order_global(
+        &mut self,
+        cta: &Cta,
+        w: &Warp,
+        lane: usize,
+        arg: usize,
+        off: usize,
+        len: usize,
+        access: Access,
+        loc: u32,
+    ) -> Result<(), Fault> {
+        let Some(order) = self.ordering.as_mut() else { return Ok(()) };
+        let Some(buf) = self.arg_buf[arg] else { return Ok(()) };
+        let size = self.bufs[buf].len();
+        let [gx, gy, _] = self.launch.grid;
+        let me = cta.id[0] + gx * (cta.id[1] + gy * cta.id[2]);
+        let r = match access {
+            Access::Acquire => {
+                order.acquire(me, buf, off);
+                Ok(())
+            }
+            Access::Release => {
+                order.release(me, buf, off);
+                Ok(())
+            }
+            Access::Read => order.read(me, buf, size, off, len),
+            Access::Write => order.write(me, buf, size, off, len),
+        };
+        r.map_err(|c| {
+            let other = [c.other % gx, (c.other / gx) % gy, c.other / (gx * gy)];
+            let name = &self.k.memrefs.iter().find(|m| m.src == MemSrc::Arg(arg)).map(|m| m.name.clone()).unwrap_or_default();
+            self.fault(
+                FaultKind::GlobalRace,
+                cta,
+                Some((w, lane)),
+                Some(loc),
+                format!(
+                    "{} CTA ({}, {}, {}) (byte {} of {name}) with no release/acquire pair ordering them",
+                    c.what, other[0], other[1], other[2], c.byte
+                ),
+            )
+        })
+    }
+
     /// A scatter writes each position once between barriers: a second write is a repeated rank.
     fn check_scatter(&self, cta: &mut Cta, w: &Warp, lane: usize, off: usize, item: u32, loc: u32) -> Result<(), Fault> {
         let t = w.index * 32 + lane as u32 + 1;
@@ -283,4 +335,13 @@ impl Ctx<'_> {
             *b = (v >> (8 * i)) as u8;
         }
     }
+}
+
+/// A global access as the cross-CTA checker sees it.
+#[derive(Clone, Copy)]
+enum Access {
+    Read,
+    Write,
+    Acquire,
+    Release,
 }

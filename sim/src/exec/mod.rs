@@ -23,6 +23,7 @@ mod cross_lane;
 mod fault;
 mod lane;
 mod memory;
+mod ordering;
 mod progress;
 mod state;
 mod step;
@@ -161,7 +162,12 @@ pub fn run(k: &Kernel, launch: &Launch, bufs: &mut [Vec<u8>], opts: &Options) ->
             opts.max_threads
         )));
     }
-    let mut ctx = Ctx { k, bufs, arg_buf, launch, opts, stats: Stats::default(), writes: 0 };
+    // Kernels that talk across CTAs (ordered accesses, atomics) get global memory checked too.
+    let talks = k.insts.iter().any(|i| {
+        matches!(i, Inst::Atomic { .. } | Inst::Cas { .. } | Inst::Load { acquire: true, .. } | Inst::Store { release: true, .. })
+    });
+    let ordering = (talks && opts.check_races).then(ordering::Ordering::default);
+    let mut ctx = Ctx { k, bufs, arg_buf, launch, opts, stats: Stats::default(), writes: 0, ordering };
     let nwarps = threads.div_ceil(32);
     let total: u64 = launch.grid.iter().map(|g| *g as u64).product();
     let shared_bytes = (k.shared_bytes + launch.dynamic_shared) as usize;

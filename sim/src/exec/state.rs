@@ -86,6 +86,8 @@ pub(super) struct Ctx<'a> {
     pub(super) stats: Stats,
     /// Stores and atomics so far, by any thread: what a spinning loop waits for.
     pub(super) writes: u64,
+    /// The cross-CTA checker of global memory, for kernels that synchronise CTAs.
+    pub(super) ordering: Option<super::ordering::Ordering>,
 }
 
 #[inline(always)]

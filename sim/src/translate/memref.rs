@@ -75,7 +75,8 @@ impl<'a> Tr<'a> {
                 let dst = self.result(op, 0)?;
                 let align = op.int_attr("alignment").unwrap_or(0) as u32;
                 let loc = self.loc(op);
-                self.insts.push(Inst::Load { dst, mem, idx, n: dst.len, align, loc });
+                let acquire = op.str_attr("phobos.ordering").as_deref() == Some("acquire");
+                self.insts.push(Inst::Load { dst, mem, idx, n: dst.len, align, loc, acquire });
             }
             "memref.store" | "vector.store" => {
                 let src = self.use_(op.operand(0))?;
@@ -84,7 +85,8 @@ impl<'a> Tr<'a> {
                 let align = op.int_attr("alignment").unwrap_or(0) as u32;
                 let loc = self.loc(op);
                 let scatter = op.int_attr("phobos.scatter_item").map(|i| i as u32);
-                self.insts.push(Inst::Store { src, mem, idx, n: src.len, align, loc, scatter });
+                let release = op.str_attr("phobos.ordering").as_deref() == Some("release");
+                self.insts.push(Inst::Store { src, mem, idx, n: src.len, align, loc, scatter, release });
             }
             "memref.atomic_rmw" => {
                 // MLIR 22 stores the kind as the enum's integer (arith's AtomicRMWKind order).
