@@ -100,6 +100,10 @@ struct RunArgs {
     /// (default 16777216, 2^24), so that no grid runs for hours unasked.
     #[arg(long, value_name = "N")]
     max_sim_threads: Option<u64>,
+    /// SMs of the simulated GPU (default 8): CTAs resident at once are N times what one SM
+    /// holds for the launch by occupancy (threads and shared memory per CTA).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    sim_sms: Option<u32>,
     /// Print the launch's time and instruction counts on stderr (`key: value` lines).
     #[arg(long)]
     stats: bool,
@@ -233,6 +237,7 @@ fn run_cmd(a: RunArgs) -> i32 {
             chip_given: a.chip.clone(),
             max_warp_insts: a.max_warp_instructions,
             max_sim_threads: a.max_sim_threads,
+            sim_sms: a.sim_sms,
             stats: a.stats,
             no_fma: a.no_fma,
         })

@@ -61,6 +61,8 @@ pub struct RunRequest {
     pub max_warp_insts: Option<u64>,
     /// The simulator's bound on threads per launch.
     pub max_sim_threads: Option<u64>,
+    /// SMs of the simulated GPU.
+    pub sim_sms: Option<u32>,
     /// Print the launch's time and counts.
     pub stats: bool,
     /// No fused multiply-add contraction.
@@ -420,6 +422,9 @@ pub fn run(req: &RunRequest) -> Result<(), RunError> {
             }
             if let Some(m) = req.max_sim_threads {
                 opts.max_threads = m;
+            }
+            if let Some(s) = req.sim_sms {
+                opts.sms = s;
             }
             let (outputs, stats, secs) = execute_timed(&module, &sig, &arrays, &req.defines, req.grid, &opts)?;
             if req.stats {

@@ -7,9 +7,9 @@
 //! (`phobos.user`).
 //!
 //! Atomics are `memref.atomic_rmw` (`atomic_cas`: `memref.generic_atomic_rmw` comparing and
-//! selecting, which LLVM turns into `atom.cas`); ordered accesses are `memref.load`/`store`
-//! marked `phobos.ordering` (the simulator runs them as loads and stores,
-//! `lower-ordered-accesses` makes them `ld.acquire.gpu`/`st.release.gpu`); `fence()` is
+//! selecting, which LLVM turns into `atom.cas`); an acquire load is `memref.atomic_rmw ori 0`
+//! and a release store `memref.store`, both marked `phobos.ordering` (the simulator runs them as
+//! a load and a store, `lower-ordered-accesses` makes them `ld.acquire.gpu`/`st.release.gpu`); `fence()` is
 //! `llvm.fence syncscope("device") acq_rel` (`fence.acq_rel.gpu`).
 
 use super::*;
@@ -79,10 +79,18 @@ impl<'a> Gen<'a> {
         };
         match n {
             "load_acquire" => {
-                if elem == Scalar::Bool || elem.bytes() < 4 {
-                    return Err(Diag::error(args[0].span, format!("load_acquire reads 4- or 8-byte elements, not {}", elem.name())));
+                if !matches!(elem, Scalar::I32 | Scalar::I64) {
+                    return Err(Diag::error(args[0].span, format!("load_acquire reads i32 or i64 elements (flags), not {}", elem.name())));
                 }
-                let v = self.emit(format!("memref.load {at} {{phobos.ordering = \"acquire\"}} : {mty}"), ty, span);
+                // An atomic read (`or 0`), so that no pass takes a spin loop on it for a loop
+                // without effects and removes it; `lower-ordered-accesses` makes it a plain
+                // `ld.acquire.gpu`, the simulator a load.
+                let zero = self.const_int(0, ty, span);
+                let v = self.emit(
+                    format!("memref.atomic_rmw ori {}, {at} {{phobos.ordering = \"acquire\"}} : ({t}, {mty}) -> {t}", zero.s),
+                    ty,
+                    span,
+                );
                 Ok(Some(Value::V(v)))
             }
             "store_release" => {

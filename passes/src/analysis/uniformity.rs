@@ -2,8 +2,8 @@
 //! lane, and why.
 //!
 //! Lattice: `Uniform < Warp < Varying`. Sources: kernel arguments and constants are uniform;
-//! `gpu.thread_id`, `gpu.lane_id`, atomics, acquire loads (`phobos.ordering`: memory others
-//! write) and loads from private memory vary per lane;
+//! `gpu.thread_id`, `gpu.lane_id`, atomics (acquire loads among them: memory others write) and
+//! loads from private memory vary per lane;
 //! `gpu.subgroup_id` is warp-uniform; a full-warp lane fold's result is warp-uniform (uniform if
 //! its operand was); a CTA fold's result is uniform. Other ops take the join of their operands
 //! (loads included: the same address gives the same value). Structured control flow joins the
@@ -167,15 +167,7 @@ impl<'a> Uniformity<'a> {
             "memref.load" | "vector.load" | "vector.maskedload" | "vector.transfer_read" => {
                 let mem = ops[0];
                 let private = mem.def().is_some_and(|d| d.is("memref.alloca")) || mem.ty().memory_space() == 5;
-                let f = if private {
-                    Fact::new(Level::Varying, op, Reason::Private)
-                } else if op.attr("phobos.ordering").is_some() {
-                    // An acquire load polls memory others write: threads reading the same address
-                    // at different times may see different values.
-                    Fact::new(Level::Varying, op, Reason::Atomic)
-                } else {
-                    self.join_all(&ops)
-                };
+                let f = if private { Fact::new(Level::Varying, op, Reason::Private) } else { self.join_all(&ops) };
                 set_all(self, f);
             }
             "cta.reduce" | "cta.argmax" | "cta.reduce_with" => set_all(self, Fact::UNIFORM),

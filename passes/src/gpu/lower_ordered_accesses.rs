@@ -1,9 +1,10 @@
 //! `lower-ordered-accesses`: rewrites the ordered accesses of the SIMT level into LLVM atomic
 //! loads and stores at GPU scope, on the way to LLVM.
 //!
-//! The frontend writes `load_acquire(t[i])` as `memref.load {phobos.ordering = "acquire"}` and
-//! `store_release(t[i], v)` as `memref.store {phobos.ordering = "release"}`: at the SIMT level
-//! they are loads and stores the simulator runs (and analyses see as memory accesses). LLVM
+//! The frontend writes `load_acquire(t[i])` as `memref.atomic_rmw ori 0 {phobos.ordering =
+//! "acquire"}` (an atomic read: a spin loop on it is never taken for a loop without effects and
+//! removed) and `store_release(t[i], v)` as `memref.store {phobos.ordering = "release"}`: at the
+//! SIMT level the simulator runs them as a load and a store. LLVM
 //! needs the ordering on the access itself: this pass takes the element's address (the memref's
 //! aligned pointer plus the row-major offset) and emits `llvm.load ... atomic acquire
 //! syncscope("device")` / `llvm.store ... atomic release syncscope("device")`, which NVPTX
@@ -22,7 +23,7 @@ pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
         .walk()
         .into_iter()
         .filter(|o| {
-            ((o.is("memref.load") || o.is("memref.store")) && o.attr("phobos.ordering").is_some())
+            ((o.is("memref.atomic_rmw") || o.is("memref.store")) && o.attr("phobos.ordering").is_some())
                 || phobos_ir::idioms::compare_and_swap(*o).is_some()
         })
         .collect();
@@ -108,7 +109,9 @@ fn lower<'a>(op: Op<'a>) -> Result<Vec<Val<'a>>, Diagnostic> {
     if (store && ordering != "release") || (!store && ordering != "acquire") {
         return Err(Diagnostic::op_error(op, format!("phobos.ordering \"{ordering}\" is not one Phobos emits here")));
     }
-    let first = if store { 1 } else { 0 };
+    // A release store is (value, memref, indices); an acquire load is an atomic `or 0`, (0,
+    // memref, indices).
+    let first = 1;
     let idx: Vec<Val> = op.operands()[first + 1..].to_vec();
     let (at, _, bytes) = address(op, op.operand(first), &idx)?;
     let attrs = [
@@ -129,7 +132,7 @@ pub const PASS: PassInfo = PassInfo {
     flag: "lower-ordered-accesses",
     name: "LowerOrderedAccesses",
     summary: "memref accesses marked phobos.ordering to LLVM acquire loads / release stores at GPU scope",
-    description: "Rewrites memref.load {phobos.ordering = \"acquire\"} and memref.store \
+    description: "Rewrites memref.atomic_rmw ori 0 {phobos.ordering = \"acquire\"} and memref.store \
     {phobos.ordering = \"release\"} into llvm.load/llvm.store with that ordering and syncscope(\"device\") on the \
     element's address (ld.acquire.gpu / st.release.gpu in PTX).",
     anchor: "",

@@ -2,8 +2,9 @@
 //!
 //! Each warp runs its kernel's instructions with a mask of active lanes; structured control
 //! pushes and pops masks. A warp runs until it finishes, reaches a barrier, or uses up its time
-//! slice, so CTAs that wait on each other (spin loops over flags) make progress together. Up to
-//! `resident_ctas` CTAs are resident at once, as on a GPU.
+//! slice, so CTAs that wait on each other (spin loops over flags) make progress together. As
+//! many CTAs are resident at once as `sms` SMs hold by occupancy (threads and shared memory per
+//! CTA), as on a GPU.
 //!
 //! Checks, each a [`Fault`] naming the kernel, CTA, thread, op and source location:
 //! out-of-bounds global, shared and private accesses; vector accesses that break their proven
@@ -15,7 +16,7 @@
 //! Files: this one (launches, options and the CTA scheduler), `state` (warps, CTAs and the
 //! run's context), `step` (a warp's instruction loop and its control flow), `lane` (per-lane
 //! arithmetic and vector ops), `alu` (the arithmetic itself, pure functions), `memory`
-//! (addresses, bounds and the race checker), `cross_lane` (shuffles and votes), `progress`
+//! (addresses, bounds and the race checker), `ordering` (global memory across CTAs), `cross_lane` (shuffles and votes), `progress`
 //! (loops that make no progress), `fault` (what a fault reports).
 
 mod alu;
@@ -60,8 +61,10 @@ pub struct Launch {
 pub struct Options {
     /// A warp that runs more instructions than this is reported as a deadlock or runaway loop.
     pub max_warp_insts: u64,
-    /// CTAs resident at once.
-    pub resident_ctas: usize,
+    /// Streaming multiprocessors of the simulated GPU: CTAs resident at once are this many
+    /// times what one SM holds for the launch ([`ctas_per_sm`]), as on a GPU, so a persistent
+    /// kernel sized from occupancy has all its CTAs live.
+    pub sms: u32,
     /// Instructions a warp runs before the next warp gets its turn.
     pub slice: u64,
     pub check_races: bool,
@@ -71,6 +74,18 @@ pub struct Options {
     /// the simulator hours, so larger launches are refused unless this is raised
     /// (`phobos run --max-sim-threads`).
     pub max_threads: u64,
+}
+
+/// The simulated GPU's SMs unless told otherwise (`phobos run --sim-sms`).
+pub const DEFAULT_SMS: u32 = 8;
+
+/// CTAs of `threads` threads and `shared` bytes of shared memory one SM holds at once, by
+/// sm_90's limits: 32 CTAs, 2048 threads, 228 KiB of shared memory (registers are not known
+/// before ptxas; they are taken as no tighter than the threads).
+pub fn ctas_per_sm(threads: u32, shared: u32) -> u32 {
+    let by_threads = 2048 / threads.max(1);
+    let by_shared = (228u32 << 10).checked_div(shared).unwrap_or(32);
+    by_threads.min(by_shared).clamp(1, 32)
 }
 
 /// The default of [`Options::max_threads`]: 2^24 threads (16,777,216); at the simulator's
@@ -94,7 +109,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             max_warp_insts: 10_000_000,
-            resident_ctas: 16,
+            sms: DEFAULT_SMS,
             slice: 20_000,
             check_races: true,
             shared_limit: 232448,
@@ -174,10 +189,11 @@ pub fn run(k: &Kernel, launch: &Launch, bufs: &mut [Vec<u8>], opts: &Options) ->
     if shared_bytes > opts.shared_limit as usize {
         return Err(bad(format!("the launch needs {shared_bytes} bytes of shared memory per CTA; the chip allows {}", opts.shared_limit)));
     }
+    let resident_limit = (opts.sms.max(1) * ctas_per_sm(threads, shared_bytes as u32)) as usize;
     let mut next: u64 = 0;
     let mut resident: Vec<Cta> = Vec::new();
     loop {
-        while resident.len() < opts.resident_ctas.max(1) && next < total {
+        while resident.len() < resident_limit && next < total {
             let gx = launch.grid[0] as u64;
             let gy = launch.grid[1] as u64;
             let id = [(next % gx) as u32, ((next / gx) % gy) as u32, (next / (gx * gy)) as u32];

@@ -75,8 +75,7 @@ impl<'a> Tr<'a> {
                 let dst = self.result(op, 0)?;
                 let align = op.int_attr("alignment").unwrap_or(0) as u32;
                 let loc = self.loc(op);
-                let acquire = op.str_attr("phobos.ordering").as_deref() == Some("acquire");
-                self.insts.push(Inst::Load { dst, mem, idx, n: dst.len, align, loc, acquire });
+                self.insts.push(Inst::Load { dst, mem, idx, n: dst.len, align, loc, acquire: false });
             }
             "memref.store" | "vector.store" => {
                 let src = self.use_(op.operand(0))?;
@@ -87,6 +86,14 @@ impl<'a> Tr<'a> {
                 let scatter = op.int_attr("phobos.scatter_item").map(|i| i as u32);
                 let release = op.str_attr("phobos.ordering").as_deref() == Some("release");
                 self.insts.push(Inst::Store { src, mem, idx, n: src.len, align, loc, scatter, release });
+            }
+            "memref.atomic_rmw" if op.str_attr("phobos.ordering").as_deref() == Some("acquire") => {
+                // load_acquire: an atomic `or 0` in the IR, a load here.
+                let mem = self.memref(op, op.operand(1))?;
+                let idx = op.operands()[2..].iter().map(|v| self.use_(*v)).collect::<R<Vec<_>>>()?;
+                let dst = self.result(op, 0)?;
+                let loc = self.loc(op);
+                self.insts.push(Inst::Load { dst, mem, idx, n: 1, align: 0, loc, acquire: true });
             }
             "memref.atomic_rmw" => {
                 // MLIR 22 stores the kind as the enum's integer (arith's AtomicRMWKind order).

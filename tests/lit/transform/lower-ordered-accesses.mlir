@@ -10,7 +10,8 @@
 // CHECK-NOT: phobos.ordering
 gpu.module @m {
   gpu.func @global(%x: memref<1024xi32>, %i: index) kernel {
-    %v = memref.load %x[%i] {phobos.ordering = "acquire"} : memref<1024xi32>
+    %c0 = arith.constant 0 : i32
+    %v = memref.atomic_rmw ori %c0, %x[%i] {phobos.ordering = "acquire"} : (i32, memref<1024xi32>) -> i32
     memref.store %v, %x[%i] {phobos.ordering = "release"} : memref<1024xi32>
     gpu.return
   }
@@ -26,7 +27,8 @@ gpu.module @m {
 gpu.module @m {
   gpu.func @shared(%i: index, %j: index) kernel {
     %buf = memref.alloca() : memref<4x8xi64, #gpu.address_space<workgroup>>
-    %v = memref.load %buf[%i, %j] {phobos.ordering = "acquire"} : memref<4x8xi64, #gpu.address_space<workgroup>>
+    %c0 = arith.constant 0 : i64
+    %v = memref.atomic_rmw ori %c0, %buf[%i, %j] {phobos.ordering = "acquire"} : (i64, memref<4x8xi64, #gpu.address_space<workgroup>>) -> i64
     gpu.return
   }
 }
@@ -34,9 +36,9 @@ gpu.module @m {
 // -----
 
 gpu.module @m {
-  gpu.func @bytes(%x: memref<1024xi8>, %i: index) kernel {
+  gpu.func @bytes(%x: memref<1024xi8>, %i: index, %v: i8) kernel {
     // expected-error @below {{an ordered access reads or writes 4 or 8 bytes, not i8}}
-    %v = memref.load %x[%i] {phobos.ordering = "acquire"} : memref<1024xi8>
+    memref.store %v, %x[%i] {phobos.ordering = "release"} : memref<1024xi8>
     gpu.return
   }
 }
@@ -45,8 +47,9 @@ gpu.module @m {
 
 gpu.module @m {
   gpu.func @wrong(%x: memref<1024xi32>, %i: index) kernel {
+    %c0 = arith.constant 0 : i32
     // expected-error @below {{phobos.ordering "release" is not one Phobos emits here}}
-    %v = memref.load %x[%i] {phobos.ordering = "release"} : memref<1024xi32>
+    %v = memref.atomic_rmw ori %c0, %x[%i] {phobos.ordering = "release"} : (i32, memref<1024xi32>) -> i32
     gpu.return
   }
 }
