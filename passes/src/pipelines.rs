@@ -17,7 +17,8 @@ pub const PIPELINES: &[(&str, &str)] = &[
 ];
 
 /// The passes of `phobos-to-simt`, in order, for the gpu.module (`{chip}` is filled in).
-pub const SIMT_PASSES: &str = "verify-uniformity,convert-exchange-to-gpu,infer-barriers,compose-layouts,convert-layout-to-arith,convert-cta-to-gpu,tile-plan-shared-memory{chip={chip}},convert-tile-to-gpu,\
+pub const SIMT_PASSES: &str = "verify-uniformity,convert-exchange-to-gpu,tile-plan-shared-memory{chip={chip}},infer-barriers,compose-layouts,convert-layout-to-arith,\
+convert-cta-to-gpu,tile-plan-shared-memory{chip={chip}},convert-tile-to-gpu,\
 convert-lane-to-gpu,vector-fuse-dp4a,expand-subgroup-ids,canonicalize,cse,elide-barriers,prove-alignment";
 
 /// `phobos-to-simt`'s gpu.module passes for a chip.

@@ -91,3 +91,92 @@ fn atomics_ordered_accesses_and_funnel_shifts_match_the_reference() {
         assert_eq!(o[t * 6 + 2] as i64 as u32, funnel_right(lo, hi, t as u32), "funnel_shift_right, thread {t}");
     }
 }
+
+/// `break` in whiles nested in if, for and while: each ends its own loop.
+#[test]
+fn nested_whiles_break_their_own_loops() {
+    let src = "@launch(32)
+kernel nest(X: tensor<i32>[32], O: tensor<i32>[32, 3]) {
+  let t = ctx.thread
+  var s = 0
+  if t < 16 {
+    while s < 10 {
+      if s == X[t] {
+        break
+      }
+      s += 1
+    }
+  }
+  var total = 0
+  for r in range(0, 3) {
+    var j = 0
+    while true {
+      j += 1
+      if j >= r + t % 4 {
+        break
+      }
+    }
+    total += j
+  }
+  var outer = 0
+  var inner_sum = 0
+  while outer < 3 {
+    var k = 0
+    while k < 100 {
+      k += 1
+      if k > outer + 1 {
+        break
+      }
+      inner_sum += 1
+    }
+    outer += 1
+  }
+  O[t, 0] = s
+  O[t, 1] = total
+  O[t, 2] = inner_sum
+}
+";
+    let session = Session::new(true).unwrap();
+    let c = compile(&session, src);
+    let x: Vec<i64> = (0..32).map(|t| (t * 7) % 13).collect();
+    let out = run(&c, "nest", [1, 1, 1], vec![("X", i32s(&[32], &x)), ("O", i32s(&[32, 3], &[0; 96]))]).unwrap();
+    let o = values(&out["O"]);
+    for t in 0..32usize {
+        let s = if t < 16 { (0..10).find(|s| *s == x[t]).unwrap_or(10) } else { 0 };
+        let total: i64 = (0..3).map(|r| (r + t as i64 % 4).max(1)).sum();
+        let want = [s as f64, total as f64, 6.0];
+        assert_eq!(&o[t * 3..t * 3 + 3], &want, "thread {t}");
+    }
+}
+
+/// Two CTAs read a value; one of them releases, the third acquires and overwrites it: the
+/// first reader is not ordered before the write, and the checker names it.
+#[test]
+fn the_cross_cta_checker_keeps_every_readers_read() {
+    let src = "@launch(32)
+kernel k(X: tensor<i32>[1], F: tensor<i32>[1], O: tensor<i32>[3]) {
+  if ctx.thread == 0 {
+    let b = ctx.block.x
+    if b < 2 {
+      O[b] = X[0]
+    }
+    if b == 1 {
+      store_release(F[0], 1)
+    }
+    if b == 2 {
+      while load_acquire(F[0]) == 0 {
+      }
+      X[0] = 5
+    }
+  }
+}
+";
+    let session = Session::new(true).unwrap();
+    let c = compile(&session, src);
+    let r = run(&c, "k", [3, 1, 1], vec![("X", i32s(&[1], &[1])), ("F", i32s(&[1], &[0])), ("O", i32s(&[3], &[0; 3]))]);
+    let e = match r {
+        Err(e) => format!("{e:?}"),
+        Ok(_) => panic!("the race was not found"),
+    };
+    assert!(e.contains("a write of data read by CTA (0, 0, 0)"), "{e}");
+}

@@ -120,6 +120,31 @@ impl<'a> Gen<'a> {
                     None => return Err(Diag::error(target.span, format!("unknown variable '{n}'"))),
                 };
                 let rhs = self.expr(value)?;
+                if let Some(n_items) = cur.ty.lanes {
+                    // A register array is replaced whole by an array of its type (an exchange's
+                    // result), or assigned item by item.
+                    return match (op, rhs) {
+                        (None, Value::Array(a)) if a.ty == cur.ty => {
+                            self.rebind(n, a);
+                            Ok(())
+                        }
+                        (None, Value::Array(a)) => Err(Diag::error(
+                            value.span,
+                            format!(
+                                "'{n}' is {}[{n_items}]; this is {}[{}]",
+                                cur.ty.elem.name(),
+                                a.ty.elem.name(),
+                                a.ty.lanes.unwrap_or(1)
+                            ),
+                        )
+                        .note(decl, "declared here")),
+                        _ => Err(Diag::error(
+                            target.span,
+                            format!("'{n}' is a register array: assign its items (`{n}[i] = ...`) or a whole array of its type"),
+                        )
+                        .note(decl, "declared here")),
+                    };
+                }
                 let new = match op {
                     None => rhs,
                     Some(op) => self.binary_values(op, Value::V(cur.clone()), rhs, span)?,
@@ -189,7 +214,14 @@ impl<'a> Gen<'a> {
                         walk(body, declared, out);
                         declared.pop();
                     }
-                    Stmt::While { body, .. } => walk(body, declared, out),
+                    Stmt::While { body, id, .. } => {
+                        // A nested while's break flag is its own, declared by it.
+                        let mut d = HashSet::new();
+                        d.insert(break_name(*id));
+                        declared.push(d);
+                        walk(body, declared, out);
+                        declared.pop();
+                    }
                     Stmt::Break { id, .. } => {
                         let n = break_name(*id);
                         if !declared.iter().any(|d| d.contains(&n)) && !out.contains(&n) {

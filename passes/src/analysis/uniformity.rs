@@ -2,8 +2,9 @@
 //! lane, and why.
 //!
 //! Lattice: `Uniform < Warp < Varying`. Sources: kernel arguments and constants are uniform;
-//! `gpu.thread_id`, `gpu.lane_id`, atomics (acquire loads among them: memory others write) and
-//! loads from private memory vary per lane;
+//! `gpu.thread_id`, `gpu.lane_id`, atomics (acquire loads among them: memory others write),
+//! loads of global memory the kernel also writes (another thread or CTA may change it between
+//! two threads' loads) and loads from private memory vary per lane;
 //! `gpu.subgroup_id` is warp-uniform; a full-warp lane fold's result is warp-uniform (uniform if
 //! its operand was); a CTA fold's result is uniform. Other ops take the join of their operands
 //! (loads included: the same address gives the same value). Structured control flow joins the
@@ -51,6 +52,8 @@ pub enum Reason {
     SegmentedFold,
     Atomic,
     Private,
+    /// A load of global memory the kernel writes.
+    Written,
     Unknown,
 }
 
@@ -96,6 +99,7 @@ impl<'a> Fact<'a> {
             }
             Reason::Atomic => format!("an atomic read-modify-write ({})", op.name()),
             Reason::Private => "thread-private memory".to_string(),
+            Reason::Written => format!("a load ({}) of global memory the kernel also writes, which other threads may change", op.name()),
             Reason::Unknown => format!("the result of {}, which Phobos cannot prove uniform", op.name()),
         }
     }
@@ -105,6 +109,9 @@ impl<'a> Fact<'a> {
 #[derive(Default, Debug)]
 pub struct Uniformity<'a> {
     facts: HashMap<Val<'a>, Fact<'a>>,
+    /// Global memrefs the function writes (stores, atomics): other threads and CTAs may change
+    /// them while a thread reads, so a load from one may see another value in each thread.
+    written: std::collections::HashSet<Val<'a>>,
 }
 
 impl<'a> Uniformity<'a> {
@@ -126,6 +133,16 @@ impl<'a> Uniformity<'a> {
     /// Analyzes a `gpu.func` (or any function-like op): its arguments are uniform.
     pub fn analyze(func: Op<'a>) -> Uniformity<'a> {
         let mut u = Uniformity::default();
+        for op in func.walk() {
+            let mem = match op.name().as_str() {
+                "memref.store" | "vector.store" | "memref.atomic_rmw" => Some(op.operand(1)),
+                "memref.generic_atomic_rmw" => Some(op.operand(0)),
+                _ => None,
+            };
+            if let Some(m) = mem.filter(|m| !matches!(m.ty().memory_space(), 3 | 5)) {
+                u.written.insert(m);
+            }
+        }
         // Re-walk until no fact changes (the lattice has height 3, so this ends quickly).
         for _ in 0..64 {
             let mut changed = false;
@@ -167,7 +184,13 @@ impl<'a> Uniformity<'a> {
             "memref.load" | "vector.load" | "vector.maskedload" | "vector.transfer_read" => {
                 let mem = ops[0];
                 let private = mem.def().is_some_and(|d| d.is("memref.alloca")) || mem.ty().memory_space() == 5;
-                let f = if private { Fact::new(Level::Varying, op, Reason::Private) } else { self.join_all(&ops) };
+                let f = if private {
+                    Fact::new(Level::Varying, op, Reason::Private)
+                } else if self.written.contains(&mem) {
+                    Fact::new(Level::Varying, op, Reason::Written)
+                } else {
+                    self.join_all(&ops)
+                };
                 set_all(self, f);
             }
             "cta.reduce" | "cta.argmax" | "cta.reduce_with" => set_all(self, Fact::UNIFORM),

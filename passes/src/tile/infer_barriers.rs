@@ -15,8 +15,14 @@
 //! order the two, and the kernel is rejected at the later access with a note at the earlier
 //! one. `elide-barriers` later removes barriers that turn out redundant.
 //!
-//! Buffers marked `phobos.synchronized` (exchange staging, which places its own
-//! synchronisation) are left alone. Runs before `convert-tile-to-gpu`.
+//! Buffers share bytes when `tile-plan-shared-memory` gave them overlapping offsets (it reuses
+//! the bytes of a buffer whose lifetime ended): accesses conflict when their buffers' byte
+//! ranges overlap, so a new buffer's first write waits for the reads of the old one, and a tile
+//! copy into reused bytes waits for them too. Buffers marked `phobos.synchronized` (exchange
+//! staging, which places its own synchronisation) never conflict with themselves, only with
+//! other buffers on the same bytes. Without planned offsets (the pass run alone), only accesses
+//! of the same buffer conflict. Runs after `tile-plan-shared-memory`, before
+//! `convert-tile-to-gpu`.
 
 use crate::registry::PassInfo;
 use crate::{
@@ -40,6 +46,35 @@ struct Access<'a> {
     op: Op<'a>,
 }
 
+impl<'a> Access<'a> {
+    /// Whether `self` and an access of `buf` (`write`) need a barrier between them.
+    fn conflicts(&self, buf: Val<'a>, write: bool) -> bool {
+        if self.write == write && !write {
+            return false;
+        }
+        if self.write && write {
+            return false; // two writes: a race the simulator reports, not a barrier to infer
+        }
+        if self.buf == buf {
+            return !synchronized(buf);
+        }
+        match (bytes(self.buf), bytes(buf)) {
+            (Some((a0, a1)), Some((b0, b1))) => a0 < b1 && b0 < a1,
+            _ => false,
+        }
+    }
+}
+
+/// The planned bytes `[offset, offset + size)` of a buffer, when planned.
+fn bytes(buf: Val) -> Option<(u64, u64)> {
+    let off = buf.def()?.int_attr("offset")? as u64;
+    Some((off, off + crate::tile::plan_shared_memory::bytes_of(buf.ty())))
+}
+
+fn synchronized(buf: Val) -> bool {
+    buf.def().is_some_and(|d| d.attr("phobos.synchronized").is_some())
+}
+
 struct Walk<'a, 'c> {
     u: Uniformity<'a>,
     cx: &'c PassCx<'a>,
@@ -57,13 +92,15 @@ fn access<'a>(op: Op<'a>) -> Option<(Val<'a>, bool)> {
         _ => return None,
     };
     let def = mem.def()?;
-    let tracked = (def.is("tile.alloc") || def.is("tile.copy")) && def.attr("phobos.synchronized").is_none();
-    tracked.then_some((mem, write))
+    (def.is("tile.alloc") || def.is("tile.copy")).then_some((mem, write))
 }
 
-/// Ops after which every earlier shared access is ordered with every later one.
+/// Ops after which every earlier shared access is ordered with every later one (a tile copy
+/// ends with a barrier: it is a write of its bytes first). A CTA fold holds CTA barriers only
+/// when the CTA has more than one warp (one warp's fold is shuffles alone).
 fn orders_all(op: Op) -> bool {
-    op.is("gpu.barrier") || op.is("tile.copy") || op.name().starts_with("cta.")
+    let multi_warp = || crate::emit::ids::known_block_size(op).is_none_or(|b| b.iter().product::<i64>() > 32);
+    op.is("gpu.barrier") || op.is("tile.copy") || (op.name().starts_with("cta.") && multi_warp())
 }
 
 fn name_of(buf: Val) -> String {
@@ -75,6 +112,10 @@ impl<'a> Walk<'a, '_> {
         let ops: Vec<Op<'a>> = blk.ops().collect();
         for op in ops {
             if orders_all(op) {
+                if op.is("tile.copy") {
+                    // The copy writes bytes that earlier buffers may have held.
+                    pending = self.visit(op, op.result(0), true, pending);
+                }
                 pending.clear();
                 continue;
             }
@@ -150,7 +191,7 @@ impl<'a> Walk<'a, '_> {
 
     fn visit(&mut self, op: Op<'a>, buf: Val<'a>, write: bool, mut pending: Vec<Access<'a>>) -> Vec<Access<'a>> {
         // A read after a write, or a write after a read, of the same buffer.
-        let conflicts: Vec<Access<'a>> = pending.iter().copied().filter(|a| a.buf == buf && a.write != write).collect();
+        let conflicts: Vec<Access<'a>> = pending.iter().copied().filter(|a| a.conflicts(buf, write)).collect();
         if !conflicts.is_empty() {
             // Where a barrier can go: before the op, or before its outermost divergent control.
             let mut at = op;
@@ -203,7 +244,14 @@ impl<'a> Walk<'a, '_> {
             }
             if self.commit {
                 let (second, first) = if write { ("write", "read") } else { ("read", "wrote") };
-                let why = format!("inferred: threads {second} {}, which other threads {first} before", name_of(buf));
+                let why = match conflicts.iter().find(|a| a.buf != buf) {
+                    Some(o) => format!(
+                        "inferred: threads {second} {}, whose bytes other threads {first} as {} before",
+                        name_of(buf),
+                        name_of(o.buf)
+                    ),
+                    None => format!("inferred: threads {second} {}, which other threads {first} before", name_of(buf)),
+                };
                 let already = prev_op(at).is_some_and(|p| p.is("gpu.barrier"));
                 if !already {
                     barrier_because(Builder::before(at), &why);

@@ -9,6 +9,10 @@
 //! workgroup globals, e.g. CTA-fold scratch) plus the dynamic part must fit the chip: static at
 //! most 49152 bytes, the total at most the opt-in limit (232448 on sm_90, 166912 on sm_80, ...).
 //! An overflow is an error that names every buffer, its bytes and its source line.
+//!
+//! `phobos-to-simt` runs it twice: before `infer-barriers`, which needs the offsets to see
+//! buffers that share bytes, and after `convert-cta-to-gpu`, whose CTA-fold scratch is static
+//! shared memory the limit counts (the plan is deterministic: the same offsets both times).
 
 use crate::registry::{OptInfo, PassInfo};
 use crate::{emit::ids::loops_around, external::PassCx};

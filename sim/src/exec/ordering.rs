@@ -23,9 +23,11 @@ type Stamp = (u32, u32);
 #[derive(Default)]
 pub(super) struct Ordering {
     clocks: HashMap<u32, Clock>,
-    /// Per buffer: per byte, the last plain write and the last plain read.
+    /// Per buffer: per byte, the last plain write, and a read since it (the first reader CTA's
+    /// latest); reads of the byte by further CTAs since that write go to `more_reads`.
     writes: HashMap<usize, Vec<Stamp>>,
     reads: HashMap<usize, Vec<Stamp>>,
+    more_reads: HashMap<(usize, usize), Vec<Stamp>>,
     /// Per (buffer, byte) of a release store: the releasing CTA's clock.
     released: HashMap<(usize, usize), Clock>,
 }
@@ -64,8 +66,19 @@ impl Ordering {
                 return Err(Conflict { other: w.0 - 1, what: "a read of data written by", byte: off + i });
             }
         }
-        for s in &mut Self::shadow(&mut self.reads, buf, size)[off..off + len] {
-            *s = (cta + 1, now);
+        let reads = Self::shadow(&mut self.reads, buf, size);
+        for (i, s) in reads[off..off + len].iter_mut().enumerate() {
+            let b = off + i;
+            if s.0 == 0 || s.0 == cta + 1 {
+                *s = (cta + 1, now);
+            } else {
+                // Another CTA read it too: keep every reader CTA's latest read until a write.
+                let more = self.more_reads.entry((buf, b)).or_default();
+                match more.iter_mut().find(|m| m.0 == cta + 1) {
+                    Some(m) => m.1 = now,
+                    None => more.push((cta + 1, now)),
+                }
+            }
         }
         Ok(())
     }
@@ -79,12 +92,18 @@ impl Ordering {
             if !self.ordered(cta, writes[i]) {
                 return Err(Conflict { other: writes[i].0 - 1, what: "a write of data written by", byte: off + i });
             }
-            if !self.ordered(cta, reads[i]) {
-                return Err(Conflict { other: reads[i].0 - 1, what: "a write of data read by", byte: off + i });
+            let more = self.more_reads.get(&(buf, off + i)).map(|m| m.as_slice()).unwrap_or(&[]);
+            if let Some(r) = std::iter::once(&reads[i]).chain(more).find(|r| !self.ordered(cta, **r)) {
+                return Err(Conflict { other: r.0 - 1, what: "a write of data read by", byte: off + i });
             }
         }
         for s in &mut Self::shadow(&mut self.writes, buf, size)[off..off + len] {
             *s = (cta + 1, now);
+        }
+        // The reads are ordered before this write, and so before any write ordered after it.
+        for (i, s) in Self::shadow(&mut self.reads, buf, size)[off..off + len].iter_mut().enumerate() {
+            *s = (0, 0);
+            self.more_reads.remove(&(buf, off + i));
         }
         Ok(())
     }
