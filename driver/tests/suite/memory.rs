@@ -180,3 +180,27 @@ kernel k(X: tensor<i32>[1], F: tensor<i32>[1], O: tensor<i32>[3]) {
     };
     assert!(e.contains("a write of data read by CTA (0, 0, 0)"), "{e}");
 }
+
+/// `store_word` writes a little-endian word into an i8 run, the mirror of `word`.
+#[test]
+fn store_word_writes_four_bytes_of_a_run() {
+    let src = "@launch(32)
+kernel sw(A: tensor<i8>[32, 8], B: tensor<i8>[32, 8]) {
+  let t = ctx.thread
+  store_word(B[t, 0 :+ 8], 1, word(A[t, 0 :+ 8], 0) ^ 0x01020304)
+  store_word(B[t, 0 :+ 8], 0, t * 16777619)
+}
+";
+    let session = Session::new(true).unwrap();
+    let c = compile(&session, src);
+    let a: Vec<u8> = (0..256u32).map(|k| (k * 37 + 11) as u8).collect();
+    let arr = |v: &[u8]| Array { dtype: Dtype::I8, shape: vec![32, 8], data: v.to_vec() };
+    let out = run(&c, "sw", [1, 1, 1], vec![("A", arr(&a)), ("B", arr(&[0; 256]))]).unwrap();
+    let b = &out["B"].data;
+    for t in 0..32usize {
+        let w0 = u32::from_le_bytes(a[t * 8..t * 8 + 4].try_into().unwrap()) ^ 0x0102_0304;
+        let w1 = (t as u32).wrapping_mul(16_777_619);
+        assert_eq!(&b[t * 8 + 4..t * 8 + 8], &w0.to_le_bytes(), "thread {t}, word 1");
+        assert_eq!(&b[t * 8..t * 8 + 4], &w1.to_le_bytes(), "thread {t}, word 0");
+    }
+}

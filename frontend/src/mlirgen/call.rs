@@ -100,7 +100,7 @@ impl<'a> Gen<'a> {
                 arity(2)?;
                 self.run_element(n, &args[0], &args[1], span)
             }
-            "store" => Err(Diag::error(span, "store(run, i, value) is a statement; it has no value")),
+            "store" | "store_word" => Err(Diag::error(span, format!("{n}(run, i, value) is a statement; it has no value"))),
             _ if atomics::MEMORY_BUILTINS.contains(&n) => match self.memory_builtin(n, args, span)? {
                 Some(v) => Ok(v),
                 None => Err(Diag::error(span, format!("{n}(...) is a statement; it has no value"))),

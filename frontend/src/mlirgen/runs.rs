@@ -140,36 +140,69 @@ impl<'a> Gen<'a> {
     }
 
     /// `store(t[i, k :+ n], j, v)`: writes element j of a run.
-    pub(super) fn store_builtin(&mut self, args: &[Expr], span: Span) -> Result<()> {
+    /// `store(run, k, v)`: writes element `k` of a run; `store_word(run, k, w)`: writes bytes
+    /// `4k..4k+3` of an i8 run as the little-endian i32 `w` (one 4-byte vector store; the first
+    /// and the last byte are bounds-checked).
+    pub(super) fn store_builtin(&mut self, which: &str, args: &[Expr], span: Span) -> Result<()> {
         if args.len() != 3 {
-            return Err(Diag::error(span, format!("store takes 3 arguments (run, index, value), got {}", args.len())));
+            return Err(Diag::error(span, format!("{which} takes 3 arguments (run, index, value), got {}", args.len())));
         }
         let ExprKind::Subscript(t, idx) = &args[0].kind else {
-            return Err(Diag::error(args[0].span, "store's first argument is a run: t[i, k :+ n]"));
+            return Err(Diag::error(args[0].span, format!("{which}'s first argument is a run: t[i, k :+ n]")));
         };
         let k = match self.expr(&args[1])? {
             Value::Int(k) if k >= 0 => k,
-            _ => return Err(Diag::error(args[1].span, "store's index must be a non-negative constant")),
+            _ => return Err(Diag::error(args[1].span, format!("{which}'s index must be a non-negative constant"))),
         };
-        let mut points = idx.to_vec();
-        let Some(d) = points.iter().position(|i| matches!(i, Index::Run { .. })) else {
-            return Err(Diag::error(args[0].span, "store's first argument is a run: t[i, k :+ n]"));
+        let word = which == "store_word";
+        let (first, width) = if word { (k.saturating_mul(4), 4) } else { (k, 1) };
+        let Some(d) = idx.iter().position(|i| matches!(i, Index::Run { .. })) else {
+            return Err(Diag::error(args[0].span, format!("{which}'s first argument is a run: t[i, k :+ n]")));
         };
-        let Index::Run { start, len } = &points[d] else { unreachable!() };
+        let Index::Run { start, len } = &idx[d] else { unreachable!() };
         if let Value::Int(n) = self.expr(len)? {
-            if k >= n {
-                return Err(Diag::error(args[1].span, format!("store {k} is past the end of a run of {n}")));
+            if first.saturating_add(width) > n {
+                return Err(Diag::error(args[1].span, format!("{which} {k} is past the end of a run of {n}")));
             }
         }
-        let shifted = Expr {
-            kind: ExprKind::Binary(BinOp::Add, Box::new(start.clone()), Box::new(Expr { kind: ExprKind::Int(k), span: args[1].span })),
-            span: start.span,
+        // The element's subscripts: the run's start plus an offset along its dimension.
+        let at = |g: &mut Self, off: i64| -> Result<(String, String, Scalar, Vec<String>)> {
+            let mut points = idx.to_vec();
+            let shifted = Expr {
+                kind: ExprKind::Binary(
+                    BinOp::Add,
+                    Box::new(start.clone()),
+                    Box::new(Expr { kind: ExprKind::Int(off), span: args[1].span }),
+                ),
+                span: start.span,
+            };
+            points[d] = Index::Point(shifted);
+            g.point_address(t, &points, span)
         };
-        points[d] = Index::Point(shifted);
-        let (mem, mty, elem, indices) = self.point_address(t, &points, span)?;
+        let (mem, mty, elem, indices) = at(self, first)?;
+        if !word {
+            let v = self.expr(&args[2])?;
+            let v = self.scalar(v, Some(elem), args[2].span)?;
+            self.store_point(&mem, &mty, elem, &indices, v, span);
+            return Ok(());
+        }
+        if elem != Scalar::I8 {
+            return Err(Diag::error(args[0].span, "store_word writes i8 runs"));
+        }
+        at(self, first + 3)?; // the last byte's bounds check
         let v = self.expr(&args[2])?;
-        let v = self.scalar(v, Some(elem), args[2].span)?;
-        self.store_point(&mem, &mty, elem, &indices, v, span);
+        let v = self
+            .scalar(v, Some(Scalar::I32), args[2].span)
+            .map_err(|e| Diag::error(args[2].span, format!("store_word writes an i32 word: {}", e.message)))?;
+        let bytes = Ty::vector(Scalar::I8, 4);
+        let one = self.word_vector(&v, span);
+        let b = self.emit(format!("vector.bitcast {one} : vector<1xi32> to {}", bytes.mlir()), bytes, span);
+        self.emit_void(format!("vector.store {}, {mem}[{}] : {mty}, {}", b.s, indices.join(", "), bytes.mlir()), span);
         Ok(())
+    }
+
+    /// An i32 as a one-element vector.
+    fn word_vector(&mut self, v: &V, span: Span) -> String {
+        self.emit(format!("vector.broadcast {} : i32 to vector<1xi32>", v.s), Ty::vector(Scalar::I32, 1), span).s
     }
 }

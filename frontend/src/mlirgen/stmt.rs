@@ -41,8 +41,8 @@ impl<'a> Gen<'a> {
             }
             Stmt::Expr(e) => {
                 if let ExprKind::Call(f, args) = &e.kind {
-                    if f.name == "store" {
-                        return self.store_builtin(args, e.span);
+                    if f.name == "store" || f.name == "store_word" {
+                        return self.store_builtin(&f.name, args, e.span);
                     }
                     // An atomic's old value may be dropped; fence and store_release have none.
                     if atomics::MEMORY_BUILTINS.contains(&f.name.as_str()) && !f.name.starts_with("funnel") && f.name != "load_acquire" {
