@@ -247,14 +247,19 @@ fn embedding_api_checks_arguments_the_same_on_every_device() {
         "argument 3 (N) of lanes_matvec is i64: pass Arg::I64, got Arg::I32",
         "argument 0 (W) of lanes_matvec: a buffer of f32 holds whole 4-byte elements, got 7 bytes",
         "argument 0 (W) of lanes_matvec is a buffer of f32, got Arg::F64",
+        "argument 0 (W) of lanes_matvec: W is f32[N=8, K=128], 1024 elements, but the buffer holds 1016",
+        "argument 0 (W) of lanes_matvec: dimension K is -128",
     ];
     for device in &devices {
         for (case, want) in wants.iter().enumerate() {
             let (mut w, mut x, mut y, mut odd) = (vec![0u8; 8 * 128 * 4], vec![0u8; 128 * 4], vec![0u8; 8 * 4], vec![0u8; 7]);
+            let mut short = vec![0u8; (8 * 128 - 8) * 4];
             let mut args = match case {
                 0 => vec![Arg::Buffer(&mut w), Arg::Buffer(&mut x), Arg::Buffer(&mut y), Arg::I32(8), Arg::I64(128)],
                 1 => vec![Arg::Buffer(&mut odd), Arg::Buffer(&mut x), Arg::Buffer(&mut y), Arg::I64(8), Arg::I64(128)],
-                _ => vec![Arg::F64(1.0), Arg::Buffer(&mut x), Arg::Buffer(&mut y), Arg::I64(8), Arg::I64(128)],
+                2 => vec![Arg::F64(1.0), Arg::Buffer(&mut x), Arg::Buffer(&mut y), Arg::I64(8), Arg::I64(128)],
+                3 => vec![Arg::Buffer(&mut short), Arg::Buffer(&mut x), Arg::Buffer(&mut y), Arg::I64(8), Arg::I64(128)],
+                _ => vec![Arg::Buffer(&mut w), Arg::Buffer(&mut x), Arg::Buffer(&mut y), Arg::I64(8), Arg::I64(-128)],
             };
             match k.launch(device, [2, 1, 1], &mut args) {
                 Err(Error::Launch(m)) => assert_eq!(&m, want, "on {device:?}"),

@@ -435,6 +435,49 @@ impl Kernel {
                 }
             }
         }
+        self.check_lengths(args)
+    }
+
+    /// Every buffer holds at least the elements its dimensions say (`W: f32[N, K]` needs N·K),
+    /// the dimensions being constants or the values of the scalar arguments that bind them.
+    fn check_lengths(&self, args: &[Arg]) -> Result<(), Error> {
+        let mut dims: std::collections::HashMap<&str, i64> = std::collections::HashMap::new();
+        for (kind, a) in self.sim.args.iter().zip(args.iter()) {
+            if let (phobos_sim::ArgKind::Scalar { name, .. }, Arg::I32(v)) = (kind, a) {
+                dims.insert(name, *v as i64);
+            }
+            if let (phobos_sim::ArgKind::Scalar { name, .. }, Arg::I64(v)) = (kind, a) {
+                dims.insert(name, *v);
+            }
+        }
+        for (i, (kind, a)) in self.sim.args.iter().zip(args.iter()).enumerate() {
+            let (phobos_sim::ArgKind::Buffer { name, elem, dims: names }, Arg::Buffer(b)) = (kind, a) else { continue };
+            if names.is_empty() {
+                continue;
+            }
+            let mut values = Vec::new();
+            for d in names {
+                match d.parse::<i64>().ok().or_else(|| dims.get(d.as_str()).copied()) {
+                    Some(v) if v < 0 => {
+                        return Err(Error::Launch(format!("argument {i} ({name}) of {}: dimension {d} is {v}", self.name)));
+                    }
+                    Some(v) => values.push(v),
+                    None => return Ok(()), // bound by nothing the launch passes: not checkable
+                }
+            }
+            let need = values.iter().try_fold(1i64, |a, v| a.checked_mul(*v)).unwrap_or(i64::MAX);
+            let have = (b.len() / elem.bytes().max(1)) as i64;
+            if have < need {
+                let shown: Vec<String> =
+                    names.iter().zip(&values).map(|(n, v)| if n.parse::<i64>().is_ok() { n.clone() } else { format!("{n}={v}") }).collect();
+                return Err(Error::Launch(format!(
+                    "argument {i} ({name}) of {}: {name} is {}[{}], {need} elements, but the buffer holds {have}",
+                    self.name,
+                    elem.name(),
+                    shown.join(", ")
+                )));
+            }
+        }
         Ok(())
     }
 
