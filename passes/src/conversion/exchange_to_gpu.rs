@@ -147,9 +147,9 @@ fn lower_exchange<'a>(op: Op<'a>, cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagn
         remark(op, format!("{what}: registers (no shuffles, 0 shared bytes, 0 barriers)"), cx);
         return Ok(vec![b.op_value("vector.from_elements", &out, v.ty(), &[])]);
     }
-    // 3. Within warps.
+    // 3. Within warps (whole warps only: a warp-level sync or shuffle names all 32 lanes).
     let warp = exchange::WARP;
-    if src.iter().enumerate().all(|(x, &(st, _))| st / warp == (x as i64 % t) / warp) {
+    if t % warp == 0 && src.iter().enumerate().all(|(x, &(st, _))| st / warp == (x as i64 % t) / warp) {
         if n == 1 {
             let lanes = column(0, &|(st, _)| st % warp);
             if let Some(lane) = of_thread(b, s.tid(), &lanes) {
