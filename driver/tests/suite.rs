@@ -464,3 +464,57 @@ fn embedding_api_builds_an_exchange() {
     let want: Vec<f32> = (0..128).map(|k| (64 * (k % 2) + k / 2) as f32).collect();
     assert_eq!(got, want);
 }
+
+/// A kernel built with typed builders only (no op-name string): each thread sums one row of a
+/// matrix with a carried `scf.for`, guards its store with `if_then`; run on the simulator against
+/// a CPU reference. Misused builders are errors, not panics.
+#[test]
+fn embedding_api_typed_builders_build_a_whole_kernel() {
+    use phobos::api::build::{self, Dim};
+    use phobos::api::{Arg, Compiler, Device, Error, KernelBuilder, Options, ParamType};
+    let c = Compiler::new().unwrap();
+    let params = [
+        ("x", ParamType::Buffer("f32")),
+        ("y", ParamType::Buffer("f32")),
+        ("rows", ParamType::Scalar("index")),
+        ("cols", ParamType::Scalar("index")),
+    ];
+    let k = KernelBuilder::new(&c, "row_sum", 64, &params).unwrap();
+    let [x, y, rows, cols] = k.args()[..] else { panic!("four parameters") };
+    let b = k.builder();
+    let ctx = b.ctx;
+    let t = build::thread_id(b, Dim::X);
+    let blk = build::block_id(b, Dim::X);
+    let row = b.bin("arith.addi", b.bin("arith.muli", blk, b.index(64)), t);
+    let inside = b.cmpi("ult", row, rows);
+    // Rows past the end sum nothing (the loop's bound is 0) and store nothing.
+    let ub = b.select(inside, cols, b.index(0));
+    let zero = b.const_float(ctx.known_type("f32"), 0.0);
+    let sum = build::for_loop(b, b.index(0), ub, b.index(1), &[zero], |lb, j, acc| {
+        let at = lb.bin("arith.addi", lb.bin("arith.muli", row, cols), j);
+        let v = build::load(lb, x, &[at]).unwrap();
+        vec![lb.bin("arith.addf", acc[0], v)]
+    })
+    .unwrap();
+    build::if_then(b, inside, |ib| build::store(ib, sum[0], y, &[row]).unwrap()).unwrap();
+    // Misuse: a store with no index, a load of a non-memref, a condition that is not i1.
+    assert!(matches!(build::store(b, zero, x, &[]), Err(Error::Compile(_))));
+    assert!(matches!(build::load(b, rows, &[row]), Err(Error::Compile(_))));
+    assert!(build::if_then(b, zero, |_| {}).is_err());
+    let module = k.finish(&c).unwrap();
+    let kernels = c.compile_module(&module, &Options::default()).unwrap();
+    let (nrows, ncols) = (100usize, 7usize);
+    let xs: Vec<f32> = (0..nrows * ncols).map(|i| (i % 11) as f32 - 5.0).collect();
+    let mut xb: Vec<u8> = xs.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let mut yb = vec![0u8; nrows * 4];
+    kernels[0]
+        .launch(
+            &Device::Simulator,
+            [2, 1, 1],
+            &mut [Arg::Buffer(&mut xb), Arg::Buffer(&mut yb), Arg::I64(nrows as i64), Arg::I64(ncols as i64)],
+        )
+        .unwrap();
+    let got: Vec<f32> = yb.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect();
+    let want: Vec<f32> = (0..nrows).map(|r| xs[r * ncols..(r + 1) * ncols].iter().sum()).collect();
+    assert_eq!(got, want);
+}

@@ -25,6 +25,7 @@ use crate::{
     cuda::{self, Gpu},
     session::Session,
 };
+pub mod build;
 pub use error::{Diagnostic, Diagnostics, Error, Fault, FaultKind, Severity, SrcLoc};
 pub use phobos_ir::OwnedModule;
 use phobos_ir::{Builder, Val};

@@ -1,0 +1,137 @@
+//! Typed builders for the upstream ops a frontend needs next to the dialects' own
+//! (`phobos_dialects::{lane, cta, tile, layout}::build`): thread and block ids, index constants,
+//! loads and stores, and `scf.for` / `scf.if` with closures for their bodies, so a kernel needs
+//! no op-name string. Each op takes the builder's location ([`KernelBuilder::builder_at`]).
+//! Loads and stores check their operands and return an error instead of building bad IR.
+//!
+//! [`KernelBuilder::builder_at`]: super::KernelBuilder::builder_at
+
+use super::{Diagnostics, Error};
+use phobos_ir::{Blk, Builder, Reg, Ty, Val};
+
+/// A dimension of the thread, block and grid ids.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dim {
+    /// `x`
+    X,
+    /// `y`
+    Y,
+    /// `z`
+    Z,
+}
+
+impl Dim {
+    fn attr(self) -> &'static str {
+        match self {
+            Dim::X => "#gpu<dim x>",
+            Dim::Y => "#gpu<dim y>",
+            Dim::Z => "#gpu<dim z>",
+        }
+    }
+}
+
+fn id<'a>(b: Builder<'a>, op: &str, d: Dim) -> Val<'a> {
+    b.op_value(op, &[], b.ctx.index(), &[("dimension", b.ctx.known_attr(d.attr()))])
+}
+
+/// The thread's index in its block along `d` (`gpu.thread_id`), an `index`.
+pub fn thread_id<'a>(b: Builder<'a>, d: Dim) -> Val<'a> {
+    id(b, "gpu.thread_id", d)
+}
+
+/// The block's index in the grid along `d` (`gpu.block_id`).
+pub fn block_id<'a>(b: Builder<'a>, d: Dim) -> Val<'a> {
+    id(b, "gpu.block_id", d)
+}
+
+/// The block size along `d` (`gpu.block_dim`).
+pub fn block_dim<'a>(b: Builder<'a>, d: Dim) -> Val<'a> {
+    id(b, "gpu.block_dim", d)
+}
+
+/// The grid size along `d` (`gpu.grid_dim`).
+pub fn grid_dim<'a>(b: Builder<'a>, d: Dim) -> Val<'a> {
+    id(b, "gpu.grid_dim", d)
+}
+
+fn misuse(what: String) -> Error {
+    Error::Compile(Diagnostics::unlocated(what))
+}
+
+/// Checks that `mem` is a memref indexed by `idx` (one `index` per dimension).
+fn check_access(what: &str, mem: Val, idx: &[Val]) -> Result<(), Error> {
+    let t = mem.ty();
+    if !t.is_memref() {
+        return Err(misuse(format!("{what}: the memory operand is {t}, not a memref")));
+    }
+    if idx.len() != t.shape().len() {
+        return Err(misuse(format!("{what}: {t} takes {} indices, got {}", t.shape().len(), idx.len())));
+    }
+    if let Some(i) = idx.iter().position(|v| !v.ty().is_index()) {
+        return Err(misuse(format!("{what}: index {i} is {}, not index", idx[i].ty())));
+    }
+    Ok(())
+}
+
+/// `memref.load mem[idx]`: an element of a buffer parameter (1-D: its linear index) or a shared
+/// buffer.
+pub fn load<'a>(b: Builder<'a>, mem: Val<'a>, idx: &[Val<'a>]) -> Result<Val<'a>, Error> {
+    check_access("load", mem, idx)?;
+    let mut ops = vec![mem];
+    ops.extend_from_slice(idx);
+    Ok(b.op_value("memref.load", &ops, mem.ty().element(), &[]))
+}
+
+/// `memref.store v, mem[idx]`; `v` must have the element type.
+pub fn store<'a>(b: Builder<'a>, v: Val<'a>, mem: Val<'a>, idx: &[Val<'a>]) -> Result<(), Error> {
+    check_access("store", mem, idx)?;
+    if v.ty() != mem.ty().element() {
+        return Err(misuse(format!("store: the value is {}, the memref holds {}", v.ty(), mem.ty().element())));
+    }
+    let mut ops = vec![v, mem];
+    ops.extend_from_slice(idx);
+    b.op("memref.store", &ops, &[], &[]);
+    Ok(())
+}
+
+/// `scf.for %i = lb to ub step step iter_args(init)`: `body(builder, i, carried)` builds one
+/// iteration and returns the values carried to the next (as many, of the same types, as
+/// `init`); returns the values after the last iteration.
+pub fn for_loop<'a>(
+    b: Builder<'a>,
+    lb: Val<'a>,
+    ub: Val<'a>,
+    step: Val<'a>,
+    init: &[Val<'a>],
+    body: impl FnOnce(Builder<'a>, Val<'a>, &[Val<'a>]) -> Vec<Val<'a>>,
+) -> Result<Vec<Val<'a>>, Error> {
+    if [lb, ub, step].iter().any(|v| v.ty() != lb.ty()) {
+        return Err(misuse(format!("for_loop: bounds and step must have one type, got {}, {}, {}", lb.ty(), ub.ty(), step.ty())));
+    }
+    let tys: Vec<Ty<'a>> = init.iter().map(|v| v.ty()).collect();
+    let mut arg_tys = vec![lb.ty()];
+    arg_tys.extend(tys.iter().copied());
+    let r = Reg::create();
+    let blk = Blk::create(&arg_tys, b.loc);
+    r.append_block(blk);
+    let inner = Builder::at_end(blk, b.loc);
+    let args = blk.args();
+    let yielded = body(inner, args[0], &args[1..]);
+    let got: Vec<Ty<'a>> = yielded.iter().map(|v| v.ty()).collect();
+    if got != tys {
+        return Err(misuse(format!("for_loop: the body carries {} values, the loop {}", got.len(), tys.len())));
+    }
+    inner.op("scf.yield", &yielded, &[], &[]);
+    let mut ops = vec![lb, ub, step];
+    ops.extend_from_slice(init);
+    Ok(b.op_with_regions("scf.for", &ops, &tys, &[], &[r]).results())
+}
+
+/// `scf.if cond { then }` (no results).
+pub fn if_then<'a>(b: Builder<'a>, cond: Val<'a>, then: impl FnOnce(Builder<'a>)) -> Result<(), Error> {
+    if cond.ty().int_width() != Some(1) {
+        return Err(misuse(format!("if_then: the condition is {}, not i1", cond.ty())));
+    }
+    phobos_passes::emit::control::if_then(b, cond, then);
+    Ok(())
+}
