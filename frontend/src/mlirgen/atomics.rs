@@ -38,14 +38,7 @@ impl<'a> Gen<'a> {
                 Ok(None)
             }
             "funnel_shift_left" | "funnel_shift_right" => {
-                let mut vs = Vec::new();
-                for a in args {
-                    let v = self.expr(a)?;
-                    vs.push(
-                        self.scalar(v, Some(Scalar::I32), a.span)
-                            .map_err(|e| Diag::error(a.span, format!("{n} takes i32 values: {}", e.message)))?,
-                    );
-                }
+                let vs = self.i32_args(args, &format!("{n} takes i32 values"))?;
                 // CUDA's __funnelshift_l(lo, hi, n) is LLVM's fshl(hi, lo, n): the high word of
                 // (hi:lo) << (n mod 32); __funnelshift_r is the low word of (hi:lo) >> (n mod 32).
                 let op = if n == "funnel_shift_left" { "llvm.intr.fshl" } else { "llvm.intr.fshr" };

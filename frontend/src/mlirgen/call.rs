@@ -59,14 +59,7 @@ impl<'a> Gen<'a> {
             }
             "dp4a" => {
                 arity(3)?;
-                let mut vs = Vec::new();
-                for a in args {
-                    let v = self.expr(a)?;
-                    vs.push(
-                        self.scalar(v, Some(Scalar::I32), a.span)
-                            .map_err(|e| Diag::error(a.span, format!("dp4a takes i32 words: {}", e.message)))?,
-                    );
-                }
+                let vs = self.i32_args(args, "dp4a takes i32 words")?;
                 let v8 = Ty::vector(Scalar::I8, 4);
                 let a8 = self.emit(format!("llvm.bitcast {} : i32 to vector<4xi8>", vs[0].s), v8, span);
                 let b8 = self.emit(format!("llvm.bitcast {} : i32 to vector<4xi8>", vs[1].s), v8, span);
@@ -78,14 +71,7 @@ impl<'a> Gen<'a> {
             }
             "byteperm" => {
                 arity(3)?;
-                let mut vs = Vec::new();
-                for a in args {
-                    let v = self.expr(a)?;
-                    vs.push(
-                        self.scalar(v, Some(Scalar::I32), a.span)
-                            .map_err(|e| Diag::error(a.span, format!("byteperm takes i32 words: {}", e.message)))?,
-                    );
-                }
+                let vs = self.i32_args(args, "byteperm takes i32 words")?;
                 Ok(Value::V(self.emit(
                     // Generic form: the operands are (low word, high word, selector).
                     format!(
@@ -119,6 +105,16 @@ impl<'a> Gen<'a> {
                 Err(Diag::error(f.span, format!("unknown function '{n}'")))
             }
         }
+    }
+
+    /// Every argument as an `i32` value; a mismatch is "`what`: expected i32, ...".
+    pub(super) fn i32_args(&mut self, args: &[Expr], what: &str) -> Result<Vec<V>> {
+        let mut vs = Vec::new();
+        for a in args {
+            let v = self.expr(a)?;
+            vs.push(self.scalar(v, Some(Scalar::I32), a.span).map_err(|e| Diag::error(a.span, format!("{what}: {}", e.message)))?);
+        }
+        Ok(vs)
     }
 
     pub(super) fn cast(&mut self, v: Value, to: Scalar, span: Span) -> Result<Value> {
