@@ -501,6 +501,8 @@ fn embedding_api_typed_builders_build_a_whole_kernel() {
     assert!(matches!(build::store(b, zero, x, &[]), Err(Error::Compile(_))));
     assert!(matches!(build::load(b, rows, &[row]), Err(Error::Compile(_))));
     assert!(build::if_then(b, zero, |_| {}).is_err());
+    assert!(build::for_loop(b, b.index(0), b.i32(3), b.index(1), &[], |_, _, _| vec![]).is_err());
+    assert!(build::for_loop(b, b.index(0), b.index(3), b.index(1), &[zero], |_, _, _| vec![]).is_err());
     let module = k.finish(&c).unwrap();
     let kernels = c.compile_module(&module, &Options::default()).unwrap();
     let (nrows, ncols) = (100usize, 7usize);

@@ -89,3 +89,13 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+gpu.module @m {
+  gpu.func @dynamic(%x: memref<?xi32>, %i: index, %v: i32) kernel {
+    // expected-error @below {{an ordered access needs a static shape, got memref<?xi32>}}
+    memref.store %v, %x[%i] {phobos.ordering = "release"} : memref<?xi32>
+    gpu.return
+  }
+}
