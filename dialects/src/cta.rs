@@ -70,8 +70,21 @@ pub fn verify_redistribution(op: Op) -> Result<Redistribution, Diagnostic> {
 
 /// Typed builders: the ops as a frontend creates them (verified like parsed ones).
 pub mod build {
-    use crate::lane::Kind;
+    use crate::lane::{build::combine_region, Kind};
     use phobos_ir::{Builder, Val};
+
+    /// `cta.argmax`: the thread of the CTA holding the largest `value` (the lowest such
+    /// thread), an `i32`, in every thread.
+    pub fn argmax<'a>(b: Builder<'a>, value: Val<'a>) -> Val<'a> {
+        b.op_value("cta.argmax", &[value], b.ctx.i(32), &[])
+    }
+
+    /// `cta.reduce_with`: folds `value` over the CTA with `combine(a, b)` (associative and
+    /// commutative), every thread getting the result; needs a known block size.
+    pub fn reduce_with<'a>(b: Builder<'a>, value: Val<'a>, combine: impl FnOnce(Builder<'a>, Val<'a>, Val<'a>) -> Val<'a>) -> Val<'a> {
+        let r = combine_region(b, value.ty(), combine);
+        b.op_with_regions("cta.reduce_with", &[value], &[value.ty()], &[], &[r]).result(0)
+    }
 
     /// `cta.reduce` of `value` with `kind` over the whole CTA; every thread gets the result.
     pub fn reduce<'a>(b: Builder<'a>, kind: Kind, value: Val<'a>) -> Val<'a> {

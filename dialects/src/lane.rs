@@ -161,7 +161,44 @@ pub fn verify(op: Op) -> Result<(), Diagnostic> {
 /// Typed builders: the ops as a frontend creates them (verified like parsed ones).
 pub mod build {
     use super::{Kind, Mode};
-    use phobos_ir::{Builder, Val};
+    use phobos_ir::{Blk, Builder, Reg, Ty, Val};
+
+    /// The combine region of a `reduce_with`: one block `(a, b)` of `ty` whose body `combine`
+    /// builds, ending in `gpu.yield` of its result.
+    pub(crate) fn combine_region<'a>(
+        b: Builder<'a>,
+        ty: Ty<'a>,
+        combine: impl FnOnce(Builder<'a>, Val<'a>, Val<'a>) -> Val<'a>,
+    ) -> Reg<'a> {
+        let r = Reg::create();
+        let blk = Blk::create(&[ty, ty], b.loc);
+        r.append_block(blk);
+        let inner = Builder::at_end(blk, b.loc);
+        let args = blk.args();
+        let v = combine(inner, args[0], args[1]);
+        inner.op("gpu.yield", &[v], &[], &[]);
+        r
+    }
+
+    /// `lane.argmax`: the lane of the piece of `width` lanes holding the largest `value` (the
+    /// lowest such lane), an `i32`, in every lane of the piece.
+    pub fn argmax<'a>(b: Builder<'a>, value: Val<'a>, width: i64) -> Val<'a> {
+        let ctx = b.ctx;
+        b.op_value("lane.argmax", &[value], ctx.i(32), &[("width", ctx.int_attr(ctx.i(32), width))])
+    }
+
+    /// `lane.reduce_with`: folds `value` over pieces of `width` lanes with `combine(a, b)`,
+    /// which must be associative and commutative; its body is built by the closure.
+    pub fn reduce_with<'a>(
+        b: Builder<'a>,
+        value: Val<'a>,
+        width: i64,
+        combine: impl FnOnce(Builder<'a>, Val<'a>, Val<'a>) -> Val<'a>,
+    ) -> Val<'a> {
+        let ctx = b.ctx;
+        let r = combine_region(b, value.ty(), combine);
+        b.op_with_regions("lane.reduce_with", &[value], &[value.ty()], &[("width", ctx.int_attr(ctx.i(32), width))], &[r]).result(0)
+    }
 
     /// `lane.reduce` of `value` with `kind` over pieces of `width` lanes (32: the whole warp).
     pub fn reduce<'a>(b: Builder<'a>, kind: Kind, value: Val<'a>, width: i64) -> Val<'a> {

@@ -220,6 +220,15 @@ pub mod build {
         b.op_value("layout.apply", coordinates, ctx.index(), &attrs)
     }
 
+    /// `layout.restrict`: `layout` applied with the modes listed in `fixed` held at the given
+    /// coordinates (`coordinates`: one per top-level mode, the fixed ones included), a slice.
+    pub fn restrict<'a>(b: Builder<'a>, layout: &str, coordinates: &[Val<'a>], fixed: &[i64]) -> Val<'a> {
+        let ctx = b.ctx;
+        let list: Vec<String> = fixed.iter().map(|m| m.to_string()).collect();
+        let fixed_attr = ctx.known_attr(&format!("array<i64{}{}>", if list.is_empty() { "" } else { ": " }, list.join(", ")));
+        b.op_value("layout.restrict", coordinates, ctx.index(), &[("layout", ctx.str_attr(layout)), ("fixed", fixed_attr)])
+    }
+
     /// `layout.place` of the row-major logical index `index` by a layout over named axes
     /// (`S[...]`): one value per axis, in order of first appearance, then `reg`.
     pub fn place<'a>(b: Builder<'a>, layout: &phobos_layout::Named, index: Val<'a>) -> Vec<Val<'a>> {

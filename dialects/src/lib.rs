@@ -52,17 +52,26 @@ static REGISTER_PASSES: Once = Once::new();
 /// the Phobos dialects. Upstream passes are registered once per process so pipelines can name
 /// them. Dialects load lazily as the parser meets them.
 pub fn create_context(threading: bool) -> Result<Context, String> {
+    let registry = DialectRegistry::new();
+    let ctx = Context::new_with_registry(&registry, threading);
+    prepare_context(&ctx)?;
+    Ok(ctx)
+}
+
+/// Makes any context ready for Phobos (an embedder's own too): the upstream dialects appended
+/// to its registry, the LLVM translations, the upstream passes registered once per process, and
+/// the Phobos dialects loaded.
+pub fn prepare_context(ctx: &Context) -> Result<(), String> {
     REGISTER_PASSES.call_once(register_all_passes);
     let registry = DialectRegistry::new();
     register_all_dialects(&registry);
-    let ctx = Context::new_with_registry(&registry, threading);
-    register_all_llvm_translations(&ctx);
+    ctx.append_dialect_registry(&registry);
+    register_all_llvm_translations(ctx);
     // Ops Phobos builds from Rust must have their dialects loaded up front.
     for d in ["builtin", "func", "gpu", "arith", "scf", "memref", "vector", "nvvm", "llvm", "math", "irdl"] {
         ctx.get_or_load_dialect(d);
     }
-    load_all(&ctx)?;
-    Ok(ctx)
+    load_all(ctx)
 }
 
 /// True for ops of a Phobos dialect.

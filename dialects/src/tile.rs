@@ -71,6 +71,20 @@ fn verify_alloc(op: Op) -> Result<(), Diagnostic> {
 pub mod build {
     use phobos_ir::{Builder, Ty, Val};
 
+    /// `tile.copy`: the box `start_d :+ shape_d` of the row-major tensor `source` (a 1-D memref)
+    /// whose sizes are `sizes`, into a new shared-memory tile of `shape` (`starts`, then `sizes`:
+    /// one `index` per dimension each). Elements outside the tensor are not read; they are zero.
+    pub fn copy<'a>(b: Builder<'a>, source: Val<'a>, starts: &[Val<'a>], sizes: &[Val<'a>], shape: &[i64]) -> Val<'a> {
+        let ctx = b.ctx;
+        let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+        let mty = ctx.known_type(&format!("memref<{}x{}, #gpu.address_space<workgroup>>", dims.join("x"), source.ty().element()));
+        let shape_attr = ctx.known_attr(&format!("array<i64: {}>", dims.join(", ")));
+        let mut ops = vec![source];
+        ops.extend_from_slice(starts);
+        ops.extend_from_slice(sizes);
+        b.op_value("tile.copy", &ops, mty, &[("shape", shape_attr)])
+    }
+
     /// `tile.alloc`: a shared-memory buffer of `shape` elements of `elem`, named for errors.
     pub fn alloc<'a>(b: Builder<'a>, name: &str, elem: Ty<'a>, shape: &[i64]) -> Val<'a> {
         let ctx = b.ctx;

@@ -453,6 +453,7 @@ fn compile_one(a: &CompileArgs) -> i32 {
         printing,
         print_before: a.mlir_print_ir_before.clone(),
         print_after: a.mlir_print_ir_after.clone(),
+        ..Default::default()
     };
     let parse_name = if is_phobos { format!("{filename}.l1.mlir") } else { filename.clone() };
     // The cache serves plain compiles: dumps, IR printing, remarks, --stats (which reads the

@@ -45,6 +45,10 @@ pub struct CompileOptions {
     pub target: Target,
     /// Write the IR after every pass, one numbered file per pass, into this directory.
     pub dump_dir: Option<PathBuf>,
+    /// Keep the module's text at the input and after each stage ([`Lowered::stages`]).
+    pub keep_stages: bool,
+    /// Keep the IR after every pass ([`Lowered::passes`]).
+    pub keep_passes: bool,
     /// mlir-opt style printing around passes.
     pub printing: IrPrinting,
     /// `--mlir-print-ir-before/after=FLAG` lists.
@@ -63,11 +67,27 @@ pub enum CompileError {
     Io(String),
 }
 
-/// What lowering learned that the PTX does not say.
+/// The IR after one pass, in run order (the API's `PassIr` has the API's stage type `S`).
+#[derive(Clone, Debug)]
+pub struct PassIr<S = Stage> {
+    /// The pass's flag, e.g. `convert-lane-to-gpu`.
+    pub pass: String,
+    /// The stage the pass's output is in (every pass of the Phobos pipeline leaves SIMT IR).
+    pub stage: S,
+    /// The whole module as the pass left it.
+    pub ir: String,
+}
+
+/// What lowering learned that the PTX does not say, and the IR it was asked to keep.
 #[derive(Clone, Debug, Default)]
 pub struct Lowered {
     /// Dynamic shared memory per kernel (entry name -> bytes), from the shared-memory plan.
     pub dynamic_shared: BTreeMap<String, u64>,
+    /// The module's text at the input and at the end of each stage reached (with
+    /// `keep_stages`): L1, SIMT, LLVM, then the module holding the PTX.
+    pub stages: Vec<(Stage, String)>,
+    /// The IR after every pass (with `keep_passes`, or a `dump_dir`).
+    pub passes: Vec<PassIr>,
 }
 
 /// The pipeline from L1 to the SIMT level.
@@ -75,44 +95,73 @@ pub fn simt_pipeline(target: &Target) -> String {
     format!("builtin.module(gpu.module({}))", simt_passes(&target.chip))
 }
 
-/// The pipeline from the SIMT level to `stage` (LLVM or PTX).
-pub fn backend_pipeline(stage: Stage, target: &Target) -> Option<String> {
+/// The pipelines from the SIMT level to `stage`, one per stage on the way (LLVM, then PTX).
+pub fn backend_pipelines(stage: Stage, target: &Target) -> Vec<(Stage, String)> {
+    let llvm = (Stage::Llvm, format!("builtin.module({})", simt_to_llvm(target)));
     match stage {
-        Stage::L1 | Stage::Simt => None,
-        Stage::Llvm => Some(format!("builtin.module({})", simt_to_llvm(target))),
-        Stage::Ptx => Some(format!("builtin.module({},gpu-module-to-binary{{format=isa}})", simt_to_llvm(target))),
+        Stage::L1 | Stage::Simt => vec![],
+        Stage::Llvm => vec![llvm],
+        Stage::Ptx => vec![llvm, (Stage::Ptx, "builtin.module(gpu-module-to-binary{format=isa})".into())],
     }
 }
 
 /// Lowers `module` (L1) in place to `stage`: the Phobos pipeline to the SIMT level, then MLIR's
-/// own to LLVM and PTX.
+/// own to LLVM and PTX. The IR it keeps (`opts.keep_stages`, `opts.keep_passes`) comes back in
+/// memory; a `dump_dir` is written from it, one file per pass, once the compile succeeded or
+/// failed (what ran up to the failure is written too).
 pub fn lower(session: &Session, module: &OwnedModule, stage: Stage, opts: &CompileOptions) -> Result<Lowered, CompileError> {
     if !has_kernel(session, module) || !phobos_dialects::verify(module.op(), &session.diags) {
         return Err(CompileError::Invalid);
     }
     let mut info = Lowered::default();
-    if stage == Stage::L1 {
-        return Ok(info);
+    let keep_passes = opts.keep_passes || opts.dump_dir.is_some();
+    let input = if keep_passes || opts.keep_stages { module.op().to_string() } else { String::new() };
+    if opts.keep_stages {
+        info.stages.push((Stage::L1, input.clone()));
     }
-    if let Some(dir) = &opts.dump_dir {
-        std::fs::create_dir_all(dir).map_err(|e| CompileError::Io(format!("{}: {e}", dir.display())))?;
-        std::fs::write(dir.join("00-l1-input.mlir"), module.op().to_string())
-            .map_err(|e| CompileError::Io(format!("{}: {e}", dir.display())))?;
-    }
-    let mut dumped = run_stage(session, module, &simt_pipeline(&opts.target), opts, 0, true)?;
-    for f in module.op().find_all("gpu.func") {
-        if let (Some(name), Some(b)) = (f.str_attr("sym_name"), f.int_attr("phobos.dynamic_shared_bytes")) {
-            info.dynamic_shared.insert(name, b as u64);
+    let mut result = Ok(());
+    if stage != Stage::L1 {
+        let mut steps = vec![(Stage::Simt, simt_pipeline(&opts.target))];
+        steps.extend(backend_pipelines(stage, &opts.target));
+        for (reached, pipeline) in steps {
+            result = run_stage(session, module, &pipeline, opts, reached, keep_passes, &mut info.passes);
+            if result.is_err() {
+                break;
+            }
+            if reached == Stage::Simt {
+                for f in module.op().find_all("gpu.func") {
+                    if let (Some(name), Some(b)) = (f.str_attr("sym_name"), f.int_attr("phobos.dynamic_shared_bytes")) {
+                        info.dynamic_shared.insert(name, b as u64);
+                    }
+                }
+            }
+            if opts.keep_stages {
+                info.stages.push((reached, module.op().to_string()));
+            }
         }
     }
-    if let Some(p) = backend_pipeline(stage, &opts.target) {
-        dumped += run_stage(session, module, &p, opts, dumped, false)?;
+    if let Some(dir) = &opts.dump_dir {
+        write_dumps(dir, &input, &info.passes)?;
     }
-    let _ = dumped;
+    result?;
     if !phobos_dialects::verify(module.op(), &session.diags) {
         return Err(CompileError::Invalid);
     }
     Ok(info)
+}
+
+/// Writes `dir/00-l1-input.mlir`, then one numbered file per pass, in run order:
+/// `01-simt-convert-lane-to-gpu.mlir`, ...
+pub fn write_dumps(dir: &Path, input: &str, passes: &[PassIr]) -> Result<(), CompileError> {
+    let io = |e: std::io::Error, p: &Path| CompileError::Io(format!("{}: {e}", p.display()));
+    std::fs::create_dir_all(dir).map_err(|e| io(e, dir))?;
+    let first = dir.join("00-l1-input.mlir");
+    std::fs::write(&first, input).map_err(|e| io(e, &first))?;
+    for (i, p) in passes.iter().enumerate() {
+        let dest = dir.join(format!("{:02}-{}-{}.mlir", i + 1, p.stage.name(), p.pass));
+        std::fs::write(&dest, &p.ir).map_err(|e| io(e, &dest))?;
+    }
+    Ok(())
 }
 
 /// Whether `module` holds a kernel (a `gpu.func` with `gpu.kernel` in a `gpu.module`); reports
@@ -130,16 +179,17 @@ pub fn has_kernel(session: &Session, module: &OwnedModule) -> bool {
     false
 }
 
-/// Runs one pipeline, dumping into `opts.dump_dir` after file number `first`; returns how many
-/// files it dumped.
+/// Runs one pipeline, whose passes leave IR of stage `reached`; with `keep`, appends the IR
+/// after each pass to `passes` (MLIR prints it into a scratch tree, read back and removed here).
 fn run_stage(
     session: &Session,
     module: &OwnedModule,
     pipeline: &str,
     opts: &CompileOptions,
-    first: usize,
-    simt: bool,
-) -> Result<usize, CompileError> {
+    reached: Stage,
+    keep: bool,
+    passes: &mut Vec<PassIr>,
+) -> Result<(), CompileError> {
     let cfg = BuildConfig {
         diags: session.diags.clone(),
         print_before: opts.print_before.clone(),
@@ -147,7 +197,7 @@ fn run_stage(
         generic: opts.printing.flags.generic,
         implicit_nesting: false,
     };
-    let scratch = opts.dump_dir.as_ref().map(|_| std::env::temp_dir().join(format!("phobos-dump-{}-{}", std::process::id(), unique())));
+    let scratch = keep.then(|| std::env::temp_dir().join(format!("phobos-dump-{}-{}", std::process::id(), unique())));
     let mut printing = opts.printing.clone();
     if let Some(s) = &scratch {
         printing.after_all = true;
@@ -155,44 +205,22 @@ fn run_stage(
         printing.tree_dir = Some(s.clone());
     }
     let result = run_pipeline(session, module, pipeline, &cfg, &printing);
-    let mut n = 0;
-    if let (Some(dir), Some(s)) = (&opts.dump_dir, &scratch) {
-        n = flatten_dumps(s, dir, first, simt)?;
+    if let Some(s) = &scratch {
+        for (_, pass, path) in crate::pass_manager::tree_dumps(s) {
+            let ir = std::fs::read_to_string(&path).map_err(|e| CompileError::Io(format!("{}: {e}", path.display())))?;
+            passes.push(PassIr { pass, stage: reached, ir });
+        }
         let _ = std::fs::remove_dir_all(s);
     }
     result.map_err(|e| match e {
         PipelineRunError::Pipeline(p) => CompileError::Run(p.to_string()),
         other => CompileError::Run(other.to_string()),
-    })?;
-    Ok(n)
+    })
 }
 
 fn unique() -> usize {
     static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     N.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-}
-
-/// The stage the output of a pass is in: every pass of the Phobos pipeline leaves SIMT IR; after
-/// it, the binary pass gives PTX and the rest lead to LLVM.
-fn stage_after(simt: bool, flag: &str) -> &'static str {
-    if simt {
-        "simt"
-    } else if flag == "gpu-module-to-binary" {
-        "ptx"
-    } else {
-        "llvm"
-    }
-}
-
-/// Turns MLIR's per-op tree of dumps into one numbered file per pass, in execution order:
-/// `01-simt-convert-lane-to-gpu.mlir`, ...
-fn flatten_dumps(tree: &Path, out: &Path, first: usize, simt: bool) -> Result<usize, CompileError> {
-    let keyed = crate::pass_manager::tree_dumps(tree);
-    for (i, (_, flag, path)) in keyed.iter().enumerate() {
-        let dest = out.join(format!("{:02}-{}-{}.mlir", first + i + 1, stage_after(simt, flag), flag));
-        std::fs::copy(path, &dest).map_err(|e| CompileError::Io(format!("{}: {e}", dest.display())))?;
-    }
-    Ok(keyed.len())
 }
 
 /// The text of `module` at `stage`: the IR, or the PTX for `Stage::Ptx` (one module: PTX files

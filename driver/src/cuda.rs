@@ -12,6 +12,11 @@ use cudarc::driver::{
 };
 use std::{ffi::c_void, sync::Arc};
 
+/// The error of a CUDA event's wait or timing.
+pub fn event_error(e: DriverError, what: &str) -> CudaError {
+    classify(e, what)
+}
+
 /// Why the CUDA backend cannot do what was asked.
 #[derive(Debug, thiserror::Error)]
 pub enum CudaError {
@@ -79,6 +84,8 @@ fn classify(e: DriverError, what: &str) -> CudaError {
 /// or a scalar of the parameter's PTX type.
 pub enum Arg<'a> {
     Buffer(&'a mut [u8]),
+    /// A buffer already on the device (it stays there).
+    Slice(&'a CudaSlice<u8>),
     U32(u32),
     U64(u64),
     F32(f32),
@@ -92,7 +99,9 @@ pub struct Loaded {
     pub dynamic_shared: u32,
 }
 
-/// One GPU: its context and a stream.
+/// One GPU: its context and a stream (a clone shares both; [`Gpu::with_new_stream`] makes one
+/// with a stream of its own).
+#[derive(Clone)]
 pub struct Gpu {
     ctx: Arc<CudaContext>,
     stream: Arc<CudaStream>,
@@ -122,6 +131,63 @@ impl Gpu {
         unsafe { ctx.disable_event_tracking() };
         let stream = ctx.default_stream();
         Ok(Gpu { ctx, stream, chip: format!("sm_{major}{minor}"), name })
+    }
+
+    /// The same GPU with a new stream of its own, for asynchronous launches.
+    pub fn with_new_stream(&self) -> Result<Gpu, CudaError> {
+        let stream = self.ctx.new_stream().map_err(|e| classify(e, "cuStreamCreate"))?;
+        Ok(Gpu { stream, ..self.clone() })
+    }
+
+    /// A key telling GPUs apart: equal for every `Gpu` of one CUDA context.
+    pub fn key(&self) -> usize {
+        self.ctx.cu_ctx() as usize
+    }
+
+    /// Whether `slice` was allocated in this GPU's context.
+    pub fn owns(&self, slice: &CudaSlice<u8>) -> bool {
+        slice.context().cu_ctx() == self.ctx.cu_ctx()
+    }
+
+    /// `bytes` zeroed bytes on the GPU (at least one, so that an empty buffer has an address).
+    pub fn alloc(&self, bytes: usize) -> Result<CudaSlice<u8>, CudaError> {
+        self.stream.alloc_zeros(bytes.max(1)).map_err(|e| classify(e, &format!("allocating {bytes} bytes")))
+    }
+
+    /// Copies `host` into the first bytes of `dst`, then waits.
+    pub fn write(&self, host: &[u8], dst: &mut CudaSlice<u8>) -> Result<(), CudaError> {
+        if !host.is_empty() {
+            self.ctx.synchronize().map_err(|e| classify(e, "waiting for the GPU"))?;
+            self.stream.memcpy_htod(host, dst).map_err(|e| classify(e, "copying to the GPU"))?;
+        }
+        self.stream.synchronize().map_err(|e| classify(e, "copying to the GPU"))
+    }
+
+    /// Copies the first `host.len()` bytes of `src` into `host`, after every stream's work.
+    pub fn read(&self, src: &CudaSlice<u8>, host: &mut [u8]) -> Result<(), CudaError> {
+        self.ctx.synchronize().map_err(|e| classify(e, "waiting for the GPU"))?;
+        if !host.is_empty() {
+            let view = src.slice(..host.len());
+            self.stream.memcpy_dtoh(&view, host).map_err(|e| classify(e, "copying from the GPU"))?;
+        }
+        self.stream.synchronize().map_err(|e| classify(e, "copying from the GPU"))
+    }
+
+    /// Launches on this GPU's stream without waiting: every buffer must already be on the GPU.
+    pub fn launch_async(&self, k: &Loaded, grid: [u32; 3], block: [u32; 3], args: &[Arg]) -> Result<(), CudaError> {
+        self.launch(k, grid, block, args, &[])
+    }
+
+    /// An event recorded on this GPU's stream now.
+    pub fn record(&self) -> Result<cudarc::driver::safe::CudaEvent, CudaError> {
+        let e = self.ctx.new_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT)).map_err(|e| classify(e, "cuEventCreate"))?;
+        e.record(&self.stream).map_err(|e| classify(e, "cuEventRecord"))?;
+        Ok(e)
+    }
+
+    /// Waits for everything queued on this GPU's stream.
+    pub fn synchronize(&self) -> Result<(), CudaError> {
+        self.stream.synchronize().map_err(|e| classify(e, "the stream"))
     }
 
     /// The GPU's streaming multiprocessors (1 when the driver does not say).
@@ -232,6 +298,11 @@ impl Gpu {
             values.push(match a {
                 Arg::Buffer(_) => {
                     let (ptr, guard) = slices.next().expect("one slice per buffer").device_ptr(&self.stream);
+                    guards.push(guard);
+                    ptr
+                }
+                Arg::Slice(d) => {
+                    let (ptr, guard) = d.device_ptr(&self.stream);
                     guards.push(guard);
                     ptr
                 }

@@ -26,6 +26,9 @@ mod exchange;
 #[path = "suite/fuzz.rs"]
 mod fuzz;
 
+#[path = "suite/embedding.rs"]
+mod embedding;
+
 fn workspace_root() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root").to_path_buf()
 }
@@ -249,6 +252,9 @@ fn embedding_api_checks_arguments_the_same_on_every_device() {
         "argument 0 (W) of lanes_matvec is a buffer of f32, got Arg::F64",
         "argument 0 (W) of lanes_matvec: W is f32[N=8, K=128], 1024 elements, but the buffer holds 1016",
         "argument 0 (W) of lanes_matvec: dimension K is -128",
+        "argument 0 (W) of lanes_matvec: W is f32[N=8, K=128], 1024 elements, but the buffer holds 1016",
+        "argument 2 (y) of lanes_matvec: the same device buffer is argument 1 too; pass distinct buffers",
+        "argument 0 (W) of lanes_matvec: an asynchronous launch takes device buffers (Arg::Device), not host bytes",
     ];
     for device in &devices {
         for (case, want) in wants.iter().enumerate() {
@@ -259,9 +265,33 @@ fn embedding_api_checks_arguments_the_same_on_every_device() {
                 1 => vec![Arg::Buffer(&mut odd), Arg::Buffer(&mut x), Arg::Buffer(&mut y), Arg::I64(8), Arg::I64(128)],
                 2 => vec![Arg::F64(1.0), Arg::Buffer(&mut x), Arg::Buffer(&mut y), Arg::I64(8), Arg::I64(128)],
                 3 => vec![Arg::Buffer(&mut short), Arg::Buffer(&mut x), Arg::Buffer(&mut y), Arg::I64(8), Arg::I64(128)],
-                _ => vec![Arg::Buffer(&mut w), Arg::Buffer(&mut x), Arg::Buffer(&mut y), Arg::I64(8), Arg::I64(-128)],
+                4 => vec![Arg::Buffer(&mut w), Arg::Buffer(&mut x), Arg::Buffer(&mut y), Arg::I64(8), Arg::I64(-128)],
+                _ => vec![],
             };
-            match k.launch(device, [2, 1, 1], &mut args) {
+            // The same rules for buffers that live on the device, and for asynchronous launches.
+            let short_d = device.alloc((8 * 128 - 8) * 4).unwrap();
+            let xy = device.alloc(128 * 4).unwrap();
+            let y_d = device.alloc(8 * 4).unwrap();
+            let mut w2 = vec![0u8; 8 * 128 * 4];
+            let result = match case {
+                5 => k.launch(
+                    device,
+                    [2, 1, 1],
+                    &mut [Arg::Device(&short_d), Arg::Device(&xy), Arg::Device(&y_d), Arg::I64(8), Arg::I64(128)],
+                ),
+                6 => {
+                    k.launch(device, [2, 1, 1], &mut [Arg::Buffer(&mut w2), Arg::Device(&xy), Arg::Device(&xy), Arg::I64(8), Arg::I64(128)])
+                }
+                7 => k
+                    .launch_async(
+                        &device.stream().unwrap(),
+                        [2, 1, 1],
+                        &mut [Arg::Buffer(&mut w2), Arg::Device(&xy), Arg::Device(&y_d), Arg::I64(8), Arg::I64(128)],
+                    )
+                    .map(|_| Default::default()),
+                _ => k.launch(device, [2, 1, 1], &mut args),
+            };
+            match result {
                 Err(Error::Launch(m)) => assert_eq!(&m, want, "on {device:?}"),
                 other => panic!("{device:?}: {:?}", other.map(|r| r.ms)),
             }
@@ -353,6 +383,11 @@ fn embedding_api_kernels_and_devices_are_send_and_sync() {
     send_sync::<phobos::api::Device>();
     send_sync::<phobos::api::Error>();
     send_sync::<phobos::api::Options>();
+    send_sync::<phobos::api::DeviceBuffer>();
+    send_sync::<phobos::api::Stream>();
+    send_sync::<phobos::api::Event>();
+    send_sync::<phobos::api::Staged>();
+    send_sync::<phobos::api::Compiled>();
 }
 
 /// KernelBuilder refuses a bad kernel or parameter name, type or block size with an error that
@@ -368,7 +403,7 @@ fn embedding_api_builder_misuse_is_an_error() {
         ("k", 32, vec![("x", f32s), ("x", f32s)], "parameter 1 of k: 'x' names an earlier parameter too"),
         ("k", 32, vec![("x", ParamType::Buffer("float"))], "parameter 0 (x) of k has type 'float'"),
         ("k", 32, vec![("n", ParamType::Scalar("memref<4xf32>"))], "parameter 0 (n) of k has type 'memref<4xf32>'"),
-        ("k", 2048, vec![("x", f32s)], "kernel k has 2048 threads per block; CUDA allows 1 to 1024"),
+        ("k", 2048, vec![("x", f32s)], "kernel k has a block of 2048x1x1 threads; CUDA allows 1 to 1024 threads"),
     ];
     for (name, threads, params, want) in cases {
         match KernelBuilder::new(&c, name, threads, &params) {

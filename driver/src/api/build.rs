@@ -135,3 +135,68 @@ pub fn if_then<'a>(b: Builder<'a>, cond: Val<'a>, then: impl FnOnce(Builder<'a>)
     phobos_passes::emit::control::if_then(b, cond, then);
     Ok(())
 }
+
+/// One block with arguments of `tys`, its body built by `body`, ended by `terminator` of the
+/// values the body returns.
+fn region<'a>(
+    b: Builder<'a>,
+    tys: &[Ty<'a>],
+    terminator: &str,
+    body: impl FnOnce(Builder<'a>, &[Val<'a>]) -> Vec<Val<'a>>,
+) -> (Reg<'a>, Vec<Ty<'a>>) {
+    let r = Reg::create();
+    let blk = Blk::create(tys, b.loc);
+    r.append_block(blk);
+    let inner = Builder::at_end(blk, b.loc);
+    let vals = body(inner, &blk.args());
+    inner.op(terminator, &vals, &[], &[]);
+    (r, vals.iter().map(|v| v.ty()).collect())
+}
+
+/// `scf.if cond { then } else { otherwise }` with results: each closure builds its branch and
+/// returns the branch's values (as many, of the same types, in both); returns the `if`'s.
+pub fn if_else<'a>(
+    b: Builder<'a>,
+    cond: Val<'a>,
+    then: impl FnOnce(Builder<'a>) -> Vec<Val<'a>>,
+    otherwise: impl FnOnce(Builder<'a>) -> Vec<Val<'a>>,
+) -> Result<Vec<Val<'a>>, Error> {
+    if cond.ty().int_width() != Some(1) {
+        return Err(misuse(format!("if_else: the condition is {}, not i1", cond.ty())));
+    }
+    let (t, then_tys) = region(b, &[], "scf.yield", |ib, _| then(ib));
+    let (e, else_tys) = region(b, &[], "scf.yield", |ib, _| otherwise(ib));
+    if then_tys != else_tys {
+        return Err(misuse(format!(
+            "if_else: the branches give different values: ({}) and ({})",
+            then_tys.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(", "),
+            else_tys.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(", ")
+        )));
+    }
+    Ok(b.op_with_regions("scf.if", &[cond], &then_tys, &[], &[t, e]).results())
+}
+
+/// `scf.while` over the values `init`: `cond(builder, values)` returns whether to run the body
+/// (an `i1`) and the values it passes on; `body(builder, passed)` returns the next `values` (as
+/// many, of the types of `init`). Returns the values passed on when `cond` was false.
+pub fn while_loop<'a>(
+    b: Builder<'a>,
+    init: &[Val<'a>],
+    cond: impl FnOnce(Builder<'a>, &[Val<'a>]) -> (Val<'a>, Vec<Val<'a>>),
+    body: impl FnOnce(Builder<'a>, &[Val<'a>]) -> Vec<Val<'a>>,
+) -> Result<Vec<Val<'a>>, Error> {
+    let tys: Vec<Ty<'a>> = init.iter().map(|v| v.ty()).collect();
+    let (before, given) = region(b, &tys, "scf.condition", |ib, vals| {
+        let (c, passed) = cond(ib, vals);
+        std::iter::once(c).chain(passed).collect()
+    });
+    let (c_ty, passed_tys) = (given[0], given[1..].to_vec());
+    if c_ty.int_width() != Some(1) {
+        return Err(misuse(format!("while_loop: the condition is {c_ty}, not i1")));
+    }
+    let (after, next_tys) = region(b, &passed_tys, "scf.yield", body);
+    if next_tys != tys {
+        return Err(misuse(format!("while_loop: the body gives {} values, the loop carries {}", next_tys.len(), tys.len())));
+    }
+    Ok(b.op_with_regions("scf.while", init, &passed_tys, &[], &[before, after]).results())
+}

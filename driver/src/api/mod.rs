@@ -3,9 +3,14 @@
 //! 1. Hand in L1 IR: MLIR text ([`Compiler::compile_mlir`]), or a module built in code with
 //!    [`KernelBuilder`] and the dialects' typed builders (`phobos_dialects::lane::build`,
 //!    `cta::build`, `tile::build`, `layout::build`).
-//! 2. Compile it through the named pipelines ([`Options`]: chip, optimization level, IR dumps).
+//! 2. Compile it through the named pipelines ([`Options`]: chip, optimization level, IR dumps),
+//!    keeping every stage's text and the IR after every pass in memory when asked
+//!    ([`Compiler::compile_staged`], [`Compiler::lower`]).
 //! 3. Get [`Kernel`]s: each with its PTX, block size, dynamic shared memory and parameters.
-//! 4. Launch one on a [`Device`]: the simulator or a CUDA GPU, through one call.
+//! 4. Launch one on a [`Device`] (the simulator or a CUDA GPU) with host bytes or
+//!    [`DeviceBuffer`]s that live across launches, synchronously or on a [`Stream`].
+//!
+//! `docs/embedding.md` walks through `examples/row_max.rs`, which does all four.
 //!
 //! ```no_run
 //! use phobos::api::{Arg, Compiler, Device, Options};
@@ -18,18 +23,23 @@
 
 #![warn(missing_docs)]
 
+mod device;
+pub mod embed;
 mod error;
+mod launch;
+mod stages;
 
 use crate::{
-    compile::{self, CompileOptions, Stage},
-    cuda::{self, Gpu},
+    compile::{self, CompileOptions},
     session::Session,
 };
 pub mod build;
+pub use device::{Arg, Device, DeviceBuffer, Event, Stream};
 pub use error::{Diagnostic, Diagnostics, Error, Fault, FaultKind, Severity, SrcLoc};
 pub use phobos_ir::OwnedModule;
 use phobos_ir::{Builder, Val};
 use phobos_passes::pipelines::Target;
+pub use stages::{Compiled, PassIr, Stage, Staged};
 use std::path::PathBuf;
 
 /// What to compile for.
@@ -69,51 +79,11 @@ pub enum Param {
     },
 }
 
-/// A launch argument: a buffer's bytes (read and written back), or a scalar of exactly the
-/// parameter's type (see [`Kernel::check_args`]).
-#[derive(Debug)]
-pub enum Arg<'a> {
-    /// A buffer's bytes, little-endian elements; the launch writes the kernel's results back.
-    Buffer(&'a mut [u8]),
-    /// An `i32` parameter.
-    I32(i32),
-    /// An `i64` or `index` parameter.
-    I64(i64),
-    /// An `f32` parameter.
-    F32(f32),
-    /// An `f64` parameter.
-    F64(f64),
-}
-
-/// Where kernels run.
-#[non_exhaustive]
-pub enum Device {
-    /// The CPU SIMT simulator (with its sanitizer).
-    Simulator,
-    /// A CUDA GPU, through cudarc.
-    Cuda(Gpu),
-}
-
-impl std::fmt::Debug for Device {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Device({})", self.name())
-    }
-}
-
-impl Device {
-    /// A GPU when one is usable, else the simulator.
-    pub fn best() -> Device {
-        Gpu::open().map(Device::Cuda).unwrap_or(Device::Simulator)
-    }
-    /// The first CUDA GPU, or why there is none.
-    pub fn cuda() -> Result<Device, Error> {
-        Ok(Device::Cuda(Gpu::open()?))
-    }
-    /// `simulator`, or the GPU's name and chip: `NVIDIA H200 (sm_90)`.
-    pub fn name(&self) -> String {
+impl Param {
+    /// The parameter's name.
+    pub fn name(&self) -> &str {
         match self {
-            Device::Simulator => "simulator".into(),
-            Device::Cuda(g) => format!("{} ({})", g.name, g.chip),
+            Param::Buffer { name, .. } | Param::Scalar { name, .. } => name,
         }
     }
 }
@@ -123,6 +93,8 @@ impl Device {
 pub struct Kernel {
     /// The entry's name (the `gpu.func`'s symbol).
     pub name: String,
+    /// The symbol of the gpu.module that holds it.
+    pub gpu_module: String,
     /// The PTX of the gpu.module that holds the kernel (the entry is `.entry <name>`): one PTX
     /// module per gpu.module, as `ptxas` and the CUDA driver take it.
     pub ptx: String,
@@ -135,6 +107,7 @@ pub struct Kernel {
     /// The parameters, in launch order.
     pub params: Vec<Param>,
     sim: phobos_sim::Kernel,
+    loaded: launch::LoadedCache,
 }
 
 /// What a launch measured.
@@ -164,7 +137,7 @@ impl Compiler {
         // Diagnostics left from earlier use of this context (e.g. by builders) are not this input's.
         self.session.diags.take();
         let Some(module) = self.session.parse(text, filename) else { return Err(Error::Compile(self.render(source))) };
-        self.compile(&module, opts, source)
+        self.compile(&module, opts, source, false).map(|(k, _)| k)
     }
 
     /// Compiles a `.phobos` source.
@@ -180,26 +153,38 @@ impl Compiler {
     /// Compiles a module (e.g. from [`KernelBuilder::finish`]); the module is left as it was.
     pub fn compile_module(&self, module: &OwnedModule, opts: &Options) -> Result<Vec<Kernel>, Error> {
         self.session.diags.take();
-        self.compile(module, opts, None)
+        self.compile(module, opts, None, false).map(|(k, _)| k)
+    }
+
+    /// The lowering options `opts` stand for.
+    fn compile_options(&self, opts: &Options) -> Result<CompileOptions, Error> {
+        let target =
+            Target::parse(&format!("chip={} O={}", opts.chip, opts.opt_level)).map_err(|e| Error::Compile(Diagnostics::unlocated(e)))?;
+        Ok(CompileOptions { target, dump_dir: opts.dump_dir.clone(), ..Default::default() })
     }
 
     /// Lowers two clones of `module` (they keep its locations, so diagnostics point into the
-    /// input): one to the SIMT level for the simulator, one to PTX.
-    fn compile(&self, module: &OwnedModule, opts: &Options, source: Option<(&str, &str)>) -> Result<Vec<Kernel>, Error> {
+    /// input): one to the SIMT level for the simulator, one to PTX (keeping its IR with `keep`).
+    fn compile(
+        &self,
+        module: &OwnedModule,
+        opts: &Options,
+        source: Option<(&str, &str)>,
+        keep: bool,
+    ) -> Result<(Vec<Kernel>, compile::Lowered), Error> {
         self.check_context(module)?;
-        let target =
-            Target::parse(&format!("chip={} O={}", opts.chip, opts.opt_level)).map_err(|e| Error::Compile(Diagnostics::unlocated(e)))?;
-        let copts = CompileOptions { target: target.clone(), dump_dir: opts.dump_dir.clone(), ..Default::default() };
+        let copts = CompileOptions { keep_stages: keep, keep_passes: keep, ..self.compile_options(opts)? };
         // SAFETY: a clone is a detached module that only this OwnedModule owns.
         let simt = module.clone_module();
-        compile::lower(&self.session, &simt, Stage::Simt, &CompileOptions { target, ..Default::default() })
+        compile::lower(&self.session, &simt, compile::Stage::Simt, &CompileOptions { target: copts.target.clone(), ..Default::default() })
             .map_err(|e| self.failed(e, source))?;
         let ptx_module = module.clone_module();
-        compile::lower(&self.session, &ptx_module, Stage::Ptx, &copts).map_err(|e| self.failed(e, source))?;
+        let lowered = compile::lower(&self.session, &ptx_module, compile::Stage::Ptx, &copts).map_err(|e| self.failed(e, source))?;
         let mut kernels = Vec::new();
         for gm in simt.op().find_all("gpu.module") {
             let ptx = compile::ptx_of(&ptx_module, &gm.str_attr("sym_name").unwrap_or_default())
                 .map_err(|e| Error::Compile(Diagnostics::unlocated(e.to_string())))?;
+            let gpu_module = gm.str_attr("sym_name").unwrap_or_default();
             for f in gm.find_all("gpu.func").into_iter().filter(|f| f.attr("gpu.kernel").is_some() || f.attr("kernel").is_some()) {
                 let name = f.str_attr("sym_name").unwrap_or_default();
                 let sim = phobos_sim::translate(gm, &name).map_err(|u| {
@@ -217,16 +202,18 @@ impl Compiler {
                     .collect();
                 kernels.push(Kernel {
                     name,
+                    gpu_module: gpu_module.clone(),
                     ptx: ptx.clone(),
                     chip: opts.chip.clone(),
                     block,
                     dynamic_shared: sim.dynamic_shared,
                     params,
                     sim,
+                    loaded: Default::default(),
                 });
             }
         }
-        Ok(kernels)
+        Ok((kernels, lowered))
     }
 
     /// Runs a pass pipeline, in `phobos-opt`'s syntax, on `module` in place, then the
@@ -283,17 +270,42 @@ impl Compiler {
 /// Element and scalar types a kernel parameter can have (what the simulator and the ABI take).
 const PARAM_TYPES: [&str; 8] = ["i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64"];
 
+/// A module holding one gpu.module with the kernel `name` (empty body), parsed in `compiler`'s
+/// context.
+fn kernel_module<'s>(compiler: &'s Compiler, name: &str, block: [u32; 3], params: &[(&str, ParamType)]) -> Result<OwnedModule<'s>, Error> {
+    check_signature(name, block, params).map_err(|m| Error::Compile(Diagnostics::unlocated(m)))?;
+    let args: Vec<String> = params
+        .iter()
+        .map(|(n, t)| match t {
+            ParamType::Buffer(e) => {
+                format!("%{n}: memref<1099511627776x{e}> {{llvm.noalias, llvm.align = 16 : i64, phobos.tensor = \"{n}\"}}")
+            }
+            ParamType::Scalar(ty) => format!("%{n}: {ty} {{phobos.dim = \"{n}\"}}"),
+        })
+        .collect();
+    let [x, y, z] = block;
+    let text = format!(
+        "gpu.module @kernels {{\n  gpu.func @{name}({}) kernel attributes {{known_block_size = array<i32: {x}, {y}, {z}>}} {{\n    gpu.return\n  }}\n}}\n",
+        args.join(", ")
+    );
+    compiler.session.parse(&text, &format!("{name}.builder")).ok_or_else(|| Error::Compile(compiler.render(None)))
+}
+
 /// The checks [`KernelBuilder::new`] makes before writing any IR, so that a bad name or type is
 /// an error that says which, not a parse error in text the caller never saw.
-fn check_signature(name: &str, threads: u32, params: &[(&str, ParamType)]) -> Result<(), String> {
+fn check_signature(name: &str, block: [u32; 3], params: &[(&str, ParamType)]) -> Result<(), String> {
     let ident = |n: &str| {
         n.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_') && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
     };
     if !ident(name) {
         return Err(format!("kernel name '{name}' is not an identifier ([A-Za-z_][A-Za-z0-9_]*)"));
     }
-    if !(1..=1024).contains(&threads) {
-        return Err(format!("kernel {name} has {threads} threads per block; CUDA allows 1 to 1024"));
+    let threads = block.iter().map(|d| *d as u64).product::<u64>();
+    if block.contains(&0) || block[2] > 64 || !(1..=1024).contains(&threads) {
+        let [x, y, z] = block;
+        return Err(format!(
+            "kernel {name} has a block of {x}x{y}x{z} threads; CUDA allows 1 to 1024 threads, each extent at least 1 and z at most 64"
+        ));
     }
     for (i, (n, t)) in params.iter().enumerate() {
         if !ident(n) {
@@ -314,10 +326,13 @@ fn check_signature(name: &str, threads: u32, params: &[(&str, ParamType)]) -> Re
     Ok(())
 }
 
-/// Builds one kernel in code: a `gpu.module` holding a `gpu.func` with the given parameters and
-/// block size; add its body with [`KernelBuilder::builder`] and the typed builders.
+/// Builds kernels in code: a `gpu.module` holding `gpu.func` kernels with the given parameters
+/// and block sizes; add each body with [`KernelBuilder::builder`] and the typed builders
+/// ([`build`], `phobos_dialects::*::build`).
 pub struct KernelBuilder<'s> {
     module: OwnedModule<'s>,
+    /// The kernel that `args` and `builder` work on: the last one added.
+    current: usize,
 }
 
 /// A parameter type for [`KernelBuilder::new`].
@@ -332,33 +347,51 @@ pub enum ParamType {
 impl<'s> KernelBuilder<'s> {
     /// A kernel `name` of `threads` threads per block (x only) with `params`, its body empty.
     pub fn new(compiler: &'s Compiler, name: &str, threads: u32, params: &[(&str, ParamType)]) -> Result<KernelBuilder<'s>, Error> {
-        check_signature(name, threads, params).map_err(|m| Error::Compile(Diagnostics::unlocated(m)))?;
-        let args: Vec<String> = params
-            .iter()
-            .map(|(n, t)| match t {
-                ParamType::Buffer(e) => {
-                    format!("%{n}: memref<1099511627776x{e}> {{llvm.noalias, llvm.align = 16 : i64, phobos.tensor = \"{n}\"}}")
-                }
-                ParamType::Scalar(ty) => format!("%{n}: {ty} {{phobos.dim = \"{n}\"}}"),
-            })
-            .collect();
-        let text = format!(
-            "gpu.module @kernels {{\n  gpu.func @{name}({}) kernel attributes {{known_block_size = array<i32: {threads}, 1, 1>}} {{\n    gpu.return\n  }}\n}}\n",
-            args.join(", ")
-        );
-        let module = compiler.session.parse(&text, &format!("{name}.builder")).ok_or_else(|| Error::Compile(compiler.render(None)))?;
-        Ok(KernelBuilder { module })
+        KernelBuilder::with_block(compiler, name, [threads, 1, 1], params)
     }
-    /// The kernel's parameters as values, in order.
+
+    /// A kernel `name` with a 1-, 2- or 3-D block of `block` threads (x, y, z) and `params`.
+    pub fn with_block(
+        compiler: &'s Compiler,
+        name: &str,
+        block: [u32; 3],
+        params: &[(&str, ParamType)],
+    ) -> Result<KernelBuilder<'s>, Error> {
+        let module = kernel_module(compiler, name, block, params)?;
+        Ok(KernelBuilder { module, current: 0 })
+    }
+
+    /// Adds another kernel to the same gpu.module (so one PTX module holds both); `args` and
+    /// `builder` then work on it. A name already used is an error.
+    pub fn add_kernel(&mut self, compiler: &Compiler, name: &str, block: [u32; 3], params: &[(&str, ParamType)]) -> Result<(), Error> {
+        compiler.check_context(&self.module)?;
+        let funcs = self.module.op().find_all("gpu.func");
+        if funcs.iter().any(|f| f.str_attr("sym_name").as_deref() == Some(name)) {
+            return Err(Error::Compile(Diagnostics::unlocated(format!("a kernel named {name} is already in the module"))));
+        }
+        let other = kernel_module(compiler, name, block, params)?;
+        let new = other.op().find_all("gpu.func")[0];
+        let last = *funcs.last().expect("the first kernel");
+        // Put the new kernel after the last one: before it, then the last one before it.
+        new.move_before(last);
+        last.move_before(new);
+        self.current = funcs.len();
+        Ok(())
+    }
+
+    fn func(&self) -> phobos_ir::Op<'_> {
+        self.module.op().find_all("gpu.func")[self.current]
+    }
+    /// The current kernel's parameters as values, in order.
     pub fn args(&self) -> Vec<Val<'_>> {
-        let func = self.module.op().find_all("gpu.func")[0];
-        func.region(0).first_block().map(|b| b.args()).unwrap_or_default()
+        self.func().region(0).first_block().map(|b| b.args()).unwrap_or_default()
     }
-    /// A builder inserting at the end of the kernel's body. Its ops are located in the kernel's
-    /// generated text (`<name>.builder:3:5`, its `gpu.return`); use [`KernelBuilder::builder_at`] to give them
-    /// the frontend's own source position, which diagnostics and faults then report.
+    /// A builder inserting at the end of the current kernel's body. Its ops are located in the
+    /// kernel's generated text (`<name>.builder:2:5`, its `gpu.return`); use
+    /// [`KernelBuilder::builder_at`] to give them the frontend's own source position, which
+    /// diagnostics and faults then report.
     pub fn builder(&self) -> Builder<'_> {
-        Builder::before(self.module.op().find_all("gpu.return")[0])
+        Builder::before(self.func().find_all("gpu.return")[0])
     }
     /// A builder inserting at the end of the kernel's body whose ops are located at
     /// `file:line:col` (1-based).
@@ -373,167 +406,5 @@ impl<'s> KernelBuilder<'s> {
             return Err(Error::Compile(compiler.render(None)));
         }
         Ok(self.module)
-    }
-}
-
-impl Kernel {
-    /// Checks `args` against the parameters, with the same rules for every device, so that a
-    /// launch that runs on the simulator means the same on a GPU: the count; a buffer for a
-    /// buffer, holding whole elements; for a scalar, the argument of exactly its type (`I32` for
-    /// `i32`, `I64` for `i64` and `index`, `F32`, `F64`): no conversion, on any device.
-    pub fn check_args(&self, args: &[Arg]) -> Result<(), Error> {
-        if args.len() != self.params.len() {
-            return Err(Error::Launch(format!("{} takes {} arguments, got {}", self.name, self.params.len(), args.len())));
-        }
-        for (i, (kind, a)) in self.sim.args.iter().zip(args.iter()).enumerate() {
-            let given = match a {
-                Arg::Buffer(_) => "a buffer",
-                Arg::I32(_) => "Arg::I32",
-                Arg::I64(_) => "Arg::I64",
-                Arg::F32(_) => "Arg::F32",
-                Arg::F64(_) => "Arg::F64",
-            };
-            match (kind, a) {
-                (phobos_sim::ArgKind::Buffer { name, elem, .. }, Arg::Buffer(b)) => {
-                    if b.len() % elem.bytes() != 0 {
-                        return Err(Error::Launch(format!(
-                            "argument {i} ({name}) of {}: a buffer of {} holds whole {}-byte elements, got {} bytes",
-                            self.name,
-                            elem.name(),
-                            elem.bytes(),
-                            b.len()
-                        )));
-                    }
-                }
-                (phobos_sim::ArgKind::Buffer { name, elem, .. }, _) => {
-                    return Err(Error::Launch(format!(
-                        "argument {i} ({name}) of {} is a buffer of {}, got {given}",
-                        self.name,
-                        elem.name()
-                    )));
-                }
-                (phobos_sim::ArgKind::Scalar { name, ty }, _) => {
-                    let want = match ty {
-                        phobos_sim::Prim::I32 => "Arg::I32",
-                        phobos_sim::Prim::I64 => "Arg::I64",
-                        phobos_sim::Prim::F32 => "Arg::F32",
-                        phobos_sim::Prim::F64 => "Arg::F64",
-                        other => {
-                            return Err(Error::Launch(format!(
-                                "argument {i} ({name}) of {} has type {}, which a launch cannot pass",
-                                self.name,
-                                other.name()
-                            )))
-                        }
-                    };
-                    if want != given {
-                        return Err(Error::Launch(format!(
-                            "argument {i} ({name}) of {} is {}: pass {want}, got {given}",
-                            self.name,
-                            ty.name()
-                        )));
-                    }
-                }
-            }
-        }
-        self.check_lengths(args)
-    }
-
-    /// Every buffer holds at least the elements its dimensions say (`W: f32[N, K]` needs N·K),
-    /// the dimensions being constants or the values of the scalar arguments that bind them.
-    fn check_lengths(&self, args: &[Arg]) -> Result<(), Error> {
-        let mut dims: std::collections::HashMap<&str, i64> = std::collections::HashMap::new();
-        for (kind, a) in self.sim.args.iter().zip(args.iter()) {
-            if let (phobos_sim::ArgKind::Scalar { name, .. }, Arg::I32(v)) = (kind, a) {
-                dims.insert(name, *v as i64);
-            }
-            if let (phobos_sim::ArgKind::Scalar { name, .. }, Arg::I64(v)) = (kind, a) {
-                dims.insert(name, *v);
-            }
-        }
-        for (i, (kind, a)) in self.sim.args.iter().zip(args.iter()).enumerate() {
-            let (phobos_sim::ArgKind::Buffer { name, elem, dims: names }, Arg::Buffer(b)) = (kind, a) else { continue };
-            if names.is_empty() {
-                continue;
-            }
-            let mut values = Vec::new();
-            for d in names {
-                match d.parse::<i64>().ok().or_else(|| dims.get(d.as_str()).copied()) {
-                    Some(v) if v < 0 => {
-                        return Err(Error::Launch(format!("argument {i} ({name}) of {}: dimension {d} is {v}", self.name)));
-                    }
-                    Some(v) => values.push(v),
-                    None => return Ok(()), // bound by nothing the launch passes: not checkable
-                }
-            }
-            let need = values.iter().try_fold(1i64, |a, v| a.checked_mul(*v)).unwrap_or(i64::MAX);
-            let have = (b.len() / elem.bytes().max(1)) as i64;
-            if have < need {
-                let shown: Vec<String> =
-                    names.iter().zip(&values).map(|(n, v)| if n.parse::<i64>().is_ok() { n.clone() } else { format!("{n}={v}") }).collect();
-                return Err(Error::Launch(format!(
-                    "argument {i} ({name}) of {}: {name} is {}[{}], {need} elements, but the buffer holds {have}",
-                    self.name,
-                    elem.name(),
-                    shown.join(", ")
-                )));
-            }
-        }
-        Ok(())
-    }
-
-    /// Runs the kernel on `device` with `args` in parameter order; buffers are written back.
-    pub fn launch(&self, device: &Device, grid: [u32; 3], args: &mut [Arg]) -> Result<LaunchReport, Error> {
-        self.check_args(args)?;
-        phobos_sim::check_grid(grid).map_err(Error::Launch)?;
-        let t0 = std::time::Instant::now();
-        match device {
-            Device::Simulator => {
-                let mut bufs: Vec<Vec<u8>> = Vec::new();
-                let values = args
-                    .iter()
-                    .map(|a| match a {
-                        Arg::Buffer(b) => {
-                            bufs.push(b.to_vec());
-                            phobos_sim::ArgValue::Buffer(bufs.len() - 1)
-                        }
-                        Arg::I32(v) => phobos_sim::ArgValue::Int(*v as i64),
-                        Arg::I64(v) => phobos_sim::ArgValue::Int(*v),
-                        Arg::F32(v) => phobos_sim::ArgValue::Float(*v as f64),
-                        Arg::F64(v) => phobos_sim::ArgValue::Float(*v),
-                    })
-                    .collect();
-                let launch = phobos_sim::Launch { grid, block: self.block, args: values, dynamic_shared: self.dynamic_shared };
-                let opts = phobos_sim::Options {
-                    shared_limit: phobos_passes::target::chip(&self.chip)
-                        .map(|c| c.shared_optin)
-                        .unwrap_or(phobos_passes::target::SHARED_DEFAULT) as u32,
-                    ..Default::default()
-                };
-                let stats = phobos_sim::run(&self.sim, &launch, &mut bufs, &opts).map_err(Error::from)?;
-                let mut filled = bufs.into_iter();
-                for a in args.iter_mut() {
-                    if let Arg::Buffer(b) = a {
-                        b.copy_from_slice(&filled.next().expect("a buffer per argument"));
-                    }
-                }
-                Ok(LaunchReport { ms: t0.elapsed().as_secs_f64() * 1e3, thread_instructions: stats.thread_insts })
-            }
-            Device::Cuda(gpu) => {
-                let loaded = gpu.load(&self.ptx, &self.name, &self.chip, self.dynamic_shared)?;
-                let mut cargs: Vec<cuda::Arg> = args
-                    .iter_mut()
-                    .map(|a| match a {
-                        Arg::Buffer(b) => cuda::Arg::Buffer(b),
-                        Arg::I32(v) => cuda::Arg::U32(*v as u32),
-                        Arg::I64(v) => cuda::Arg::U64(*v as u64),
-                        Arg::F32(v) => cuda::Arg::F32(*v),
-                        Arg::F64(v) => cuda::Arg::F64(*v),
-                    })
-                    .collect();
-                gpu.run(&loaded, grid, self.block, &mut cargs)?;
-                Ok(LaunchReport { ms: t0.elapsed().as_secs_f64() * 1e3, thread_instructions: 0 })
-            }
-        }
     }
 }
