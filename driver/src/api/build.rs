@@ -200,3 +200,13 @@ pub fn while_loop<'a>(
     }
     Ok(b.op_with_regions("scf.while", init, &passed_tys, &[], &[before, after]).results())
 }
+
+/// `func.call @callee(args)` of a device function added with
+/// [`KernelBuilder::add_function`](super::KernelBuilder::add_function), whose results have
+/// `results` types.
+pub fn call<'a>(b: Builder<'a>, callee: &str, args: &[Val<'a>], results: &[Ty<'a>]) -> Result<Vec<Val<'a>>, Error> {
+    if !callee.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') || callee.is_empty() {
+        return Err(misuse(format!("call: '{callee}' is not a function name")));
+    }
+    Ok(b.op("func.call", args, results, &[("callee", b.ctx.known_attr(&format!("@{callee}")))]).results())
+}

@@ -379,6 +379,47 @@ impl<'s> KernelBuilder<'s> {
         Ok(())
     }
 
+    /// Adds a device function `name` (a `func.func` in the kernels' gpu.module) taking
+    /// `params` and returning `results` (type names: `"f32"`, `"index"`, ...): `body(builder,
+    /// args)` builds it and returns its results. Kernels call it with [`build::call`]; it is
+    /// inlined on the simulator and a `.func` in the PTX.
+    pub fn add_function(
+        &mut self,
+        compiler: &Compiler,
+        name: &str,
+        params: &[&str],
+        results: &[&str],
+        body: impl for<'b> FnOnce(Builder<'b>, &[Val<'b>]) -> Vec<Val<'b>>,
+    ) -> Result<(), Error> {
+        compiler.check_context(&self.module)?;
+        let misuse = |m: String| Error::Compile(Diagnostics::unlocated(m));
+        check_signature(name, [1, 1, 1], &[]).map_err(misuse)?;
+        let symbols = self.module.op().find_all("gpu.func").into_iter().chain(self.module.op().find_all("func.func"));
+        if symbols.into_iter().any(|f| f.str_attr("sym_name").as_deref() == Some(name)) {
+            return Err(misuse(format!("a kernel or function named {name} is already in the module")));
+        }
+        if let Some(t) = params.iter().chain(results).find(|t| !PARAM_TYPES.contains(t) && **t != "index" && **t != "i1") {
+            return Err(misuse(format!("function {name}: type '{t}' is not one of {}, index or i1", PARAM_TYPES.join(", "))));
+        }
+        let gm = self.module.op().find_all("gpu.module")[0];
+        let at = Builder::at_end(gm.region(0).first_block().expect("a gpu.module body"), gm.loc());
+        let ctx = at.ctx;
+        let param_tys: Vec<_> = params.iter().map(|t| ctx.known_type(t)).collect();
+        let blk = phobos_ir::Blk::create(&param_tys, at.loc);
+        let region = phobos_ir::Reg::create();
+        region.append_block(blk);
+        let inner = Builder::at_end(blk, at.loc);
+        let returned = body(inner, &blk.args());
+        let got: Vec<String> = returned.iter().map(|v| v.ty().to_string()).collect();
+        if got != results {
+            return Err(misuse(format!("function {name} returns ({}) but is declared to return ({})", got.join(", "), results.join(", "))));
+        }
+        inner.op("func.return", &returned, &[], &[]);
+        let fn_type = ctx.known_attr(&format!("({}) -> ({})", params.join(", "), results.join(", ")));
+        at.op_with_regions("func.func", &[], &[], &[("sym_name", ctx.str_attr(name)), ("function_type", fn_type)], &[region]);
+        Ok(())
+    }
+
     fn func(&self) -> phobos_ir::Op<'_> {
         self.module.op().find_all("gpu.func")[self.current]
     }

@@ -184,8 +184,8 @@ fn typed_builders_cover_every_phobos_op() {
     }
 }
 
-/// Two kernels in one module (one PTX module holding both) and a 2-D block: each kernel runs
-/// on the simulator and reads its 2-D thread ids right.
+/// Three kernels and a device function in one module (one PTX module holding them) and a 2-D
+/// block: each kernel runs on the simulator; the 2-D thread ids and the call come out right.
 #[test]
 fn kernel_builder_makes_several_kernels_and_2d_blocks() {
     let c = Compiler::new().unwrap();
@@ -206,11 +206,26 @@ fn kernel_builder_makes_several_kernels_and_2d_blocks() {
         build::store(b, b.i32(7), y, &[build::thread_id(b, Dim::X)]).unwrap();
     }
     assert!(k.add_kernel(&c, "fill7", [32, 1, 1], &out).is_err(), "a second kernel of one name");
+    // A device function, called by a third kernel: a * b + 1.
+    k.add_function(&c, "fma1", &["i32", "i32"], &["i32"], |fb, a| vec![fb.bin("arith.addi", fb.bin("arith.muli", a[0], a[1]), fb.i32(1))])
+        .unwrap();
+    assert!(k.add_function(&c, "bad", &["i32"], &["f32"], |_, a| vec![a[0]]).is_err(), "returns i32, declared f32");
+    assert!(k.add_function(&c, "fma1", &[], &[], |_, _| vec![]).is_err(), "a second function of one name");
+    k.add_kernel(&c, "calls", [32, 1, 1], &out).unwrap();
+    {
+        let b = k.builder();
+        let y = k.args()[0];
+        let t = build::thread_id(b, Dim::X);
+        let ti = b.cast("arith.index_cast", t, b.ctx.i(32));
+        let r = build::call(b, "fma1", &[ti, ti], &[b.ctx.i(32)]).unwrap();
+        build::store(b, r[0], y, &[t]).unwrap();
+        assert!(build::call(b, "no such", &[], &[]).is_err());
+    }
     assert!(KernelBuilder::with_block(&c, "k", [8, 8, 128], &out).is_err(), "z above 64");
     let module = k.finish(&c).unwrap_or_else(|e| panic!("{e}"));
     let kernels = c.compile_module(&module, &Options::default()).unwrap_or_else(|e| panic!("{e}"));
     let names: Vec<&str> = kernels.iter().map(|k| k.name.as_str()).collect();
-    assert_eq!(names, ["ids2d", "fill7"]);
+    assert_eq!(names, ["ids2d", "fill7", "calls"]);
     assert_eq!(kernels[0].block, [8, 4, 1]);
     assert_eq!(kernels[0].ptx, kernels[1].ptx, "one gpu.module, one PTX module");
     assert!(kernels[0].ptx.contains(".entry ids2d(") && kernels[0].ptx.contains(".entry fill7("));
@@ -220,6 +235,9 @@ fn kernel_builder_makes_several_kernels_and_2d_blocks() {
     assert_eq!(ints(&yb), want);
     kernels[1].launch(&Device::Simulator, [1, 1, 1], &mut [Arg::Buffer(&mut yb)]).unwrap();
     assert_eq!(ints(&yb), vec![7; 32]);
+    kernels[2].launch(&Device::Simulator, [1, 1, 1], &mut [Arg::Buffer(&mut yb)]).unwrap();
+    assert_eq!(ints(&yb), (0..32).map(|t| t * t + 1).collect::<Vec<i32>>());
+    assert!(kernels[2].ptx.contains(".func") && kernels[2].ptx.contains("call"), "{}", kernels[2].ptx);
 }
 
 /// Phobos in an embedder's own MLIR context and pass manager, through the C API: the
