@@ -1,15 +1,17 @@
 //! `rotate` (issue 15, seed 003): a buffer rotated left in place, `np.roll(a, -d)` on its
-//! flattened items, as a library kernel written in Phobos (`reverse.phobos`) and launched on any
-//! [`Device`].
+//! flattened items, as library kernels written in Phobos and launched on any [`Device`], on host
+//! bytes or on a [`DeviceBuffer`].
 //!
-//! Two schemes (docs/rotate.md):
-//! - distances up to one tile (32 KiB of items): seed 003's single pass (`tiles.phobos`),
-//!   persistent CTAs, release/acquire flags per tile; every item read and written once, 2 bytes
-//!   of traffic per byte, the speed of light;
+//! Three kernels (docs/rotate.md):
+//! - distances up to one tile (32 KiB): seed 003's single pass over bytes (`bytes.phobos`),
+//!   persistent CTAs, release/acquire flags per tile, 16-byte aligned vector loads and stores
+//!   at any offset and distance (realigned with funnel shifts); 2 bytes of traffic per byte;
+//! - the same pass over items (`tiles.phobos`) for buffers of 2 GiB and more, whose byte
+//!   indices do not fit the language's `i32`;
 //! - any other distance: reversing `[0, d)` and `[d, n)` (one launch), then `[0, n)`
 //!   (`reverse.phobos`); nothing waits for anything; 4 bytes of traffic per byte.
 
-use crate::api::{Arg, Compiler, Device, Error, Kernel, Options};
+use crate::api::{Arg, Compiler, Device, DeviceBuffer, Error, Kernel, Options};
 use std::sync::OnceLock;
 
 /// Item sizes the kernels move (any dtype of that size: rotate moves bytes).
@@ -21,21 +23,33 @@ const THREADS: u64 = 256;
 /// Bytes of a tile of the single-pass scheme (seed 003's 32 KiB).
 pub const TILE_BYTES: usize = 32 << 10;
 
-/// The library kernels' source, `reverse2_<ty>` then `rotate_tiles_<ty>`, for items of `bytes`
-/// bytes (1, 2, 4 or 8).
-pub fn library_source(bytes: usize) -> String {
-    let ty = match bytes {
+/// The largest index the kernels' `i32` arithmetic takes.
+const MAX_INDEX: u64 = i32::MAX as u64;
+
+fn ty(bytes: usize) -> &'static str {
+    match bytes {
         1 => "i8",
         2 => "i16",
         4 => "i32",
         _ => "i64",
-    };
-    let tiles = include_str!("tiles.phobos").replace("TILE", &(TILE_BYTES / bytes).to_string());
-    (include_str!("reverse.phobos").to_string() + &tiles).replace("ITEM", ty)
+    }
 }
 
-/// The compiled kernels per item size, compiled once per process: `reverse2_*` and
-/// `rotate_tiles_*`.
+/// The library kernels' source for items of `bytes` bytes (1, 2, 4 or 8): `reverse2_<ty>` and
+/// `rotate_tiles_<ty>`, then (once, with the 1-byte kernels) `rotate_bytes`.
+pub fn library_source(bytes: usize) -> String {
+    let tiles = include_str!("tiles.phobos").replace("TILE", &(TILE_BYTES / bytes).to_string());
+    let mut src = (include_str!("reverse.phobos").to_string() + &tiles).replace("ITEM", ty(bytes));
+    if bytes == 1 {
+        // Shared words: the tile, the chunks at its two ends, and the word a realignment reads
+        // past the last one.
+        let words = (TILE_BYTES / 4 + 12).to_string();
+        src += &include_str!("bytes.phobos").replace("SWORDS", &words).replace("TILE", &TILE_BYTES.to_string());
+    }
+    src
+}
+
+/// The compiled kernels per item size, compiled once per process.
 fn kernels(bytes: usize) -> Result<&'static [Kernel], Error> {
     static KERNELS: OnceLock<Result<Vec<Vec<Kernel>>, String>> = OnceLock::new();
     let all = KERNELS.get_or_init(|| {
@@ -51,6 +65,10 @@ fn kernels(bytes: usize) -> Result<&'static [Kernel], Error> {
     }
 }
 
+fn kernel(bytes: usize, prefix: &str) -> Result<&'static Kernel, Error> {
+    Ok(kernels(bytes)?.iter().find(|k| k.name.starts_with(prefix)).expect("in the library"))
+}
+
 /// CTAs of the single pass: enough to keep the device busy; at least 2 (the head's task waits
 /// for the last tiles while another CTA works).
 fn persistent_ctas(device: &Device, tasks: u64) -> u32 {
@@ -59,6 +77,48 @@ fn persistent_ctas(device: &Device, tasks: u64) -> u32 {
         Device::Cuda(g) => 4 * g.sms() as u64,
     };
     tasks.min(resident).max(2) as u32
+}
+
+/// Which kernel moves the bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scheme {
+    /// The fastest that applies: the single pass over bytes for distances up to a tile in
+    /// buffers under 2 GiB, the single pass over items for distances up to a tile in larger
+    /// ones, else the reversals.
+    Auto,
+    /// The single pass, 16-byte chunks realigned with funnel shifts (distance at most a tile,
+    /// buffer under 2 GiB).
+    Bytes,
+    /// The single pass over the widest items that the offset, length and distance allow
+    /// (distance at most a tile).
+    Items,
+    /// Three reversals (any distance).
+    Reversals,
+}
+
+/// The bytes a rotate works on: the caller's, or a device buffer's.
+enum Bytes<'a> {
+    Host(&'a mut [u8]),
+    Device(&'a DeviceBuffer),
+}
+
+impl Bytes<'_> {
+    fn len(&self) -> usize {
+        match self {
+            Bytes::Host(b) => b.len(),
+            Bytes::Device(b) => b.len(),
+        }
+    }
+    fn arg(&mut self) -> Arg<'_> {
+        match self {
+            Bytes::Host(b) => Arg::Buffer(b),
+            Bytes::Device(b) => Arg::Device(b),
+        }
+    }
+}
+
+fn words(v: &[u64]) -> Vec<u8> {
+    v.iter().flat_map(|x| (*x as i32).to_le_bytes()).collect()
 }
 
 /// Rotates `data`, a sequence of `item`-byte items, left by `by` items (taken modulo the item
@@ -71,54 +131,88 @@ pub fn rotate(device: &Device, data: &mut [u8], item: usize, by: u64) -> Result<
         return Err(Error::Launch(format!("rotate: {} bytes are not whole {item}-byte items", data.len())));
     }
     let n = (data.len() / item) as u64;
-    if n > i32::MAX as u64 {
-        return Err(Error::Launch(format!("rotate handles at most {} items (i32 indices), got {n}", i32::MAX)));
-    }
-    if n == 0 || by.is_multiple_of(n) {
+    if n == 0 {
         return Ok(());
     }
-    let d = by % n;
-    let ks = kernels(item)?;
-    let tile = (TILE_BYTES / item) as u64;
-    if d <= tile {
-        // The single pass: task 0 moves the head, tasks 1.. the destination tiles of [0, n - d).
-        let tiles = (n - d).div_ceil(tile);
-        let mut p: Vec<u8> = [d, n, tiles, 0].iter().flat_map(|v| (*v as i32).to_le_bytes()).collect();
-        let mut w = vec![0u8; 4 * (tiles as usize + 2)];
-        let grid = persistent_ctas(device, tiles + 1);
-        let single = ks.iter().find(|k| k.name.starts_with("rotate_tiles")).expect("in the library");
-        single.launch(
-            device,
-            [grid, 1, 1],
-            &mut [Arg::Buffer(data), Arg::Buffer(&mut p), Arg::Buffer(&mut w), Arg::I64(n as i64), Arg::I64(tiles as i64 + 2)],
-        )?;
-        return Ok(());
-    }
-    let reverse = ks.iter().find(|k| k.name.starts_with("reverse2")).expect("in the library");
-    for ranges in [[0, d, d, n], [0, n, 0, 0]] {
-        let longest = (ranges[1] - ranges[0]).max(ranges[3] - ranges[2]);
-        // Enough CTAs for one pair per thread, at most 1024 of them (each thread loops).
-        let grid = (longest / 2).div_ceil(THREADS).clamp(1, 1024) as u32;
-        let mut p: Vec<u8> = ranges.iter().flat_map(|v| (*v as i32).to_le_bytes()).collect();
-        reverse.launch(device, [grid, 1, 1], &mut [Arg::Buffer(data), Arg::Buffer(&mut p), Arg::I64(n as i64)])?;
-    }
-    Ok(())
+    let len = data.len();
+    rotate_with(device, Bytes::Host(data), 0, len, (by % n) * item as u64, Scheme::Auto)
 }
 
-/// Rotates the bytes `[offset, offset + len)` of `buf` left by `by` bytes (modulo `len`), with
-/// the widest items (8, 4, 2 or 1 bytes) that the offset, the length and the distance allow.
+/// Rotates the bytes `[offset, offset + len)` of `buf` left by `by` bytes (modulo `len`).
 pub fn rotate_range(device: &Device, buf: &mut [u8], offset: usize, len: usize, by: u64) -> Result<(), Error> {
-    let end = offset.checked_add(len).filter(|e| *e <= buf.len()).ok_or_else(|| {
-        Error::Launch(format!("rotate_range: bytes [{offset}, {offset} + {len}) are outside the buffer of {} bytes", buf.len()))
-    })?;
-    if len == 0 {
+    rotate_with(device, Bytes::Host(buf), offset, len, by, Scheme::Auto)
+}
+
+/// [`rotate_range`] by the given scheme (for tests and benchmarks); a scheme that does not
+/// apply to the distance or the buffer is an error.
+pub fn rotate_range_by(device: &Device, buf: &mut [u8], offset: usize, len: usize, by: u64, scheme: Scheme) -> Result<(), Error> {
+    rotate_with(device, Bytes::Host(buf), offset, len, by, scheme)
+}
+
+/// Rotates the bytes `[offset, offset + len)` of a buffer on `device` left by `by` bytes
+/// (modulo `len`), in place on the device: any offset, length and distance.
+pub fn rotate_device_range(device: &Device, buf: &DeviceBuffer, offset: usize, len: usize, by: u64) -> Result<(), Error> {
+    rotate_with(device, Bytes::Device(buf), offset, len, by, Scheme::Auto)
+}
+
+fn rotate_with(device: &Device, mut buf: Bytes, offset: usize, len: usize, by: u64, scheme: Scheme) -> Result<(), Error> {
+    let total = buf.len();
+    if offset.checked_add(len).is_none_or(|e| e > total) {
+        return Err(Error::Launch(format!("rotate: bytes [{offset}, {offset} + {len}) are outside the buffer of {total} bytes")));
+    }
+    if len == 0 || by.is_multiple_of(len as u64) {
         return Ok(());
     }
     let by = by % len as u64;
+    let (off, n) = (offset as u64, len as u64);
+    let fits = by <= TILE_BYTES as u64;
+    let scheme = match scheme {
+        Scheme::Auto if fits && total as u64 <= MAX_INDEX => Scheme::Bytes,
+        Scheme::Auto if fits => Scheme::Items,
+        Scheme::Auto => Scheme::Reversals,
+        Scheme::Bytes if !fits || total as u64 > MAX_INDEX => {
+            return Err(Error::Launch(format!("rotate: the byte pass takes distances up to {TILE_BYTES} bytes in buffers under 2 GiB")))
+        }
+        Scheme::Items if !fits => return Err(Error::Launch(format!("rotate: a single pass takes distances up to {TILE_BYTES} bytes"))),
+        other => other,
+    };
+    if scheme == Scheme::Bytes {
+        // The single pass over bytes: task 0 moves the head, tasks 1.. the tiles of [0, n - by).
+        let tiles = (n - by).div_ceil(TILE_BYTES as u64);
+        let mut p = words(&[by, n, tiles, off]);
+        let mut w = vec![0u8; 4 * (tiles as usize + 2)];
+        let grid = persistent_ctas(device, tiles + 1);
+        let args = &mut [buf.arg(), Arg::Buffer(&mut p), Arg::Buffer(&mut w), Arg::I64(total as i64), Arg::I64(tiles as i64 + 2)];
+        kernel(1, "rotate_bytes")?.launch(device, [grid, 1, 1], args)?;
+        return Ok(());
+    }
+    // Items: the widest that the offset, the length, the distance and the buffer allow.
     let item = *ITEM_BYTES
         .iter()
         .rev()
-        .find(|b| offset.is_multiple_of(**b) && len.is_multiple_of(**b) && by.is_multiple_of(**b as u64))
+        .find(|b| [offset, len, total, by as usize].iter().all(|v| v.is_multiple_of(**b)))
         .expect("1 divides all");
-    rotate(device, &mut buf[offset..end], item, by / item as u64)
+    let (b, off, n, d, all) = (item as u64, off / item as u64, n / item as u64, by / item as u64, (total / item) as u64);
+    if all > MAX_INDEX {
+        return Err(Error::Launch(format!("rotate handles at most {MAX_INDEX} items (i32 indices), got {all} of {item} bytes")));
+    }
+    if scheme == Scheme::Items {
+        let tile = TILE_BYTES as u64 / b;
+        let tiles = (n - d).div_ceil(tile);
+        let mut p = words(&[d, n, tiles, off]);
+        let mut w = vec![0u8; 4 * (tiles as usize + 2)];
+        let grid = persistent_ctas(device, tiles + 1);
+        let args = &mut [buf.arg(), Arg::Buffer(&mut p), Arg::Buffer(&mut w), Arg::I64(all as i64), Arg::I64(tiles as i64 + 2)];
+        kernel(item, "rotate_tiles")?.launch(device, [grid, 1, 1], args)?;
+        return Ok(());
+    }
+    let reverse = kernel(item, "reverse2")?;
+    for ranges in [[off, off + d, off + d, off + n], [off, off + n, 0, 0]] {
+        let longest = (ranges[1] - ranges[0]).max(ranges[3] - ranges[2]);
+        // Enough CTAs for one pair per thread, at most 1024 of them (each thread loops).
+        let grid = (longest / 2).div_ceil(THREADS).clamp(1, 1024) as u32;
+        let mut p = words(&ranges);
+        reverse.launch(device, [grid, 1, 1], &mut [buf.arg(), Arg::Buffer(&mut p), Arg::I64(all as i64)])?;
+    }
+    Ok(())
 }
