@@ -331,6 +331,29 @@ pub fn bench(reps: usize, summary: Option<&std::path::Path>) -> i32 {
         println!("{line}");
         lines.push(line);
     }
+    // Issue 15: the in-place rotate against a device-to-device copy of the same bytes, small
+    // distances (seed 003's single pass, 2 bytes of traffic per byte) and large (reversals, 4).
+    let header = [
+        "",
+        "| rotate | bytes | distance | scheme | median ms | GB/s rotated | copy ms | fraction of copy | check |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ];
+    for l in header {
+        println!("{l}");
+        lines.push(l.into());
+    }
+    for mib in [1usize, 64, 1024] {
+        let n = mib << 20;
+        for (by, scheme) in [(4099u64, "single pass"), (n as u64 / 2 + 1, "reversals")] {
+            let line = rotate_row(&gpu, n, by, reps).unwrap_or_else(|e| {
+                code = 1;
+                format!("| rotate | {n} | {by} | {scheme} | | | | | FAILED: {e} |")
+            });
+            let line = line.replace("SCHEME", scheme);
+            println!("{line}");
+            lines.push(line);
+        }
+    }
     if let Some(bw) = gpu.peak_bandwidth() {
         lines.push(format!("data-sheet peak bandwidth: {:.0} GB/s", bw / 1e9));
         println!("{}", lines.last().expect("just pushed"));
@@ -344,6 +367,29 @@ pub fn bench(reps: usize, summary: Option<&std::path::Path>) -> i32 {
         }
     }
     code
+}
+
+/// One row of the rotate table: `n` random bytes rotated left by `by` on the GPU, `reps` timed
+/// rotations after 2 untimed ones, checked against the host's rotation by the total distance.
+fn rotate_row(gpu: &Gpu, n: usize, by: u64, reps: usize) -> Result<String, String> {
+    let device = crate::api::Device::cuda().map_err(|e| e.to_string())?;
+    let host: Vec<u8> = (0..n as u64).map(|i| (i.wrapping_mul(0x9e37_79b9) >> 13) as u8).collect();
+    let buf = device.upload(&host).map_err(|e| e.to_string())?;
+    crate::rotate::time_device(&device, &buf, by, 2).map_err(|e| e.to_string())?;
+    let times = crate::rotate::time_device(&device, &buf, by, reps).map_err(|e| e.to_string())?;
+    let got = buf.read().map_err(|e| e.to_string())?;
+    let total = (by % n as u64) as u128 * (reps as u128 + 2) % n as u128;
+    let mut want = host;
+    want.rotate_left(total as usize);
+    let check = if got == want {
+        "ok".to_string()
+    } else {
+        format!("WRONG at byte {}", got.iter().zip(&want).position(|(a, b)| a != b).unwrap_or(0))
+    };
+    let med = median(times);
+    let copy = median(gpu.copy_time(n, reps).map_err(|e| e.to_string())?);
+    let gbs = n as f64 / (med as f64 * 1e6);
+    Ok(format!("| rotate | {n} | {by} | SCHEME | {med:.4} | {gbs:.0} | {copy:.4} | {:.2} | {check} |", copy / med))
 }
 
 fn median(mut v: Vec<f32>) -> f32 {

@@ -155,16 +155,27 @@ pub fn rotate_device_range(device: &Device, buf: &DeviceBuffer, offset: usize, l
     rotate_with(device, Bytes::Device(buf), offset, len, by, Scheme::Auto)
 }
 
-fn rotate_with(device: &Device, mut buf: Bytes, offset: usize, len: usize, by: u64, scheme: Scheme) -> Result<(), Error> {
-    let total = buf.len();
+/// One kernel launch of a rotate: its kernel, grid, parameter words `P`, and for the single
+/// passes the number of zeroed flag words `W` (and its element count scalar).
+struct Step {
+    kernel: &'static Kernel,
+    grid: u32,
+    p: Vec<u8>,
+    flags: Option<usize>,
+    /// The element count of the buffer as the kernel sees it (`N`).
+    elems: u64,
+}
+
+/// The launches that rotate bytes `[offset, offset + len)` of a `total`-byte buffer left by
+/// `by`, by `scheme` (empty when there is nothing to move).
+fn plan(device: &Device, total: usize, offset: usize, len: usize, by: u64, scheme: Scheme) -> Result<Vec<Step>, Error> {
     if offset.checked_add(len).is_none_or(|e| e > total) {
         return Err(Error::Launch(format!("rotate: bytes [{offset}, {offset} + {len}) are outside the buffer of {total} bytes")));
     }
     if len == 0 || by.is_multiple_of(len as u64) {
-        return Ok(());
+        return Ok(vec![]);
     }
     let by = by % len as u64;
-    let (off, n) = (offset as u64, len as u64);
     let fits = by <= TILE_BYTES as u64;
     let scheme = match scheme {
         Scheme::Auto if fits && total as u64 <= MAX_INDEX => Scheme::Bytes,
@@ -176,43 +187,94 @@ fn rotate_with(device: &Device, mut buf: Bytes, offset: usize, len: usize, by: u
         Scheme::Items if !fits => return Err(Error::Launch(format!("rotate: a single pass takes distances up to {TILE_BYTES} bytes"))),
         other => other,
     };
-    if scheme == Scheme::Bytes {
-        // The single pass over bytes: task 0 moves the head, tasks 1.. the tiles of [0, n - by).
-        let tiles = (n - by).div_ceil(TILE_BYTES as u64);
-        let mut p = words(&[by, n, tiles, off]);
-        let mut w = vec![0u8; 4 * (tiles as usize + 2)];
-        let grid = persistent_ctas(device, tiles + 1);
-        let args = &mut [buf.arg(), Arg::Buffer(&mut p), Arg::Buffer(&mut w), Arg::I64(total as i64), Arg::I64(tiles as i64 + 2)];
-        kernel(1, "rotate_bytes")?.launch(device, [grid, 1, 1], args)?;
-        return Ok(());
-    }
-    // Items: the widest that the offset, the length, the distance and the buffer allow.
-    let item = *ITEM_BYTES
-        .iter()
-        .rev()
-        .find(|b| [offset, len, total, by as usize].iter().all(|v| v.is_multiple_of(**b)))
-        .expect("1 divides all");
-    let (b, off, n, d, all) = (item as u64, off / item as u64, n / item as u64, by / item as u64, (total / item) as u64);
-    if all > MAX_INDEX {
+    // Items: 1 byte for the byte pass, else the widest that the offset, the length, the
+    // distance and the buffer allow.
+    let item = match scheme {
+        Scheme::Bytes => 1,
+        _ => *ITEM_BYTES
+            .iter()
+            .rev()
+            .find(|b| [offset, len, total, by as usize].iter().all(|v| v.is_multiple_of(**b)))
+            .expect("1 divides all"),
+    };
+    let b = item as u64;
+    let (off, n, d, all) = (offset as u64 / b, len as u64 / b, by / b, total as u64 / b);
+    if all > MAX_INDEX && scheme != Scheme::Bytes {
         return Err(Error::Launch(format!("rotate handles at most {MAX_INDEX} items (i32 indices), got {all} of {item} bytes")));
     }
-    if scheme == Scheme::Items {
-        let tile = TILE_BYTES as u64 / b;
-        let tiles = (n - d).div_ceil(tile);
-        let mut p = words(&[d, n, tiles, off]);
-        let mut w = vec![0u8; 4 * (tiles as usize + 2)];
-        let grid = persistent_ctas(device, tiles + 1);
-        let args = &mut [buf.arg(), Arg::Buffer(&mut p), Arg::Buffer(&mut w), Arg::I64(all as i64), Arg::I64(tiles as i64 + 2)];
-        kernel(item, "rotate_tiles")?.launch(device, [grid, 1, 1], args)?;
-        return Ok(());
+    if scheme == Scheme::Reversals {
+        let reverse = kernel(item, "reverse2")?;
+        return Ok([[off, off + d, off + d, off + n], [off, off + n, 0, 0]]
+            .iter()
+            .map(|r| {
+                let longest = (r[1] - r[0]).max(r[3] - r[2]);
+                // Enough CTAs for one pair per thread, at most 1024 of them (each thread loops).
+                let grid = (longest / 2).div_ceil(THREADS).clamp(1, 1024) as u32;
+                Step { kernel: reverse, grid, p: words(r), flags: None, elems: all }
+            })
+            .collect());
     }
-    let reverse = kernel(item, "reverse2")?;
-    for ranges in [[off, off + d, off + d, off + n], [off, off + n, 0, 0]] {
-        let longest = (ranges[1] - ranges[0]).max(ranges[3] - ranges[2]);
-        // Enough CTAs for one pair per thread, at most 1024 of them (each thread loops).
-        let grid = (longest / 2).div_ceil(THREADS).clamp(1, 1024) as u32;
-        let mut p = words(&ranges);
-        reverse.launch(device, [grid, 1, 1], &mut [buf.arg(), Arg::Buffer(&mut p), Arg::I64(all as i64)])?;
+    // The single pass: task 0 moves the head, tasks 1.. the tiles of [0, n - d).
+    let tiles = (n - d).div_ceil(TILE_BYTES as u64 / b);
+    let k = if scheme == Scheme::Bytes { kernel(1, "rotate_bytes")? } else { kernel(item, "rotate_tiles")? };
+    Ok(vec![Step {
+        kernel: k,
+        grid: persistent_ctas(device, tiles + 1),
+        p: words(&[d, n, tiles, off]),
+        flags: Some(tiles as usize + 2),
+        elems: all,
+    }])
+}
+
+fn rotate_with(device: &Device, mut buf: Bytes, offset: usize, len: usize, by: u64, scheme: Scheme) -> Result<(), Error> {
+    for mut s in plan(device, buf.len(), offset, len, by, scheme)? {
+        match s.flags {
+            Some(m) => {
+                let mut w = vec![0u8; 4 * m];
+                let args = &mut [buf.arg(), Arg::Buffer(&mut s.p), Arg::Buffer(&mut w), Arg::I64(s.elems as i64), Arg::I64(m as i64)];
+                s.kernel.launch(device, [s.grid, 1, 1], args)?;
+            }
+            None => {
+                s.kernel.launch(device, [s.grid, 1, 1], &mut [buf.arg(), Arg::Buffer(&mut s.p), Arg::I64(s.elems as i64)])?;
+            }
+        }
     }
     Ok(())
+}
+
+/// Times rotating `buf` (on `device`) left by `by` bytes: `reps` times, each the sum of its
+/// launches' times between events on one stream (the flags are zeroed before each, untimed).
+/// The buffer ends rotated `reps` times.
+pub fn time_device(device: &Device, buf: &DeviceBuffer, by: u64, reps: usize) -> Result<Vec<f32>, Error> {
+    let steps = plan(device, buf.len(), 0, buf.len(), by, Scheme::Auto)?;
+    let stream = device.stream()?;
+    let ps: Vec<DeviceBuffer> = steps.iter().map(|s| device.upload(&s.p)).collect::<Result<_, _>>()?;
+    let ws: Vec<Option<DeviceBuffer>> = steps.iter().map(|s| s.flags.map(|m| device.alloc(4 * m)).transpose()).collect::<Result<_, _>>()?;
+    let mut times = Vec::with_capacity(reps);
+    for _ in 0..reps {
+        let mut ms = 0.0;
+        for ((s, p), w) in steps.iter().zip(&ps).zip(&ws) {
+            let (start, end) = match w {
+                Some(w) => {
+                    w.write(&vec![0u8; w.len()])?;
+                    let start = stream.record()?;
+                    let m = Arg::I64(w.len() as i64 / 4);
+                    s.kernel.launch_async(
+                        &stream,
+                        [s.grid, 1, 1],
+                        &mut [Arg::Device(buf), Arg::Device(p), Arg::Device(w), Arg::I64(s.elems as i64), m],
+                    )?;
+                    (start, stream.record()?)
+                }
+                None => {
+                    let start = stream.record()?;
+                    s.kernel.launch_async(&stream, [s.grid, 1, 1], &mut [Arg::Device(buf), Arg::Device(p), Arg::I64(s.elems as i64)])?;
+                    (start, stream.record()?)
+                }
+            };
+            ms += start.elapsed_ms(&end)?;
+        }
+        times.push(ms);
+    }
+    Ok(times)
 }

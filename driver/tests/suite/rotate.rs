@@ -111,7 +111,8 @@ fn rotate_byte_pass_ptx_moves_aligned_vectors() {
     use phobos::api::{Compiler, Options};
     let c = Compiler::new().unwrap();
     for chip in ["sm_80", "sm_90"] {
-        let ks = c.compile_phobos(&rotate::library_source(1), "rotate.phobos", &Options { chip: chip.into(), ..Options::default() }).unwrap();
+        let ks =
+            c.compile_phobos(&rotate::library_source(1), "rotate.phobos", &Options { chip: chip.into(), ..Options::default() }).unwrap();
         let k = ks.iter().find(|k| k.name == "rotate_bytes").unwrap();
         let body = &k.ptx[k.ptx.find(".entry rotate_bytes(").unwrap()..];
         assert_eq!(body.matches("ld.global.v4.b32").count(), 1, "{body}");
@@ -169,5 +170,21 @@ fn rotate_without_its_release_is_caught_by_the_sanitizer() {
             }
             other => panic!("the broken {name} ran: {other:?}"),
         }
+    }
+}
+
+/// The benchmark's timing path (`phobos bench` on a GPU) on the simulator: each timed rotation
+/// zeroes its flags first, so repeated rotations of one device buffer compose; one time per
+/// rotation.
+#[test]
+fn timed_rotations_of_a_device_buffer_compose() {
+    let dev = Device::Simulator;
+    for (n, by) in [(5000usize, 37u64), (5000, 2501), (4099, 4098)] {
+        let host = bytes(n, n as u64 + by);
+        let buf = dev.upload(&host).unwrap();
+        let times = rotate::time_device(&dev, &buf, by, 3).unwrap();
+        assert_eq!(times.len(), 3);
+        assert!(times.iter().all(|t| *t >= 0.0), "{times:?}");
+        assert_eq!(buf.read().unwrap(), reference(&host, 1, by * 3), "n = {n}, by = {by}");
     }
 }
