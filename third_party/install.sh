@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what Phobos needs to build and test, and only what is missing:
 #   - LLVM/MLIR 22 from Debian's packages (apt), for melior, mlir-opt, FileCheck and lit;
-#   - ptxas + libdevice from the PyPI wheel nvidia-cuda-nvcc-cu12, into .tools/cuda (git-ignored).
+#   - ptxas + libdevice from the PyPI wheel nvidia-cuda-nvcc-cu12, into .tools/cuda (git-ignored);
+#   - Debian's chromium, for the browser test of `phobos explain`'s pages (a failure to install
+#     it is a warning: that test then skips and says why).
 # Idempotent: a second run only checks (well under a second). Prints the tool paths it settled on.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -24,6 +26,13 @@ for t in mlir-opt FileCheck lit ld.lld; do
   [ -x "$LLVM/bin/$t" ] || { echo "third_party: $LLVM/bin/$t missing after install" >&2; exit 1; }
 done
 
+if ! command -v chromium >/dev/null 2>&1; then
+  echo "third_party: installing Debian's chromium (headless browser tests)" >&2
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+  { $SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q chromium; } >&2 \
+    || echo "third_party: warning: chromium could not be installed; the browser test will skip" >&2
+fi
+
 ptxas="$TOOLS/cuda/nvidia/cuda_nvcc/bin/ptxas"
 if [ ! -x "$ptxas" ]; then
   echo "third_party: installing $CUDA_WHEEL into $TOOLS/cuda" >&2
@@ -41,3 +50,4 @@ echo "llvm: $LLVM"
 echo "ptxas: $ptxas"
 echo "libdevice: $libdevice"
 echo "numpy: $TOOLS/python"
+echo "chromium: $(command -v chromium || echo 'none (the browser test skips)')"

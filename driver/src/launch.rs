@@ -268,6 +268,19 @@ pub fn load_text_with<'s>(
     chip: &str,
     opts: &phobos_frontend::Options,
 ) -> Result<(crate::session::OwnedModule<'s>, Signature), RunError> {
+    load_text_remarks(session, filename, text, kernel, chip, opts).map(|(m, s, _)| (m, s))
+}
+
+/// [`load_text_with`], also giving the compiler's remarks (the shared-memory plan, the
+/// barriers elided and why), which it does not print.
+pub fn load_text_remarks<'s>(
+    session: &'s Session,
+    filename: &str,
+    text: &str,
+    kernel: Option<&str>,
+    chip: &str,
+    opts: &phobos_frontend::Options,
+) -> Result<(crate::session::OwnedModule<'s>, Signature, Vec<phobos_ir::diag::Diagnostic>), RunError> {
     let filename = filename.to_string();
     let text = text.to_string();
     let is_phobos = filename.ends_with(".phobos");
@@ -309,8 +322,8 @@ pub fn load_text_with<'s>(
         }
         None => Err(compile::CompileError::Invalid),
     };
-    let mut diags = session.diags.take();
-    diags.retain(|d| d.severity != phobos_ir::diag::Severity::Remark);
+    let (remarks, diags): (Vec<_>, Vec<_>) =
+        session.diags.take().into_iter().partition(|d| d.severity == phobos_ir::diag::Severity::Remark);
     eprint!("{}", crate::cli::render_for(&diags, is_phobos, &source));
     let module = match (module, lowered) {
         (Some(m), Ok(_)) => m,
@@ -340,7 +353,7 @@ pub fn load_text_with<'s>(
         }
         None => mlir_signature(&module, kernel)?,
     };
-    Ok((module, sig))
+    Ok((module, sig, remarks))
 }
 
 /// The signature of `kernel` from the frontend's entries (all its specializations).
@@ -547,7 +560,7 @@ fn kernel_funcs<'a>(module: &'a crate::session::OwnedModule<'_>) -> Vec<(phobos_
 }
 
 /// The gpu.module that holds the kernel named `entry`.
-fn gpu_module_of<'a>(module: &'a crate::session::OwnedModule<'_>, entry: &str) -> Result<phobos_ir::Op<'a>, RunError> {
+pub fn gpu_module_of<'a>(module: &'a crate::session::OwnedModule<'_>, entry: &str) -> Result<phobos_ir::Op<'a>, RunError> {
     kernel_funcs(module)
         .into_iter()
         .find(|(_, f)| f.str_attr("sym_name").as_deref() == Some(entry))
@@ -577,6 +590,35 @@ pub fn execute_timed(
     grid: [u32; 3],
     opts: &phobos_sim::Options,
 ) -> Result<(Vec<(String, Array)>, phobos_sim::Stats, f64), RunError> {
+    simulate(module, sig, arrays, defines, grid, opts, None).map(|s| (s.outputs, s.stats, s.secs))
+}
+
+/// What a simulator run gives back.
+pub struct Simulated {
+    /// The entry that ran, and its translation.
+    pub entry: String,
+    pub kernel: phobos_sim::Kernel,
+    pub block: [u32; 3],
+    /// Every tensor after the run, in parameter order.
+    pub outputs: Vec<(String, Array)>,
+    pub stats: phobos_sim::Stats,
+    /// Wall time of the launch, in seconds.
+    pub secs: f64,
+    /// The record of the CTA asked for.
+    pub trace: Option<phobos_sim::trace::Trace>,
+}
+
+/// Binds `arrays` to the kernel and runs it on the simulator; with `trace`, records what that
+/// CTA does.
+pub fn simulate(
+    module: &crate::session::OwnedModule,
+    sig: &Signature,
+    arrays: &BTreeMap<String, (Array, PathBuf)>,
+    defines: &BTreeMap<String, i64>,
+    grid: [u32; 3],
+    opts: &phobos_sim::Options,
+    trace: Option<[u32; 3]>,
+) -> Result<Simulated, RunError> {
     let Bound { entry, kernel, block, tensors, params } = prepare(module, sig, arrays, defines)?;
     let mut bufs: Vec<Vec<u8>> = tensors.iter().map(|(_, a)| a.data.clone()).collect();
     let mut next = 0;
@@ -593,7 +635,11 @@ pub fn execute_timed(
     let launch = phobos_sim::Launch { grid, block, args, dynamic_shared: kernel.dynamic_shared };
     crate::crash::stage(&format!("simulating {entry}"));
     let t0 = std::time::Instant::now();
-    let stats = phobos_sim::run(&kernel, &launch, &mut bufs, opts).map_err(|f| match f.kind {
+    let result = match trace {
+        Some(cta) => phobos_sim::run_traced(&kernel, &launch, &mut bufs, opts, cta).map(|(s, t)| (s, Some(t))),
+        None => phobos_sim::run(&kernel, &launch, &mut bufs, opts).map(|s| (s, None)),
+    };
+    let (stats, trace) = result.map_err(|f| match f.kind {
         // A launch the simulator refuses is a usage error (exit 1), not a fault of the kernel.
         phobos_sim::FaultKind::BadLaunch => RunError::Usage(f.message),
         _ => RunError::Fault(f.to_string()),
@@ -608,7 +654,7 @@ pub fn execute_timed(
             (name, arr)
         })
         .collect();
-    Ok((outputs, stats, secs))
+    Ok(Simulated { entry, kernel, block, outputs, stats, secs, trace })
 }
 
 /// A launch bound to its arguments, for either backend.

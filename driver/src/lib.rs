@@ -7,6 +7,7 @@ pub mod compile;
 pub mod crash;
 pub mod cuda;
 pub mod env;
+pub mod explain;
 pub mod launch;
 pub mod layout_cmd;
 pub mod npy;

@@ -195,3 +195,34 @@ pub fn encode(a: &Array) -> Result<Vec<u8>, String> {
     r.map_err(|e| e.to_string())?;
     Ok(out)
 }
+
+/// An array of seeded pseudo-random values (`phobos explain`'s tensors without `--arg`): floats
+/// in [-1, 1), integers in [-8, 8), bools half true. The same seed gives the same array.
+pub fn random(dtype: Dtype, shape: Vec<u64>, seed: u64) -> Array {
+    let n: u64 = shape.iter().product();
+    let mut state = seed | 1;
+    let mut next = move || {
+        // xorshift64*
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        state.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    };
+    let mut data = Vec::with_capacity(n as usize * dtype.bytes());
+    for _ in 0..n {
+        let r = next();
+        let unit = (r >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0;
+        let int = (r >> 60) as i64 - 8;
+        match dtype {
+            Dtype::Bool => data.push((r >> 63) as u8),
+            Dtype::I8 | Dtype::U8 => data.push(int as u8),
+            Dtype::I16 | Dtype::U16 => data.extend_from_slice(&(int as i16).to_le_bytes()),
+            Dtype::I32 | Dtype::U32 => data.extend_from_slice(&(int as i32).to_le_bytes()),
+            Dtype::I64 | Dtype::U64 => data.extend_from_slice(&int.to_le_bytes()),
+            Dtype::F16 => data.extend_from_slice(&half::f16::from_f64(unit).to_le_bytes()),
+            Dtype::F32 => data.extend_from_slice(&(unit as f32).to_le_bytes()),
+            Dtype::F64 => data.extend_from_slice(&unit.to_le_bytes()),
+        }
+    }
+    Array { dtype, shape, data }
+}

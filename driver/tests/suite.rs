@@ -29,6 +29,12 @@ mod fuzz;
 #[path = "suite/embedding.rs"]
 mod embedding;
 
+#[path = "suite/trace.rs"]
+mod trace;
+
+#[path = "suite/explain.rs"]
+mod explain;
+
 fn workspace_root() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root").to_path_buf()
 }

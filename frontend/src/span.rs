@@ -42,6 +42,14 @@ impl Source {
         let col = self.text.get(start..off).map(|s| s.chars().count()).unwrap_or(off - start) + 1;
         (line as u32 + 1, col as u32)
     }
+    /// The byte offset of a 1-based line and column (in characters), the inverse of
+    /// [`Source::line_col`]; `None` past the end.
+    pub fn offset_of(&self, line: u32, col: u32) -> Option<u32> {
+        let start = *self.line_starts.get(line.checked_sub(1)? as usize)?;
+        let rest = self.text.get(start..)?;
+        let skip = rest.char_indices().nth(col.saturating_sub(1) as usize).map(|(i, _)| i).unwrap_or(rest.len());
+        Some((start + skip) as u32)
+    }
     /// The text of a 1-based line, without its newline.
     pub fn line(&self, line: u32) -> &str {
         let i = line.saturating_sub(1) as usize;

@@ -433,6 +433,9 @@ pub enum Inst {
     IfBegin {
         cond: Slot,
         else_pc: u32,
+        /// A tile copy's test of an element against its tensor's bounds (`phobos.masked`):
+        /// the lanes that fail it hold a masked element (counted by the trace).
+        masked: bool,
     },
     Else {
         end_pc: u32,
@@ -494,6 +497,8 @@ pub struct Kernel {
     pub args: Vec<ArgKind>,
     /// (op name, source location) for messages.
     pub locs: Vec<(String, Option<SrcLoc>)>,
+    /// The op each instruction came from (index into `locs`; `u32::MAX`: none), for traces.
+    pub inst_locs: Vec<u32>,
     /// Argument slots: scalars arrive here.
     pub arg_slots: Vec<Option<(Slot, Prim)>>,
     pub block: Option<[u32; 3]>,

@@ -21,3 +21,29 @@ fn simt_of_every_example() {
         insta::assert_snapshot!(module.op().to_string());
     });
 }
+
+/// `phobos explain --format text` of the four seed kernels (seed 002's figures as text).
+#[test]
+fn explain_text_of_the_seed_kernels() {
+    let root = super::workspace_root();
+    let cases: [(&str, [u32; 3], &[(&str, i64)], &str); 4] = [
+        ("lanes_matvec", [8, 1, 1], &[("N", 32), ("K", 1024)], "sm_75"),
+        ("lane_max", [1, 1, 1], &[], "sm_75"),
+        ("i8_matvec", [2, 1, 1], &[("N", 16), ("K", 512)], "sm_75"),
+        ("staged_matvec", [8, 1, 1], &[("N", 32)], "sm_75"),
+    ];
+    for (name, grid, dims, chip) in cases {
+        let req = phobos::explain::Request {
+            file: root.join(format!("examples/{name}.phobos")),
+            kernel: None,
+            grid,
+            args: vec![],
+            defines: dims.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
+            cta: [0, 0, 0],
+            chip: chip.into(),
+            max_warp_insts: None,
+        };
+        let e = phobos::explain::explain(&req).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        insta::assert_snapshot!(format!("explain_{name}"), phobos::explain::render_text(&e));
+    }
+}

@@ -176,6 +176,8 @@ fn lower_copy<'a>(op: Op<'a>, _cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnost
                     let ok = eb.bin("arith.andi", rows_ok, col_ok);
                     let at = eb.bin("arith.addi", lin, eb.index(k));
                     let e = if_else(eb, ok, &[elem], |ib| vec![ib.op_value("memref.load", &[src, at], elem, &[])], |_| vec![zero_elem]);
+                    // The lanes that take the else branch hold a masked element (phobos explain).
+                    e.set_attr("phobos.masked", eb.ctx.unit_attr());
                     elems.push(e.result(0));
                 }
                 vec![eb.op_value("vector.from_elements", &elems, vec_ty, &[])]

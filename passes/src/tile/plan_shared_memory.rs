@@ -47,6 +47,46 @@ fn last_use(v: Val, pos: &HashMap<Op, usize>, func: Op) -> usize {
     last
 }
 
+/// The name a buffer goes by in the plan: its source name, else `tile` or `buffer`.
+fn buffer_name(c: Op) -> String {
+    c.str_attr("name").unwrap_or_else(|| if c.is("tile.alloc") { "buffer" } else { "tile" }.into())
+}
+
+/// One buffer of the plan, as its remark says it: `shared 'xs': offset 0, 1024 bytes (1x256
+/// of f32)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlanEntry {
+    pub name: String,
+    /// Bytes from the start of the kernel's dynamic shared memory.
+    pub offset: u64,
+    pub bytes: u64,
+    /// The extents, `x`-separated.
+    pub shape: String,
+    pub elem: String,
+}
+
+impl PlanEntry {
+    pub fn remark(&self) -> String {
+        format!("shared '{}': offset {}, {} bytes ({} of {})", self.name, self.offset, self.bytes, self.shape, self.elem)
+    }
+
+    /// The entry a remark of [`PlanEntry::remark`] states, or `None` for another message.
+    pub fn parse(message: &str) -> Option<PlanEntry> {
+        let rest = message.strip_prefix("shared '")?;
+        let (name, rest) = rest.split_once("': offset ")?;
+        let (offset, rest) = rest.split_once(", ")?;
+        let (bytes, rest) = rest.split_once(" bytes (")?;
+        let (shape, elem) = rest.strip_suffix(')')?.split_once(" of ")?;
+        Some(PlanEntry {
+            name: name.into(),
+            offset: offset.parse().ok()?,
+            bytes: bytes.parse().ok()?,
+            shape: shape.into(),
+            elem: elem.into(),
+        })
+    }
+}
+
 pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
     let chip = cx.options.get("chip").unwrap_or("sm_90").to_string();
     let limit = crate::target::chip(&chip).map(|c| c.shared_optin).map_err(|e| cx.diags.emit(Diagnostic::op_error(module, e)))?;
@@ -92,6 +132,14 @@ pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
             }
             placed.push((*start, *end, off, *bytes));
             total = total.max(off + bytes);
+            // The plan is a remark the first time a buffer is placed (the pipeline plans twice,
+            // with the same result): `phobos explain` draws it, `--remarks` prints it.
+            if c.attr("offset").is_none() {
+                let shape = c.result(0).ty().shape().iter().map(|d| d.unwrap_or(0).to_string()).collect::<Vec<_>>().join("x");
+                let what =
+                    PlanEntry { name: buffer_name(*c), offset: off, bytes: *bytes, shape, elem: c.result(0).ty().element().to_string() };
+                cx.diags.emit(Diagnostic::new(Severity::Remark, c.loc().src(), what.remark()));
+            }
             c.set_attr("offset", module.ctx().int_attr(i64t, off as i64));
         }
         f.set_attr("phobos.dynamic_shared_bytes", module.ctx().int_attr(i64t, total as i64));

@@ -50,7 +50,7 @@ impl Ctx<'_> {
 
     #[allow(clippy::too_many_arguments)]
     pub(super) fn shuffle(
-        &self,
+        &mut self,
         cta: &Cta,
         w: &mut Warp,
         kind: ShflKind,
@@ -67,6 +67,7 @@ impl Ctx<'_> {
         if member & w.live != mask {
             return Err(self.divergent_shuffle(cta, w, member, loc));
         }
+        let mut read = [-1i8; 32];
         let vm = if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 };
         let mut out = [0u64; 32];
         let mut ok = [false; 32];
@@ -85,6 +86,12 @@ impl Ctx<'_> {
             }
             out[l] = w.regs[at(v, 0, src)] & vm;
             ok[l] = pval;
+            read[l] = if pval { src as i8 } else { l as i8 };
+        }
+        if w.index == 0 {
+            if let Some(t) = self.tracing(cta) {
+                t.shuffle(w.pc, read);
+            }
         }
         for l in lanes(mask) {
             w.regs[at(dst, 0, l)] = out[l];

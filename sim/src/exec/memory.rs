@@ -13,8 +13,13 @@ impl Ctx<'_> {
                 let elem = self.k.memrefs[*mem].elem;
                 let eb = elem.bytes();
                 let mut banked = Vec::new();
+                let mut touched = Vec::new();
+                let tr = self.traced(cta);
                 for l in lanes(mask) {
                     let (src, off, len) = self.address(cta, w, l, *mem, idx, *n, *align, *loc, false)?;
+                    if tr {
+                        touched.push((off as u64, len as u64));
+                    }
                     if matches!(src, MemSrc::Shared { .. } | MemSrc::Dynamic { .. }) {
                         self.check_race(cta, w, l, off, len, false, *loc)?;
                         banked.push((l as u32, off as u64));
@@ -27,15 +32,22 @@ impl Ctx<'_> {
                         w.regs[at(*dst, e, l)] = if elem == Prim::I1 { (v != 0) as u64 } else { v };
                     }
                 }
-                self.stats.bank_conflicts += phobos_layout::banks::conflicts(&banked, (*n as usize * eb) as u64);
+                let conflicts = phobos_layout::banks::conflicts(&banked, (*n as usize * eb) as u64);
+                self.stats.bank_conflicts += conflicts;
+                self.trace_memory(cta, w, *mem, false, false, *n * eb as u32, conflicts, &touched);
             }
             Inst::Store { src, mem, idx, n, align, loc, scatter, release } => {
                 self.writes += 1;
                 let elem = self.k.memrefs[*mem].elem;
                 let eb = elem.bytes();
                 let mut banked = Vec::new();
+                let mut touched = Vec::new();
+                let tr = self.traced(cta);
                 for l in lanes(mask) {
                     let (dsrc, off, len) = self.address(cta, w, l, *mem, idx, *n, *align, *loc, true)?;
+                    if tr {
+                        touched.push((off as u64, len as u64));
+                    }
                     if matches!(dsrc, MemSrc::Shared { .. } | MemSrc::Dynamic { .. }) {
                         // A repeated scatter rank is named as such before it is a race.
                         if let Some(item) = scatter {
@@ -63,14 +75,21 @@ impl Ctx<'_> {
                         }
                     }
                 }
-                self.stats.bank_conflicts += phobos_layout::banks::conflicts(&banked, (*n as usize * eb) as u64);
+                let conflicts = phobos_layout::banks::conflicts(&banked, (*n as usize * eb) as u64);
+                self.stats.bank_conflicts += conflicts;
+                self.trace_memory(cta, w, *mem, true, false, *n * eb as u32, conflicts, &touched);
             }
             Inst::Atomic { kind, ty, dst, val, mem, idx, loc } => {
                 self.writes += 1;
                 w.progress.reads += 1;
                 let eb = ty.bytes();
+                let mut touched = Vec::new();
+                let tr = self.traced(cta);
                 for l in lanes(mask) {
                     let (dsrc, off, _) = self.address(cta, w, l, *mem, idx, 1, 0, *loc, true)?;
+                    if tr {
+                        touched.push((off as u64, eb as u64));
+                    }
                     let old = self.read_bytes(cta, w, l, &dsrc, off, eb) as u64;
                     let x = w.regs[at(*val, 0, l)];
                     let new = match kind {
@@ -90,13 +109,19 @@ impl Ctx<'_> {
                     self.write_raw(cta, w, l, &dsrc, off, eb, new);
                     w.regs[at(*dst, 0, l)] = old;
                 }
+                self.trace_memory(cta, w, *mem, true, true, eb as u32, 0, &touched);
             }
             Inst::Cas { dst, cmp: c, val, mem, idx, loc } => {
                 self.writes += 1;
                 w.progress.reads += 1;
                 let eb = self.k.memrefs[*mem].elem.bytes();
+                let mut touched = Vec::new();
+                let tr = self.traced(cta);
                 for l in lanes(mask) {
                     let (dsrc, off, _) = self.address(cta, w, l, *mem, idx, 1, 0, *loc, true)?;
+                    if tr {
+                        touched.push((off as u64, eb as u64));
+                    }
                     let old = self.read_bytes(cta, w, l, &dsrc, off, eb) as u64;
                     if old == w.regs[at(*c, 0, l)] {
                         let v = w.regs[at(*val, 0, l)];
@@ -104,11 +129,31 @@ impl Ctx<'_> {
                     }
                     w.regs[at(*dst, 0, l)] = old;
                 }
+                self.trace_memory(cta, w, *mem, true, true, eb as u32, 0, &touched);
             }
             // The step loop dispatches the other instructions elsewhere.
             _ => {}
         }
         Ok(())
+    }
+
+    /// Records a memory access of the traced CTA (nothing for the others).
+    #[allow(clippy::too_many_arguments)]
+    fn trace_memory(
+        &mut self,
+        cta: &Cta,
+        w: &Warp,
+        mem: usize,
+        write: bool,
+        atomic: bool,
+        width: u32,
+        conflicts: u64,
+        touched: &[(u64, u64)],
+    ) {
+        let global = matches!(self.k.memrefs[mem].src, MemSrc::Arg(_));
+        if let Some(t) = self.tracing(cta) {
+            t.memory(w.pc, trace::MemAccess { memref: mem, write, atomic, width, global, conflicts }, touched);
+        }
     }
 
     /// Byte range of a memory access by one lane, after bounds and alignment checks.

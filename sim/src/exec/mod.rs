@@ -28,6 +28,7 @@ mod ordering;
 mod progress;
 mod state;
 mod step;
+pub mod trace;
 
 use crate::program::*;
 use alu::*;
@@ -132,6 +133,32 @@ pub struct Stats {
 
 /// Runs `k` with `launch` over `bufs` (the buffers the launch's arguments index).
 pub fn run(k: &Kernel, launch: &Launch, bufs: &mut [Vec<u8>], opts: &Options) -> Result<Stats, Fault> {
+    run_with(k, launch, bufs, opts, None).map(|r| r.0)
+}
+
+/// [`run`], recording what CTA `cta` does ([`trace::Trace`]); the whole grid runs.
+pub fn run_traced(
+    k: &Kernel,
+    launch: &Launch,
+    bufs: &mut [Vec<u8>],
+    opts: &Options,
+    cta: [u32; 3],
+) -> Result<(Stats, trace::Trace), Fault> {
+    let threads = launch.block.iter().product::<u32>();
+    let trace = trace::Trace::new(cta, threads, k.insts.len());
+    let (stats, trace) = run_with(k, launch, bufs, opts, Some(trace))?;
+    let mut trace = trace.expect("a traced run returns its trace");
+    trace.finish();
+    Ok((stats, trace))
+}
+
+fn run_with(
+    k: &Kernel,
+    launch: &Launch,
+    bufs: &mut [Vec<u8>],
+    opts: &Options,
+    trace: Option<trace::Trace>,
+) -> Result<(Stats, Option<trace::Trace>), Fault> {
     let bad = |message: String| Fault {
         kind: FaultKind::BadLaunch,
         message,
@@ -182,7 +209,7 @@ pub fn run(k: &Kernel, launch: &Launch, bufs: &mut [Vec<u8>], opts: &Options) ->
         matches!(i, Inst::Atomic { .. } | Inst::Cas { .. } | Inst::Load { acquire: true, .. } | Inst::Store { release: true, .. })
     });
     let ordering = (talks && opts.check_races).then(ordering::Ordering::default);
-    let mut ctx = Ctx { k, bufs, arg_buf, launch, opts, stats: Stats::default(), writes: 0, ordering };
+    let mut ctx = Ctx { k, bufs, arg_buf, launch, opts, stats: Stats::default(), writes: 0, ordering, trace };
     let nwarps = threads.div_ceil(32);
     let total: u64 = launch.grid.iter().map(|g| *g as u64).product();
     let shared_bytes = (k.shared_bytes + launch.dynamic_shared) as usize;
@@ -290,5 +317,5 @@ pub fn run(k: &Kernel, launch: &Launch, bufs: &mut [Vec<u8>], opts: &Options) ->
             return Err(ctx.fault(FaultKind::Deadlock, cta, None, None, "no warp can run: every live warp waits".into()));
         }
     }
-    Ok(ctx.stats)
+    Ok((ctx.stats, ctx.trace))
 }

@@ -88,6 +88,8 @@ pub(super) struct Ctx<'a> {
     pub(super) writes: u64,
     /// The cross-CTA checker of global memory, for kernels that synchronise CTAs.
     pub(super) ordering: Option<super::ordering::Ordering>,
+    /// The record of the picked CTA (`phobos explain`), when asked for.
+    pub(super) trace: Option<super::trace::Trace>,
 }
 
 #[inline(always)]
@@ -120,6 +122,18 @@ pub(super) fn copy_pairs(regs: &mut [u64], pairs: &[(Slot, Slot)], mask: u32) {
 }
 
 impl Ctx<'_> {
+    /// Is `cta` the CTA being traced?
+    #[inline(always)]
+    pub(super) fn traced(&self, cta: &Cta) -> bool {
+        self.trace.as_ref().is_some_and(|t| t.cta == cta.id)
+    }
+
+    /// The trace, when `cta` is the CTA being traced.
+    #[inline(always)]
+    pub(super) fn tracing(&mut self, cta: &Cta) -> Option<&mut super::trace::Trace> {
+        self.trace.as_mut().filter(|t| t.cta == cta.id)
+    }
+
     pub(super) fn thread_xyz(&self, t: u32) -> [u32; 3] {
         let [bx, by, _] = self.launch.block;
         [t % bx, (t / bx) % by, t / (bx * by)]

@@ -55,6 +55,9 @@ impl Ctx<'_> {
                 ));
             }
             let mask = w.mask;
+            if let Some(t) = self.tracing(cta) {
+                t.exec(w.pc, w.index, mask);
+            }
             match &insts[w.pc] {
                 i @ (Inst::Load { .. } | Inst::Store { .. } | Inst::Atomic { .. } | Inst::Cas { .. }) => self.exec_memory(cta, w, i)?,
                 i @ (Inst::Shfl { .. } | Inst::GpuShfl { .. } | Inst::Vote { .. }) => self.exec_cross_lane(cta, w, i)?,
@@ -78,11 +81,16 @@ impl Ctx<'_> {
                     w.pc += 1;
                     return Ok(());
                 }
-                Inst::IfBegin { cond, else_pc } => {
+                Inst::IfBegin { cond, else_pc, masked } => {
                     let mut c = 0u32;
                     for l in lanes(mask) {
                         if w.regs[at(*cond, 0, l)] & 1 != 0 {
                             c |= 1 << l;
+                        }
+                    }
+                    if *masked {
+                        if let Some(t) = self.tracing(cta) {
+                            t.masked(w.pc, (mask & !c).count_ones());
                         }
                     }
                     w.frames.push(Frame::If { saved: mask, else_mask: mask & !c });

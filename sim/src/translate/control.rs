@@ -39,7 +39,8 @@ impl<'a> Tr<'a> {
         let cond = self.use_(op.operand(0))?;
         let results: Vec<Slot> = (0..op.num_results()).map(|i| self.result(op, i)).collect::<R<_>>()?;
         let begin = self.insts.len();
-        self.insts.push(Inst::IfBegin { cond, else_pc: 0 });
+        let masked = op.attr("phobos.masked").is_some();
+        self.insts.push(Inst::IfBegin { cond, else_pc: 0, masked });
         if let Some(b) = op.region(0).first_block() {
             self.block(b)?;
             let pairs = self.yields(b, &results)?;
@@ -58,7 +59,7 @@ impl<'a> Tr<'a> {
         }
         let end = self.insts.len();
         self.insts.push(Inst::IfEnd);
-        self.insts[begin] = Inst::IfBegin { cond, else_pc: (else_at + 1) as u32 };
+        self.insts[begin] = Inst::IfBegin { cond, else_pc: (else_at + 1) as u32, masked };
         self.insts[else_at] = Inst::Else { end_pc: end as u32 };
         Ok(())
     }

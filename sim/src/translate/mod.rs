@@ -78,6 +78,11 @@ struct Tr<'a> {
     insts: Vec<Inst>,
     memrefs: Vec<MemRef>,
     locs: Vec<(String, Option<SrcLoc>)>,
+    /// The source location of each instruction so far (index into `locs`).
+    inst_locs: Vec<u32>,
+    /// The ops being translated, innermost last, with their `locs` index: an instruction
+    /// belongs to the innermost op that was being translated when it was pushed.
+    op_stack: Vec<u32>,
     shared: HashMap<String, (u32, u32)>,
     shared_bytes: u32,
     private_bytes: u32,
@@ -103,6 +108,8 @@ pub fn translate<'a>(module: Op<'a>, name: &str) -> R<Kernel> {
         insts: Vec::new(),
         memrefs: Vec::new(),
         locs: Vec::new(),
+        inst_locs: Vec::new(),
+        op_stack: Vec::new(),
         shared: HashMap::new(),
         shared_bytes: 0,
         private_bytes: 0,
@@ -146,6 +153,7 @@ pub fn translate<'a>(module: Op<'a>, name: &str) -> R<Kernel> {
     // The dynamic shared memory starts after the static globals, 16-byte aligned.
     t.shared_bytes = t.shared_bytes.div_ceil(16) * 16;
     t.block(entry)?;
+    t.attribute_insts(u32::MAX);
     let dynamic_shared = func.int_attr("phobos.dynamic_shared_bytes").unwrap_or(0) as u32;
     let block = func
         .attr("known_block_size")
@@ -161,6 +169,7 @@ pub fn translate<'a>(module: Op<'a>, name: &str) -> R<Kernel> {
         private_bytes: t.private_bytes,
         args,
         locs: t.locs,
+        inst_locs: t.inst_locs,
         arg_slots,
         block,
         dynamic_shared,
@@ -321,7 +330,24 @@ impl<'a> Tr<'a> {
         }
     }
 
+    /// Instructions pushed since the last call belong to the op with `locs` index `loc`.
+    fn attribute_insts(&mut self, loc: u32) {
+        let n = self.insts.len();
+        self.inst_locs.resize(n, loc);
+    }
+
     fn op(&mut self, op: Op<'a>) -> R<()> {
+        let parent = self.op_stack.last().copied().unwrap_or(u32::MAX);
+        self.attribute_insts(parent);
+        let loc = self.loc(op);
+        self.op_stack.push(loc);
+        let r = self.op_inner(op);
+        self.attribute_insts(loc);
+        self.op_stack.pop();
+        r
+    }
+
+    fn op_inner(&mut self, op: Op<'a>) -> R<()> {
         let name = op.name();
         // One file per dialect; vector loads and stores go with memref's, LLVM's leftovers with
         // the arithmetic they stand for.

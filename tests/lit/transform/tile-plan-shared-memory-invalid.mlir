@@ -7,8 +7,8 @@ gpu.module @m {
   gpu.func @big(%x: memref<1000000xf32>) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
     %c0 = arith.constant 0 : index
     %n = arith.constant 1000000 : index
-    %a = "tile.copy"(%x, %c0, %n) {name = "a", shape = array<i64: 40960>} : (memref<1000000xf32>, index, index) -> memref<40960xf32, #gpu.address_space<workgroup>> // expected-note {{tile 'a': 163840 bytes}}
-    %b = "tile.copy"(%x, %c0, %n) {name = "b", shape = array<i64: 4096>} : (memref<1000000xf32>, index, index) -> memref<4096xf32, #gpu.address_space<workgroup>> // expected-note {{tile 'b': 16384 bytes}}
+    %a = "tile.copy"(%x, %c0, %n) {name = "a", shape = array<i64: 40960>} : (memref<1000000xf32>, index, index) -> memref<40960xf32, #gpu.address_space<workgroup>> // expected-note {{tile 'a': 163840 bytes}} expected-remark {{shared 'a': offset 0, 163840 bytes (40960 of f32)}}
+    %b = "tile.copy"(%x, %c0, %n) {name = "b", shape = array<i64: 4096>} : (memref<1000000xf32>, index, index) -> memref<4096xf32, #gpu.address_space<workgroup>> // expected-note {{tile 'b': 16384 bytes}} expected-remark {{shared 'b': offset 163840, 16384 bytes (4096 of f32)}}
     %va = memref.load %a[%c0] : memref<40960xf32, #gpu.address_space<workgroup>>
     %vb = memref.load %b[%c0] : memref<4096xf32, #gpu.address_space<workgroup>>
     %s = arith.addf %va, %vb : f32

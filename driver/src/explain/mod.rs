@@ -1,0 +1,313 @@
+//! `phobos explain`: a kernel stepped through as the compiler built it, one source statement
+//! at a time, as text or as a self-contained HTML page (seed 002's figures).
+//!
+//! The facts come from the compiler itself and from one simulator run of the whole grid:
+//! - the shared-memory plan: `tile-plan-shared-memory`'s remarks (name, offset, bytes), and the
+//!   static globals as the simulator lays them out;
+//! - barriers kept (the `phobos.barrier` reason on each `gpu.barrier` left at the SIMT level, or
+//!   `barrier()` in the source) and elided (`elide-barriers`' remarks);
+//! - registers and shuffles from the entry's PTX (`ptxas -v` when it is at hand);
+//! - what the picked CTA did, from the simulator's trace: threads and warp 0's lanes per
+//!   statement, the bytes every access touched and the 128-byte lines it fetched, the lanes each
+//!   shuffle read, bank conflicts, tile elements masked at a tensor's edge.
+//!
+//! Tensors come from `--arg` as in `phobos run`; a tensor without one is generated (seeded
+//! pseudo-random values: floats in [-1, 1), integers in [-8, 8), bools) with the shape its
+//! dimensions take from `-D`, the other arrays, or an `@autotune` list's first value.
+
+pub mod facts;
+mod html;
+mod text;
+
+use crate::launch::{self, RunError, Signature};
+use crate::npy::{self, Array, Dtype};
+use crate::session::Session;
+use facts::{Barrier, Explanation, SharedBuffer, Summary, Tensor};
+use phobos_frontend::{ast, AbiParam, Source};
+use phobos_ir::diag::Diagnostic;
+use phobos_passes::tile::plan_shared_memory::PlanEntry;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// What the page or the text is written as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Html,
+    Text,
+}
+
+/// A `phobos explain` request.
+#[derive(Clone, Debug)]
+pub struct Request {
+    pub file: PathBuf,
+    pub kernel: Option<String>,
+    pub grid: [u32; 3],
+    pub args: Vec<(String, PathBuf)>,
+    pub defines: BTreeMap<String, i64>,
+    pub cta: [u32; 3],
+    pub chip: String,
+    pub max_warp_insts: Option<u64>,
+}
+
+/// Compiles, runs and explains `req`.
+pub fn explain(req: &Request) -> Result<Explanation, RunError> {
+    let filename = req.file.display().to_string();
+    if !filename.ends_with(".phobos") {
+        return Err(RunError::Usage(format!("{filename}: phobos explain steps through a .phobos source")));
+    }
+    let text = std::fs::read(&req.file)
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .map_err(|e| RunError::Usage(format!("{filename}: {e}")))?;
+    let src = Source::new(filename.clone(), text.clone());
+    let file = match phobos_frontend::parse(&src) {
+        Ok(f) => f,
+        Err(d) => {
+            eprint!("{}", d.render(&src));
+            return Err(RunError::Compile);
+        }
+    };
+    let kernels: Vec<&ast::Kernel> = file.items.iter().filter_map(|i| if let ast::Item::Kernel(k) = i { Some(k) } else { None }).collect();
+    let names: Vec<&str> = kernels.iter().map(|k| k.name.name.as_str()).collect();
+    let kernel = match &req.kernel {
+        Some(n) => kernels
+            .iter()
+            .find(|k| &k.name.name == n)
+            .ok_or_else(|| RunError::Usage(format!("no kernel named '{n}' (the file has: {})", names.join(", "))))?,
+        None if kernels.len() == 1 => &kernels[0],
+        None if kernels.is_empty() => return Err(RunError::Usage(format!("{filename}: the file has no kernel"))),
+        None => return Err(RunError::Usage(format!("the file has several kernels; pick one with --kernel ({})", names.join(", ")))),
+    };
+    if req.cta.iter().zip(req.grid).any(|(c, g)| *c >= g) {
+        return Err(RunError::Usage(format!("--cta {:?} is outside the grid {:?}", req.cta, req.grid)));
+    }
+    let mut arrays = BTreeMap::new();
+    for (name, path) in &req.args {
+        if arrays.contains_key(name) {
+            return Err(RunError::Usage(format!("--arg {name} is given twice")));
+        }
+        arrays.insert(name.clone(), (npy::read(path).map_err(RunError::Usage)?, path.clone()));
+    }
+    // One specialization: an autotuned dimension takes -D, an array's shape, or its first value.
+    let mut fixed = BTreeMap::new();
+    for a in &kernel.attrs {
+        if let ast::Attr::Autotune { dims, .. } = a {
+            for (d, _) in dims {
+                let from_array = dim_from_arrays(kernel, &d.name, &arrays);
+                let first = autotune_first(a, &d.name);
+                if let Some(v) = req.defines.get(&d.name).copied().or(from_array).or(first) {
+                    fixed.insert(d.name.clone(), v);
+                }
+            }
+        }
+    }
+    let session = Session::new(true).map_err(|e| RunError::Usage(e.to_string()))?;
+    let opts = phobos_frontend::Options { defines: fixed.clone(), kernel: Some(kernel.name.name.clone()), no_fma: false };
+    let (module, sig, remarks) = launch::load_text_remarks(&session, &filename, &text, Some(&kernel.name.name), &req.chip, &opts)?;
+    let mut defines = req.defines.clone();
+    for (k, v) in fixed {
+        defines.entry(k).or_insert(v);
+    }
+    generate_missing(&sig, &mut arrays, &defines)?;
+    let mut sim_opts = phobos_sim::Options {
+        shared_limit: phobos_passes::target::chip(&req.chip).map_err(RunError::Usage)?.shared_optin as u32,
+        ..Default::default()
+    };
+    if let Some(m) = req.max_warp_insts {
+        sim_opts.max_warp_insts = m;
+    }
+    let run = launch::simulate(&module, &sig, &arrays, &defines, req.grid, &sim_opts, Some(req.cta))?;
+    let trace = run.trace.as_ref().expect("a traced run has a trace");
+    let tensors: Vec<Tensor> = run
+        .outputs
+        .iter()
+        .map(|(name, a)| Tensor {
+            name: name.clone(),
+            dtype: a.dtype.numpy().into(),
+            shape: a.shape.clone(),
+            elem_bytes: a.dtype.bytes() as u64,
+        })
+        .collect();
+    // Tensors are the kernel's first buffer arguments, in order: index them by argument.
+    let by_arg = tensors_by_arg(&run.kernel, &tensors);
+    let plan: Vec<SharedBuffer> = remarks
+        .iter()
+        .filter_map(|d| {
+            PlanEntry::parse(&d.message).map(|p| SharedBuffer {
+                name: p.name,
+                offset: p.offset,
+                bytes: p.bytes,
+                is_static: false,
+                what: format!("{} of {}", p.shape, p.elem),
+                line: line_in(d, &filename),
+            })
+        })
+        .collect();
+    let shared = facts::shared_of(&run.kernel, plan);
+    let barriers = barriers_of(&module, &run.entry, &remarks, &filename)?;
+    let (mut steps, spans) = facts::steps_of(&kernel.body, &src);
+    let owner = facts::step_of_insts(&run.kernel, &src, &spans);
+    facts::fill_steps(&mut steps, &owner, &run.kernel, trace, &by_arg, &shared);
+    let threads = run.block.iter().product::<u32>();
+    for s in &mut steps {
+        s.readout = facts::readout(s, threads);
+    }
+    let ptx = launch::simt_to_ptx(&session, &module, &run.entry, &req.chip)?;
+    let body = ptx.find(&format!(".entry {}(", run.entry)).map(|i| &ptx[i..]).unwrap_or(&ptx);
+    let stats = crate::stats::collect(module.op(), crate::compile::Stage::Ptx, &ptx, &req.chip, run.kernel.dynamic_shared as u64);
+    let stat = |k: &str| stats.iter().find(|(n, _)| n == k).and_then(|(_, v)| v.parse::<u64>().ok());
+    let global: Vec<&facts::Access> = steps.iter().flat_map(|s| s.accesses.iter()).filter(|a| !a.shared).collect();
+    let summary = Summary {
+        shuffles: body.matches("shfl.sync").count() as u64,
+        shuffles_run: trace
+            .insts
+            .iter()
+            .zip(&run.kernel.insts)
+            .filter(|(_, i)| matches!(i, phobos_sim::program::Inst::Shfl { .. } | phobos_sim::program::Inst::GpuShfl { .. }))
+            .map(|(t, _)| t.warp0_execs)
+            .sum(),
+        barriers_kept: barriers.iter().filter(|b| b.kept).count() as u64,
+        barriers_elided: barriers.iter().filter(|b| !b.kept).count() as u64,
+        shared_bytes: shared.static_bytes + shared.dynamic_bytes,
+        registers: stat("registers"),
+        bytes_moved: global.iter().map(|a| a.lines * phobos_sim::trace::LINE_BYTES).sum(),
+        bytes_needed: global.iter().map(|a| a.bytes).sum(),
+        bank_conflicts: steps.iter().flat_map(|s| s.accesses.iter()).map(|a| a.bank_conflicts).sum(),
+        ctas: run.stats.ctas,
+        masked: steps.iter().map(|s| s.masked).sum(),
+    };
+    Ok(Explanation {
+        file: filename,
+        kernel: kernel.name.name.clone(),
+        entry: run.entry.clone(),
+        chip: req.chip.clone(),
+        grid: req.grid,
+        block: run.block,
+        cta: req.cta,
+        threads,
+        source: text.lines().map(str::to_string).collect(),
+        tensors,
+        shared,
+        barriers,
+        steps,
+        summary,
+    })
+}
+
+/// The text form.
+pub fn render_text(e: &Explanation) -> String {
+    text::render(e)
+}
+
+/// The page.
+pub fn render_html(e: &Explanation) -> String {
+    html::render(e)
+}
+
+/// The source line of a diagnostic in `file` (0 elsewhere).
+fn line_in(d: &Diagnostic, file: &str) -> u32 {
+    d.loc.as_ref().filter(|l| l.file == file).map(|l| l.line).unwrap_or(0)
+}
+
+/// The tensors indexed by kernel argument (`None` for scalars).
+fn tensors_by_arg(k: &phobos_sim::Kernel, tensors: &[Tensor]) -> Vec<Tensor> {
+    let mut it = tensors.iter();
+    k.args
+        .iter()
+        .map(|a| match a {
+            phobos_sim::ArgKind::Buffer { .. } => it.next().cloned(),
+            phobos_sim::ArgKind::Scalar { .. } => None,
+        })
+        .map(|t| t.unwrap_or(Tensor { name: String::new(), dtype: String::new(), shape: vec![], elem_bytes: 1 }))
+        .collect()
+}
+
+/// Barriers kept (left in the entry's SIMT IR) and elided (the remarks), by source line.
+fn barriers_of(module: &crate::session::OwnedModule, entry: &str, remarks: &[Diagnostic], file: &str) -> Result<Vec<Barrier>, RunError> {
+    let gm = launch::gpu_module_of(module, entry)?;
+    let mut out = Vec::new();
+    for f in gm.find_all("gpu.func").into_iter().filter(|f| f.str_attr("sym_name").as_deref() == Some(entry)) {
+        for b in f.find_all("gpu.barrier") {
+            let reason = if b.attr("phobos.user").is_some() {
+                "the source asks for it: barrier()".to_string()
+            } else {
+                b.str_attr("phobos.barrier")
+                    .map(|r| r.trim_start_matches("kept: ").to_string())
+                    .unwrap_or_else(|| "orders shared-memory accesses before and after it".into())
+            };
+            let line = b.loc().src().filter(|l| l.file == file).map(|l| l.line).unwrap_or(0);
+            out.push(Barrier { line, kept: true, reason });
+        }
+    }
+    for d in remarks {
+        if let Some(why) = d.message.strip_prefix("barrier elided: ") {
+            out.push(Barrier { line: line_in(d, file), kept: false, reason: why.to_string() });
+        }
+    }
+    out.sort_by_key(|b| (b.line, !b.kept));
+    Ok(out)
+}
+
+/// The value of dimension `dim` in the shape of a given array whose parameter names it.
+fn dim_from_arrays(k: &ast::Kernel, dim: &str, arrays: &BTreeMap<String, (Array, PathBuf)>) -> Option<i64> {
+    k.params.iter().find_map(|p| {
+        let (a, _) = arrays.get(&p.name.name)?;
+        let i = p.dims.iter().position(|d| matches!(d, ast::DimSpec::Name(n) if n.name == dim))?;
+        a.shape.get(i).map(|v| *v as i64)
+    })
+}
+
+fn autotune_first(a: &ast::Attr, dim: &str) -> Option<i64> {
+    let ast::Attr::Autotune { dims, .. } = a else { return None };
+    let (_, vals) = dims.iter().find(|(d, _)| d.name == dim)?;
+    match &vals.first()?.kind {
+        ast::ExprKind::Int(v) => Some(*v),
+        _ => None,
+    }
+}
+
+/// Generates every tensor of `sig` that `arrays` lacks, with the shape its dimensions take.
+fn generate_missing(
+    sig: &Signature,
+    arrays: &mut BTreeMap<String, (Array, PathBuf)>,
+    defines: &BTreeMap<String, i64>,
+) -> Result<(), RunError> {
+    // Dimensions known from -D and from the arrays given.
+    let mut dims: BTreeMap<String, i64> = defines.clone();
+    for p in &sig.params {
+        if let AbiParam::Tensor { name, dims: ds, .. } = p {
+            if let Some((a, _)) = arrays.get(name) {
+                for (d, v) in ds.iter().zip(&a.shape) {
+                    dims.entry(d.clone()).or_insert(*v as i64);
+                }
+            }
+        }
+    }
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    for p in &sig.params {
+        let AbiParam::Tensor { name, elem, dims: ds } = p else { continue };
+        if arrays.contains_key(name) {
+            continue;
+        }
+        let mut shape = Vec::new();
+        for d in ds {
+            let v = match d.parse::<i64>() {
+                Ok(v) => v,
+                Err(_) => *dims.get(d).ok_or_else(|| {
+                    RunError::Usage(format!("tensor {name} needs dimension {d}: give -D {d}=VALUE or --arg {name}=FILE.npy"))
+                })?,
+            };
+            if !(0..=1 << 26).contains(&v) {
+                return Err(RunError::Usage(format!("{d} = {v}: a generated tensor's dimensions are 0 to 2^26")));
+            }
+            shape.push(v as u64);
+        }
+        let dtype = Dtype::from_phobos(elem).ok_or_else(|| RunError::Usage(format!("tensor {name} has element type {elem}")))?;
+        let n: u64 = shape.iter().product();
+        if n * dtype.bytes() as u64 > 1 << 30 {
+            return Err(RunError::Usage(format!("tensor {name} would have {n} elements; give a smaller -D or an --arg array")));
+        }
+        seed = seed.wrapping_add(0x632b_e59b_d9b4_e019);
+        arrays.insert(name.clone(), (npy::random(dtype, shape, seed), PathBuf::from(format!("(generated {name})"))));
+    }
+    Ok(())
+}

@@ -1,0 +1,81 @@
+//! `phobos explain --format text`: the facts a line each, for terminals and tests.
+//!
+//! Pinned lines (tests outside rely on them): one per planned shared buffer,
+//! `shared NAME: offset O, B bytes`; one per barrier, `barrier at LINE: kept (REASON)` or
+//! `barrier at LINE: elided (REASON)`.
+
+use super::facts::Explanation;
+use std::fmt::Write;
+
+pub fn render(e: &Explanation) -> String {
+    let mut o = String::new();
+    let [gx, gy, gz] = e.grid;
+    let [cx, cy, cz] = e.cta;
+    let _ = writeln!(
+        o,
+        "{} ({}) for {}: grid {gx}x{gy}x{gz} of {} threads, CTA ({cx}, {cy}, {cz}) of {} CTA{}",
+        e.kernel,
+        e.entry,
+        e.chip,
+        e.threads,
+        e.summary.ctas,
+        if e.summary.ctas == 1 { "" } else { "s" }
+    );
+    let _ = writeln!(
+        o,
+        "shared memory: {} bytes ({} static, {} dynamic)",
+        e.shared.static_bytes + e.shared.dynamic_bytes,
+        e.shared.static_bytes,
+        e.shared.dynamic_bytes
+    );
+    for b in &e.shared.buffers {
+        if b.is_static {
+            let _ = writeln!(o, "static shared {}: offset {}, {} bytes", b.name, b.offset, b.bytes);
+        } else {
+            let _ = writeln!(o, "shared {}: offset {}, {} bytes", b.name, b.offset, b.bytes);
+        }
+    }
+    for b in &e.barriers {
+        let _ = writeln!(o, "barrier at {}: {} ({})", b.line, if b.kept { "kept" } else { "elided" }, b.reason);
+    }
+    for (i, s) in e.steps.iter().enumerate() {
+        let _ = writeln!(o, "step {} line {}: {}", i + 1, s.line, s.text);
+        let _ = writeln!(o, "  {}", s.readout);
+        for sh in &s.shuffles {
+            let times = if sh.count > 1 { format!(" x{}", sh.count) } else { String::new() };
+            let _ = writeln!(o, "  shuffle {}{times}: {}", sh.pattern, arcs(&sh.src));
+        }
+    }
+    let m = &e.summary;
+    let _ = writeln!(o, "summary:");
+    let _ = writeln!(o, "  shuffles: {} in the PTX, {} run by warp 0", m.shuffles, m.shuffles_run);
+    let _ = writeln!(o, "  barriers: {} kept, {} elided", m.barriers_kept, m.barriers_elided);
+    let _ = writeln!(o, "  shared_bytes: {}", m.shared_bytes);
+    match m.registers {
+        Some(r) => {
+            let _ = writeln!(o, "  registers: {r}");
+        }
+        None => {
+            let _ = writeln!(o, "  registers: unknown (no ptxas)");
+        }
+    }
+    let _ = writeln!(o, "  global_bytes: {} moved in 128-byte lines, {} needed", m.bytes_moved, m.bytes_needed);
+    let _ = writeln!(o, "  bank_conflicts: {}", m.bank_conflicts);
+    let _ = writeln!(o, "  masked_elements: {}", m.masked);
+    o
+}
+
+/// `0<-16 1<-17 ...` for the lanes that read another lane (at most 8 shown).
+fn arcs(src: &[i8]) -> String {
+    let moved: Vec<String> =
+        src.iter().enumerate().filter(|(l, s)| **s >= 0 && **s as usize != *l).map(|(l, s)| format!("{l}<-{s}")).collect();
+    let n = moved.len();
+    let mut out = moved.into_iter().take(8).collect::<Vec<_>>().join(" ");
+    if n > 8 {
+        let _ = write!(out, " ... ({n} lanes)");
+    }
+    if n == 0 {
+        out = "no lane reads another".into();
+    }
+    out
+}
