@@ -93,8 +93,14 @@ struct ExplainArgs {
     #[arg(long, default_value = "sm_90")]
     chip: String,
     /// The simulator reports a warp that runs more instructions than this as a deadlock.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     max_warp_instructions: Option<u64>,
+    /// The simulator refuses a launch of more threads than this in all (default 2^24).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    max_sim_threads: Option<u64>,
+    /// SMs of the simulated GPU (default 8), as for `phobos run`.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    sim_sms: Option<u32>,
     /// Where the page (or text) goes; `-` is stdout. Without it, the text goes to stdout.
     #[arg(short = 'o', value_name = "page.html")]
     output: Option<PathBuf>,
@@ -131,7 +137,7 @@ struct RunArgs {
     chip: Option<String>,
     /// The simulator reports a warp that runs more instructions than this as a deadlock or a
     /// runaway spin loop.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     max_warp_instructions: Option<u64>,
     /// The simulator refuses a launch of more threads than this (grid x block) in all
     /// (default 16777216, 2^24), so that no grid runs for hours unasked.
@@ -310,6 +316,8 @@ fn explain_cmd(a: &ExplainArgs) -> i32 {
             cta: parse_cta(&a.cta)?,
             chip: a.chip.clone(),
             max_warp_insts: a.max_warp_instructions,
+            max_sim_threads: a.max_sim_threads,
+            sim_sms: a.sim_sms,
         })
     })();
     let req = match parsed {
@@ -389,9 +397,9 @@ fn compile_cmd(mut a: CompileArgs) -> i32 {
 /// `expected-*` comments.
 fn verify_cmd(a: &CompileArgs) -> i32 {
     let filename = a.file.display().to_string();
-    let text = match std::fs::read(&a.file) {
-        Ok(b) => String::from_utf8_lossy(&b).into_owned(),
-        Err(e) => return fail(format!("{filename}: {e}")),
+    let text = match crate::read_source(&a.file) {
+        Ok(t) => t,
+        Err(e) => return fail(e),
     };
     if !filename.ends_with(".phobos") {
         return fail("phobos compile --verify-diagnostics/--split-input-file take a .phobos source (use phobos-opt for .mlir)");
@@ -482,9 +490,9 @@ fn compile_one(a: &CompileArgs) -> i32 {
         Err(e) => return fail(e),
     };
     let filename = a.file.display().to_string();
-    let text = match std::fs::read(&a.file) {
-        Ok(b) => String::from_utf8_lossy(&b).into_owned(),
-        Err(e) => return fail(format!("{filename}: {e}")),
+    let text = match crate::read_source(&a.file) {
+        Ok(t) => t,
+        Err(e) => return fail(e),
     };
     let is_phobos = filename.ends_with(".phobos");
     if !is_phobos && !filename.ends_with(".mlir") {

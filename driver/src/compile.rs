@@ -110,6 +110,19 @@ pub fn backend_pipelines(stage: Stage, target: &Target) -> Vec<(Stage, String)> 
 /// memory; a `dump_dir` is written from it, one file per pass, once the compile succeeded or
 /// failed (what ran up to the failure is written too).
 pub fn lower(session: &Session, module: &OwnedModule, stage: Stage, opts: &CompileOptions) -> Result<Lowered, CompileError> {
+    lower_from(session, module, Stage::L1, stage, opts)
+}
+
+/// [`lower`] for a module already at stage `from` (L1 or SIMT): only the pipelines after it
+/// run. The SIMT level must not go through the Phobos pipeline again: its checks (uniformity)
+/// read the source's structure, which lowering replaced (`ctx.warp` is thread arithmetic there).
+pub fn lower_from(
+    session: &Session,
+    module: &OwnedModule,
+    from: Stage,
+    stage: Stage,
+    opts: &CompileOptions,
+) -> Result<Lowered, CompileError> {
     if !has_kernel(session, module) || !phobos_dialects::verify(module.op(), &session.diags) {
         return Err(CompileError::Invalid);
     }
@@ -121,7 +134,7 @@ pub fn lower(session: &Session, module: &OwnedModule, stage: Stage, opts: &Compi
     }
     let mut result = Ok(());
     if stage != Stage::L1 {
-        let mut steps = vec![(Stage::Simt, simt_pipeline(&opts.target))];
+        let mut steps = if from == Stage::L1 { vec![(Stage::Simt, simt_pipeline(&opts.target))] } else { vec![] };
         steps.extend(backend_pipelines(stage, &opts.target));
         for (reached, pipeline) in steps {
             result = run_stage(session, module, &pipeline, opts, reached, keep_passes, &mut info.passes);

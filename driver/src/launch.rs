@@ -89,7 +89,11 @@ pub fn parse_grid(s: &str) -> Result<[u32; 3], String> {
     let mut g = [1u32; 3];
     for (i, p) in parts.iter().enumerate() {
         let v: u64 = p.parse().ok().filter(|v| *v > 0).ok_or_else(|| format!("--grid {s}: '{p}' is not a positive integer"))?;
-        g[i] = u32::try_from(v).unwrap_or(u32::MAX);
+        let max = phobos_sim::MAX_GRID[i];
+        if v > max {
+            return Err(format!("--grid {s}: grid {} is {v}; CUDA allows 1 to {max}", ["x", "y", "z"][i]));
+        }
+        g[i] = v as u32;
     }
     phobos_sim::check_grid(g).map_err(|e| format!("--grid {s}: {e}"))?;
     Ok(g)
@@ -241,9 +245,7 @@ pub fn select_entry(sig: &Signature, values: &BTreeMap<String, i64>) -> Result<S
 /// source text for messages.
 pub fn load<'s>(session: &'s Session, req: &RunRequest) -> Result<(crate::session::OwnedModule<'s>, Signature), RunError> {
     let filename = req.file.display().to_string();
-    let text = std::fs::read(&req.file)
-        .map(|b| String::from_utf8_lossy(&b).into_owned())
-        .map_err(|e| RunError::Usage(format!("{filename}: {e}")))?;
+    let text = crate::read_source(&req.file).map_err(RunError::Usage)?;
     let opts = phobos_frontend::Options { no_fma: req.no_fma, ..Default::default() };
     load_text_with(session, &filename, &text, req.kernel.as_deref(), &req.chip, &opts)
 }
@@ -544,8 +546,17 @@ pub fn simt_to_ptx(session: &Session, module: &crate::session::OwnedModule, entr
     let gm = gpu_module_of(module, entry)?.str_attr("sym_name").unwrap_or_default();
     let copy = module.clone_module();
     let target = phobos_passes::pipelines::Target::parse(&format!("chip={chip}")).map_err(RunError::Usage)?;
-    compile::lower(session, &copy, Stage::Ptx, &CompileOptions { target, ..Default::default() })
-        .map_err(|e| RunError::Usage(e.to_string()))?;
+    compile::lower_from(session, &copy, Stage::Simt, Stage::Ptx, &CompileOptions { target, ..Default::default() }).map_err(|e| {
+        // The diagnostics say what failed; the error alone names only the pass.
+        let why: Vec<String> = session
+            .diags
+            .take()
+            .iter()
+            .filter(|d| d.severity == phobos_ir::diag::Severity::Error)
+            .map(|d| d.render().trim().to_string())
+            .collect();
+        RunError::Usage(if why.is_empty() { e.to_string() } else { format!("{e}: {}", why.join("; ")) })
+    })?;
     compile::ptx_of(&copy, &gm).map_err(|e| RunError::Usage(e.to_string()))
 }
 

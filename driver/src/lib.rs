@@ -32,6 +32,17 @@ pub enum Error {
     Io { path: String, source: std::io::Error },
 }
 
+/// Reads a source file (lossily as UTF-8): a regular file only, since a device or a pipe
+/// (`/dev/zero`, a fifo) would be read forever. Errors read `PATH: why`.
+pub fn read_source(path: &std::path::Path) -> Result<String, String> {
+    let p = path.display();
+    let meta = std::fs::metadata(path).map_err(|e| format!("{p}: {e}"))?;
+    if !meta.is_file() {
+        return Err(format!("{p}: not a regular file"));
+    }
+    std::fs::read(path).map(|b| String::from_utf8_lossy(&b).into_owned()).map_err(|e| format!("{p}: {e}"))
+}
+
 /// The version both binaries print after their name (clap puts the name first), with the build
 /// id that keys the kernel cache.
 pub fn version_line() -> String {

@@ -153,8 +153,7 @@ fn run(m: &ArgMatches) -> Result<bool, String> {
         (s, "<stdin>".to_string())
     } else {
         // Bytes that are not UTF-8 are replaced, so the parser reports them at their place.
-        let bytes = std::fs::read(input).map_err(|e| format!("{input}: {e}"))?;
-        (String::from_utf8_lossy(&bytes).into_owned(), input.clone())
+        (crate::read_source(std::path::Path::new(input))?, input.clone())
     };
     let from_flags = pipeline_from_flags(m);
     let pipeline = match (m.get_one::<String>("pass-pipeline"), from_flags) {

@@ -197,6 +197,12 @@ fn cuda_path_lowers_the_simt_module_to_ptx() {
     assert_eq!(ptx.matches("ld.global.nc.v4").count(), 2);
     // The SIMT module is kept for the simulator.
     assert!(!module.op().find_all("gpu.func").is_empty());
+    // From the SIMT level only MLIR's pipeline runs: a lane fold under control that differs
+    // only between warps (`ctx.warp < 2`, thread arithmetic once lowered) still compiles.
+    let src = "@launch(128)\nkernel wsum(X: tensor<f32>[128], Y: tensor<f32>[4]) {\n  let v = X[ctx.thread]\n  if ctx.warp < 2 {\n    let s = sum<over ctx.lane>(v)\n    if ctx.lane == 0 {\n      Y[ctx.warp] = s\n    }\n  }\n}\n";
+    let (module, _) = phobos::launch::load_text(&session, "wsum.phobos", src, None, "sm_90").unwrap_or_else(|e| panic!("{e:?}"));
+    let ptx = phobos::launch::simt_to_ptx(&session, &module, "wsum", "sm_90").unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(ptx.matches("shfl.sync.bfly").count(), 5, "{ptx}");
 }
 
 /// Every `PHOBOS_*` variable the sources read is in the registry (`driver/src/env.rs`, which

@@ -309,13 +309,18 @@ pub fn fill_steps(steps: &mut [Step], owner: &[Option<usize>], k: &Kernel, trace
                     (name, false, m.ranges.iter().map(|(o, n)| (o / eb, (o + n).div_ceil(eb) - o / eb)).collect::<Vec<_>>())
                 }
                 MemSrc::Shared { .. } | MemSrc::Dynamic { .. } => {
+                    // A planned buffer's view carries its name (`tile NAME`); buffers that share
+                    // bytes are told apart by it, the others by where the access falls.
                     let start = m.ranges.first().map(|r| r.0).unwrap_or(0);
-                    let name = shared
-                        .buffers
-                        .iter()
-                        .find(|b| b.start(shared) <= start && start < b.start(shared) + b.bytes.max(1))
-                        .map(|b| b.name.clone())
-                        .unwrap_or_else(|| mr.name.clone());
+                    let name = match mr.name.strip_prefix("tile ") {
+                        Some(n) => n.to_string(),
+                        None => shared
+                            .buffers
+                            .iter()
+                            .find(|b| b.start(shared) <= start && start < b.start(shared) + b.bytes.max(1))
+                            .map(|b| b.name.clone())
+                            .unwrap_or_else(|| mr.name.clone()),
+                    };
                     (name, true, m.ranges.clone())
                 }
                 MemSrc::Private { .. } => continue,
@@ -385,6 +390,11 @@ pub fn shared_of(k: &Kernel, plan: Vec<SharedBuffer>) -> Shared {
     Shared { static_bytes: k.shared_bytes as u64, dynamic_bytes: k.dynamic_shared as u64, buffers }
 }
 
+/// `1 line`, `2 lines`.
+fn count(n: u64, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
 /// The one-line readout of a step.
 pub fn readout(s: &Step, threads: u32) -> String {
     if s.warp_execs == 0 {
@@ -408,19 +418,19 @@ pub fn readout(s: &Step, threads: u32) -> String {
             "reads"
         };
         let width = if a.width > 1 { format!(" in {}-byte accesses", a.width) } else { String::new() };
+        // Ranges merged across gaps (too many to keep) overstate what was touched.
+        let at_most = if a.coarse { "at most " } else { "" };
         if a.shared {
-            let conflicts = if a.bank_conflicts > 0 { format!(", {} bank conflicts", a.bank_conflicts) } else { String::new() };
-            parts.push(format!("{verb} {} bytes of shared {}{width}{conflicts}", a.touched, a.target));
+            let conflicts = if a.bank_conflicts > 0 { format!(", {}", count(a.bank_conflicts, "bank conflict")) } else { String::new() };
+            parts.push(format!("{verb} {at_most}{} of shared {}{width}{conflicts}", count(a.touched, "byte"), a.target));
         } else {
             let extra = a.lines.saturating_sub(a.min_lines);
             parts.push(format!(
-                "{verb} {} element{} of {}{width}: {} line{} of 128 bytes for {} bytes ({} extra)",
-                a.touched,
-                if a.touched == 1 { "" } else { "s" },
+                "{verb} {at_most}{} of {}{width}: {} of 128 bytes for {} ({} extra)",
+                count(a.touched, "element"),
                 a.target,
-                a.lines,
-                if a.lines == 1 { "" } else { "s" },
-                a.bytes,
+                count(a.lines, "line"),
+                count(a.bytes, "byte"),
                 extra
             ));
         }

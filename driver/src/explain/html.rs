@@ -12,8 +12,10 @@ const STYLE: &str = include_str!("page.css");
 const SCRIPT: &str = include_str!("page.js");
 
 pub fn render(e: &Explanation) -> String {
-    // `</` inside the JSON would end the script element early.
-    let facts = serde_json::to_string(e).expect("the facts serialize").replace("</", "<\\/");
+    // Inside a script element, `</script` ends it and `<!--<script` changes how the rest is
+    // read: no `<`, `>` or `&` may appear as such. JSON reads their \u escapes as the same text.
+    let facts =
+        serde_json::to_string(e).expect("the facts serialize").replace('<', "\\u003c").replace('>', "\\u003e").replace('&', "\\u0026");
     let title = format!("{} — phobos explain", e.kernel).replace('&', "&amp;").replace('<', "&lt;");
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{title}</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n\

@@ -47,6 +47,8 @@ pub struct Request {
     pub cta: [u32; 3],
     pub chip: String,
     pub max_warp_insts: Option<u64>,
+    pub max_sim_threads: Option<u64>,
+    pub sim_sms: Option<u32>,
 }
 
 /// Compiles, runs and explains `req`.
@@ -55,9 +57,7 @@ pub fn explain(req: &Request) -> Result<Explanation, RunError> {
     if !filename.ends_with(".phobos") {
         return Err(RunError::Usage(format!("{filename}: phobos explain steps through a .phobos source")));
     }
-    let text = std::fs::read(&req.file)
-        .map(|b| String::from_utf8_lossy(&b).into_owned())
-        .map_err(|e| RunError::Usage(format!("{filename}: {e}")))?;
+    let text = crate::read_source(&req.file).map_err(RunError::Usage)?;
     let src = Source::new(filename.clone(), text.clone());
     let file = match phobos_frontend::parse(&src) {
         Ok(f) => f,
@@ -93,8 +93,23 @@ pub fn explain(req: &Request) -> Result<Explanation, RunError> {
         if let ast::Attr::Autotune { dims, .. } = a {
             for (d, _) in dims {
                 let from_array = dim_from_arrays(kernel, &d.name, &arrays);
-                let first = autotune_first(a, &d.name);
-                if let Some(v) = req.defines.get(&d.name).copied().or(from_array).or(first) {
+                let v = match (req.defines.get(&d.name), from_array) {
+                    (Some(v), _) => Some(*v),
+                    (None, Some((v, path))) => {
+                        if !autotune_values(a, &d.name).contains(&v) {
+                            return Err(RunError::Usage(format!(
+                                "{} = {v} from {} is not one of the values @autotune lists for {}: {}",
+                                d.name,
+                                path.display(),
+                                d.name,
+                                autotune_values(a, &d.name).iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ")
+                            )));
+                        }
+                        Some(v)
+                    }
+                    (None, None) => autotune_values(a, &d.name).first().copied(),
+                };
+                if let Some(v) = v {
                     fixed.insert(d.name.clone(), v);
                 }
             }
@@ -114,6 +129,12 @@ pub fn explain(req: &Request) -> Result<Explanation, RunError> {
     };
     if let Some(m) = req.max_warp_insts {
         sim_opts.max_warp_insts = m;
+    }
+    if let Some(m) = req.max_sim_threads {
+        sim_opts.max_threads = m;
+    }
+    if let Some(s) = req.sim_sms {
+        sim_opts.sms = s;
     }
     let run = launch::simulate(&module, &sig, &arrays, &defines, req.grid, &sim_opts, Some(req.cta))?;
     let trace = run.trace.as_ref().expect("a traced run has a trace");
@@ -247,22 +268,21 @@ fn barriers_of(module: &crate::session::OwnedModule, entry: &str, remarks: &[Dia
     Ok(out)
 }
 
-/// The value of dimension `dim` in the shape of a given array whose parameter names it.
-fn dim_from_arrays(k: &ast::Kernel, dim: &str, arrays: &BTreeMap<String, (Array, PathBuf)>) -> Option<i64> {
+/// The value of dimension `dim` in the shape of a given array whose parameter names it, and
+/// that array's file.
+fn dim_from_arrays<'a>(k: &ast::Kernel, dim: &str, arrays: &'a BTreeMap<String, (Array, PathBuf)>) -> Option<(i64, &'a PathBuf)> {
     k.params.iter().find_map(|p| {
-        let (a, _) = arrays.get(&p.name.name)?;
+        let (a, path) = arrays.get(&p.name.name)?;
         let i = p.dims.iter().position(|d| matches!(d, ast::DimSpec::Name(n) if n.name == dim))?;
-        a.shape.get(i).map(|v| *v as i64)
+        a.shape.get(i).map(|v| (*v as i64, path))
     })
 }
 
-fn autotune_first(a: &ast::Attr, dim: &str) -> Option<i64> {
-    let ast::Attr::Autotune { dims, .. } = a else { return None };
-    let (_, vals) = dims.iter().find(|(d, _)| d.name == dim)?;
-    match &vals.first()?.kind {
-        ast::ExprKind::Int(v) => Some(*v),
-        _ => None,
-    }
+/// The values an `@autotune` lists for `dim`.
+fn autotune_values(a: &ast::Attr, dim: &str) -> Vec<i64> {
+    let ast::Attr::Autotune { dims, .. } = a else { return vec![] };
+    let Some((_, vals)) = dims.iter().find(|(d, _)| d.name == dim) else { return vec![] };
+    vals.iter().filter_map(|v| if let ast::ExprKind::Int(i) = v.kind { Some(i) } else { None }).collect()
 }
 
 /// Generates every tensor of `sig` that `arrays` lacks, with the shape its dimensions take.
@@ -271,14 +291,31 @@ fn generate_missing(
     arrays: &mut BTreeMap<String, (Array, PathBuf)>,
     defines: &BTreeMap<String, i64>,
 ) -> Result<(), RunError> {
-    // Dimensions known from -D and from the arrays given.
-    let mut dims: BTreeMap<String, i64> = defines.clone();
+    // Dimensions known from the arrays given (checked against -D), then from -D.
+    let mut dims: BTreeMap<String, (i64, String)> = BTreeMap::new();
     for p in &sig.params {
-        if let AbiParam::Tensor { name, dims: ds, .. } = p {
-            if let Some((a, _)) = arrays.get(name) {
-                for (d, v) in ds.iter().zip(&a.shape) {
-                    dims.entry(d.clone()).or_insert(*v as i64);
-                }
+        let AbiParam::Tensor { name, elem, dims: ds } = p else { continue };
+        let Some((a, path)) = arrays.get(name) else { continue };
+        if a.shape.len() != ds.len() {
+            return Err(RunError::Usage(format!(
+                "{name} is tensor<{elem}>[{}] ({} dimension{}), but {} has shape {}",
+                ds.join(", "),
+                ds.len(),
+                if ds.len() == 1 { "" } else { "s" },
+                path.display(),
+                launch::shape_text(&a.shape)
+            )));
+        }
+        for (d, v) in ds.iter().zip(&a.shape) {
+            dims.entry(d.clone()).or_insert((*v as i64, path.display().to_string()));
+        }
+    }
+    for (k, v) in defines {
+        match dims.get(k) {
+            Some((old, from)) if old != v => return Err(RunError::Usage(format!("-D {k}={v} conflicts with {k} = {old} from {from}"))),
+            Some(_) => {}
+            None => {
+                dims.insert(k.clone(), (*v, "-D".into()));
             }
         }
     }
@@ -292,9 +329,13 @@ fn generate_missing(
         for d in ds {
             let v = match d.parse::<i64>() {
                 Ok(v) => v,
-                Err(_) => *dims.get(d).ok_or_else(|| {
-                    RunError::Usage(format!("tensor {name} needs dimension {d}: give -D {d}=VALUE or --arg {name}=FILE.npy"))
-                })?,
+                Err(_) => {
+                    dims.get(d)
+                        .ok_or_else(|| {
+                            RunError::Usage(format!("tensor {name} needs dimension {d}: give -D {d}=VALUE or --arg {name}=FILE.npy"))
+                        })?
+                        .0
+                }
             };
             if !(0..=1 << 26).contains(&v) {
                 return Err(RunError::Usage(format!("{d} = {v}: a generated tensor's dimensions are 0 to 2^26")));
@@ -302,9 +343,12 @@ fn generate_missing(
             shape.push(v as u64);
         }
         let dtype = Dtype::from_phobos(elem).ok_or_else(|| RunError::Usage(format!("tensor {name} has element type {elem}")))?;
-        let n: u64 = shape.iter().product();
-        if n * dtype.bytes() as u64 > 1 << 30 {
-            return Err(RunError::Usage(format!("tensor {name} would have {n} elements; give a smaller -D or an --arg array")));
+        let bytes = shape.iter().try_fold(dtype.bytes() as u64, |n, d| n.checked_mul(*d)).filter(|b| *b <= 1 << 30);
+        if bytes.is_none() {
+            return Err(RunError::Usage(format!(
+                "tensor {name} of shape {} would take more than 1 GiB; give smaller -D values or an --arg array",
+                launch::shape_text(&shape)
+            )));
         }
         seed = seed.wrapping_add(0x632b_e59b_d9b4_e019);
         arrays.insert(name.clone(), (npy::random(dtype, shape, seed), PathBuf::from(format!("(generated {name})"))));

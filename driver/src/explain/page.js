@@ -6,6 +6,9 @@ const F = JSON.parse(document.getElementById("facts").textContent);
 const NS = "http://www.w3.org/2000/svg";
 const C = { read: "#3182ce", write: "#dd6b20", extra: "#bee3f8", masked: "#a0aec0", idle: "#edf2f7", active: "#38a169", shared: "#805ad5" };
 let current = 0;
+// A kernel with an empty body still gets a page: one step saying so.
+if (F.steps.length === 0)
+  F.steps.push({ line: 0, col: 0, end_line: 0, text: "(no statements)", depth: 0, warp_execs: 0, thread_words: [], thread_count: 0, warp0: 0, accesses: [], shuffles: [], barriers_run: 0, masked: 0, readout: "the kernel body has no statements" });
 
 function el(tag, attrs, parent, text) {
   const e = document.createElementNS(NS, tag);

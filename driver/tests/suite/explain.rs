@@ -58,6 +58,12 @@ fn every_seed_kernels_page_steps_through_in_chromium() {
     let profile = dir.join("chromium-profile");
     let lit = root.join("tests/lit/explain/column-and-ragged-tile.phobos");
     let ex = |n: &str| root.join("examples").join(n).display().to_string();
+    let hostile = dir.join("hostile.phobos");
+    std::fs::write(
+        &hostile,
+        "// <!--<script> </script> & \"quotes\"\n@launch(32)\nkernel e(X: tensor<f32>[32]) {\n  X[ctx.thread] = 1.0 // </script>\n}\n\n@launch(32)\nkernel nothing(X: tensor<f32>[32]) {\n}\n",
+    )
+    .unwrap();
     // (page, source, arguments, the step to photograph, what the self-test must count)
     let cases: Vec<(&str, String, Vec<&str>, u32, &str)> = vec![
         ("staged_matvec", ex("staged_matvec.phobos"), vec!["--grid", "8", "-D", "N=32", "--chip", "sm_75"], 1, "buffers=1 masked=0"),
@@ -66,6 +72,9 @@ fn every_seed_kernels_page_steps_through_in_chromium() {
         ("i8_matvec", ex("i8_matvec.phobos"), vec!["--grid", "2", "-D", "N=16", "-D", "K=512"], 5, "arcs=160"),
         ("first_column", lit.display().to_string(), vec!["--kernel", "first_column", "--grid", "2", "-D", "N=64"], 3, "extra=341"),
         ("ragged", lit.display().to_string(), vec!["--kernel", "ragged", "--grid", "2", "-D", "K=100", "--cta", "1"], 1, "masked=1"),
+        // Source text that would end or reopen a script element, and a kernel with no statement.
+        ("script_in_source", hostile.display().to_string(), vec!["--kernel", "e", "--grid", "1"], 1, "steps=1"),
+        ("empty_body", hostile.display().to_string(), vec!["--kernel", "nothing", "--grid", "1"], 1, "steps=1"),
     ];
     for (name, src, args, shot, expect) in cases {
         let page = dir.join(format!("{name}.html"));

@@ -197,8 +197,9 @@ fn run_with(
         )));
     }
     check_grid(launch.grid).map_err(bad)?;
-    let all_threads = launch.grid.iter().map(|g| *g as u64).product::<u64>() * threads as u64;
-    if all_threads > opts.max_threads {
+    // CUDA's largest grid of 1024 threads is 2^73 threads: count in u128.
+    let all_threads = launch.grid.iter().map(|g| *g as u128).product::<u128>() * threads as u128;
+    if all_threads > opts.max_threads as u128 {
         return Err(bad(format!(
             "the launch has {all_threads} threads; the simulator runs at most {} per launch (raise it with --max-sim-threads)",
             opts.max_threads
