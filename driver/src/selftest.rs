@@ -331,8 +331,9 @@ pub fn bench(reps: usize, summary: Option<&std::path::Path>) -> i32 {
         println!("{line}");
         lines.push(line);
     }
-    // Issue 15: the in-place rotate against a device-to-device copy of the same bytes, small
-    // distances (seed 003's single pass, 2 bytes of traffic per byte) and large (reversals, 4).
+    // Issue 15: the in-place rotate against a device-to-device copy of the same bytes, 1 MiB to
+    // 4 GiB, small distances (seed 003's single pass, 2 bytes of traffic per byte) and large
+    // (reversals, 4).
     let header = [
         "",
         "| rotate | bytes | distance | scheme | median ms | GB/s rotated | copy ms | fraction of copy | check |",
@@ -342,9 +343,12 @@ pub fn bench(reps: usize, summary: Option<&std::path::Path>) -> i32 {
         println!("{l}");
         lines.push(l.into());
     }
-    for mib in [1usize, 64, 1024] {
+    for mib in [1usize, 64, 1024, 4096] {
         let n = mib << 20;
-        for (by, scheme) in [(4099u64, "single pass"), (n as u64 / 2 + 1, "reversals")] {
+        // From 2 GiB the byte indices pass i32: the passes move 8-byte items, so the
+        // distances are multiples of 8 there (4096 + 8: still not a multiple of a tile).
+        let (small, large) = if n >= 2 << 30 { (4104u64, n as u64 / 2 + 8) } else { (4099, n as u64 / 2 + 1) };
+        for (by, scheme) in [(small, "single pass"), (large, "reversals")] {
             let line = rotate_row(&gpu, n, by, reps).unwrap_or_else(|e| {
                 code = 1;
                 format!("| rotate | {n} | {by} | {scheme} | | | | | FAILED: {e} |")
