@@ -2,6 +2,12 @@
 
 use phobos_ir::{diag::Diagnostic, Op};
 
+/// The name a tile or shared buffer goes by (in the shared-memory plan, the lowered view's
+/// `phobos.name`, messages): its source name, else `tile` or `buffer`.
+pub fn buffer_name(op: Op) -> String {
+    op.str_attr("name").unwrap_or_else(|| if op.is("tile.alloc") { "buffer" } else { "tile" }.into())
+}
+
 /// The tile's extents (`shape` attribute). Call after [`verify`].
 pub fn shape(op: Op) -> Vec<i64> {
     op.attr("shape").and_then(|a| a.dense_ints()).unwrap_or_default()

@@ -38,7 +38,7 @@ enum Command {
     /// Step through a kernel as the compiler built it, statement by statement: the tensors'
     /// boxes, the shared-memory plan, barriers kept and elided, threads, lanes and shuffles of
     /// one CTA, from a simulator run of the whole grid (text, or a self-contained HTML page).
-    Explain(ExplainArgs),
+    Explain(crate::explain::command::ExplainArgs),
     /// Rotate an array in place on the device, as np.roll(a, -D) on its flattened items:
     /// read IN.npy (never modified), write OUT.npy with IN's dtype and shape.
     Rotate(RotateArgs),
@@ -68,45 +68,6 @@ struct RotateArgs {
     /// Where it runs.
     #[arg(long, value_enum, default_value = "auto")]
     backend: crate::launch::Backend,
-}
-
-#[derive(clap::Args, Debug)]
-struct ExplainArgs {
-    /// A `.phobos` source.
-    file: PathBuf,
-    /// The kernel to explain (may be left out when the file has one).
-    #[arg(long)]
-    kernel: Option<String>,
-    /// The grid: X[,Y[,Z]] CTAs.
-    #[arg(long, value_name = "X[,Y[,Z]]")]
-    grid: String,
-    /// A tensor argument: NAME=PATH.npy (repeatable); tensors without one are generated.
-    #[arg(long = "arg", value_name = "NAME=PATH.npy")]
-    args: Vec<String>,
-    /// Bind a dimension (or pick an @autotune value): -D N=1024 (repeatable).
-    #[arg(short = 'D', value_name = "NAME=VALUE")]
-    defines: Vec<String>,
-    /// The CTA to follow.
-    #[arg(long, value_name = "X[,Y[,Z]]", default_value = "0")]
-    cta: String,
-    /// The target chip.
-    #[arg(long, default_value = "sm_90")]
-    chip: String,
-    /// The simulator reports a warp that runs more instructions than this as a deadlock.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-    max_warp_instructions: Option<u64>,
-    /// The simulator refuses a launch of more threads than this in all (default 2^24).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-    max_sim_threads: Option<u64>,
-    /// SMs of the simulated GPU (default 8), as for `phobos run`.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
-    sim_sms: Option<u32>,
-    /// Where the page (or text) goes; `-` is stdout. Without it, the text goes to stdout.
-    #[arg(short = 'o', value_name = "page.html")]
-    output: Option<PathBuf>,
-    /// html or text (default: html with -o, text without).
-    #[arg(long, value_enum)]
-    format: Option<crate::explain::Format>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -263,7 +224,7 @@ pub fn main(args: Vec<String>) -> i32 {
         Command::Layout(a) => crate::layout_cmd::layout_cmd(a),
         Command::Selftest { gpu, summary } => crate::selftest::selftest(gpu, summary.as_deref()),
         Command::Rotate(a) => rotate_cmd(&a),
-        Command::Explain(a) => explain_cmd(&a),
+        Command::Explain(a) => crate::explain::command::explain_cmd(&a),
         Command::Bench { reps, summary } => crate::selftest::bench(reps.max(1), summary.as_deref()),
     }
 }
@@ -305,62 +266,7 @@ fn run_cmd(a: RunArgs) -> i32 {
     }
 }
 
-fn explain_cmd(a: &ExplainArgs) -> i32 {
-    let parsed = (|| -> Result<crate::explain::Request, String> {
-        Ok(crate::explain::Request {
-            file: a.file.clone(),
-            kernel: a.kernel.clone(),
-            grid: crate::launch::parse_grid(&a.grid)?,
-            args: a.args.iter().map(|s| crate::launch::parse_arg(s)).collect::<Result<_, _>>()?,
-            defines: parse_defines(&a.defines)?,
-            cta: parse_cta(&a.cta)?,
-            chip: a.chip.clone(),
-            max_warp_insts: a.max_warp_instructions,
-            max_sim_threads: a.max_sim_threads,
-            sim_sms: a.sim_sms,
-        })
-    })();
-    let req = match parsed {
-        Ok(r) => r,
-        Err(e) => return fail(e),
-    };
-    if let Err(e) = phobos_passes::target::chip(&req.chip) {
-        return fail(e);
-    }
-    let e = match crate::explain::explain(&req) {
-        Ok(e) => e,
-        Err(e) => {
-            match &e {
-                crate::launch::RunError::Usage(m) => eprintln!("phobos: error: {m}"),
-                crate::launch::RunError::Located(m) | crate::launch::RunError::Fault(m) => eprintln!("{m}"),
-                crate::launch::RunError::Compile => {}
-            }
-            return e.exit_code();
-        }
-    };
-    let to_stdout = a.output.as_deref().is_none_or(|p| p == std::path::Path::new("-"));
-    let format = a.format.unwrap_or(if a.output.is_some() { crate::explain::Format::Html } else { crate::explain::Format::Text });
-    let out = match format {
-        crate::explain::Format::Html => crate::explain::render_html(&e),
-        crate::explain::Format::Text => crate::explain::render_text(&e),
-    };
-    write_out(&if to_stdout { None } else { a.output.clone() }, &out)
-}
-
-/// Parses `--cta X[,Y[,Z]]`: a CTA's coordinates, each from 0.
-fn parse_cta(s: &str) -> Result<[u32; 3], String> {
-    let parts: Vec<&str> = s.split(',').map(str::trim).collect();
-    if parts.len() > 3 {
-        return Err(format!("--cta {s}: expected X[,Y[,Z]]"));
-    }
-    let mut c = [0u32; 3];
-    for (i, p) in parts.iter().enumerate() {
-        c[i] = p.parse().map_err(|_| format!("--cta {s}: '{p}' is not a CTA coordinate (0 or more)"))?;
-    }
-    Ok(c)
-}
-
-fn fail(msg: impl std::fmt::Display) -> i32 {
+pub(crate) fn fail(msg: impl std::fmt::Display) -> i32 {
     eprintln!("phobos: error: {msg}");
     1
 }
@@ -708,7 +614,7 @@ fn rotate_cmd(a: &RotateArgs) -> i32 {
 }
 
 /// Writes `out` to `dest`, or to stdout.
-fn write_out(dest: &Option<PathBuf>, out: &str) -> i32 {
+pub(crate) fn write_out(dest: &Option<PathBuf>, out: &str) -> i32 {
     match dest {
         Some(p) => {
             let mut staged = crate::staged::Staged::new();

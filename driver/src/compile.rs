@@ -123,6 +123,7 @@ pub fn lower_from(
     stage: Stage,
     opts: &CompileOptions,
 ) -> Result<Lowered, CompileError> {
+    assert!(matches!(from, Stage::L1 | Stage::Simt), "lowering starts at L1 or SIMT, not {from:?}");
     if !has_kernel(session, module) || !phobos_dialects::verify(module.op(), &session.diags) {
         return Err(CompileError::Invalid);
     }

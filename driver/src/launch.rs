@@ -428,19 +428,7 @@ pub fn run(req: &RunRequest) -> Result<(), RunError> {
     let outputs = match &backend {
         Chosen::Sim => {
             eprintln!("backend: sim");
-            let mut opts = phobos_sim::Options {
-                shared_limit: phobos_passes::target::chip(&req.chip).map_err(RunError::Usage)?.shared_optin as u32,
-                ..Default::default()
-            };
-            if let Some(m) = req.max_warp_insts {
-                opts.max_warp_insts = m;
-            }
-            if let Some(m) = req.max_sim_threads {
-                opts.max_threads = m;
-            }
-            if let Some(s) = req.sim_sms {
-                opts.sms = s;
-            }
+            let opts = sim_options(&req.chip, req.max_warp_insts, req.max_sim_threads, req.sim_sms)?;
             let (outputs, stats, secs) = execute_timed(&module, &sig, &arrays, &req.defines, req.grid, &opts)?;
             if req.stats {
                 eprintln!("sim_ms: {:.3}", secs * 1e3);
@@ -473,6 +461,24 @@ pub fn run(req: &RunRequest) -> Result<(), RunError> {
         staged.write(&Path::new(&req.out).join(format!("{name}.npy")), &bytes).map_err(RunError::Usage)?;
     }
     staged.commit().map_err(RunError::Usage)
+}
+
+/// The simulator's options for `chip` (its shared-memory limit) and the bounds the command line
+/// gave (`--max-warp-instructions`, `--max-sim-threads`, `--sim-sms`).
+pub fn sim_options(
+    chip: &str,
+    max_warp_insts: Option<u64>,
+    max_threads: Option<u64>,
+    sms: Option<u32>,
+) -> Result<phobos_sim::Options, RunError> {
+    let d = phobos_sim::Options::default();
+    Ok(phobos_sim::Options {
+        shared_limit: phobos_passes::target::chip(chip).map_err(RunError::Usage)?.shared_optin as u32,
+        max_warp_insts: max_warp_insts.unwrap_or(d.max_warp_insts),
+        max_threads: max_threads.unwrap_or(d.max_threads),
+        sms: sms.unwrap_or(d.sms),
+        ..d
+    })
 }
 
 /// The machine a run gets.

@@ -32,15 +32,21 @@ pub enum Error {
     Io { path: String, source: std::io::Error },
 }
 
-/// Reads a source file (lossily as UTF-8): a regular file only, since a device or a pipe
-/// (`/dev/zero`, a fifo) would be read forever. Errors read `PATH: why`.
-pub fn read_source(path: &std::path::Path) -> Result<String, String> {
+/// Reads an input file: a regular file only, since a device or a pipe (`/dev/zero`, a fifo)
+/// would be read forever. Errors read `PATH: why`.
+pub fn read_file(path: &std::path::Path) -> Result<Vec<u8>, String> {
     let p = path.display();
     let meta = std::fs::metadata(path).map_err(|e| format!("{p}: {e}"))?;
     if !meta.is_file() {
         return Err(format!("{p}: not a regular file"));
     }
-    std::fs::read(path).map(|b| String::from_utf8_lossy(&b).into_owned()).map_err(|e| format!("{p}: {e}"))
+    std::fs::read(path).map_err(|e| format!("{p}: {e}"))
+}
+
+/// [`read_file`] for a source: bytes that are not UTF-8 are replaced, so a parser reports them
+/// at their place.
+pub fn read_source(path: &std::path::Path) -> Result<String, String> {
+    read_file(path).map(|b| String::from_utf8_lossy(&b).into_owned())
 }
 
 /// The version both binaries print after their name (clap puts the name first), with the build

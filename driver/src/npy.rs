@@ -93,12 +93,7 @@ pub struct Array {
 /// whose element count overflows, more elements than data) must be an error naming the file.
 pub fn read(path: &std::path::Path) -> Result<Array, String> {
     let p = path.display();
-    // A device or a pipe (`/dev/zero`) would be read forever: only regular files.
-    let meta = std::fs::metadata(path).map_err(|e| format!("{p}: {e}"))?;
-    if !meta.is_file() {
-        return Err(format!("{p}: not a regular file"));
-    }
-    let bytes = std::fs::read(path).map_err(|e| format!("{p}: {e}"))?;
+    let bytes = crate::read_file(path)?;
     let (header, data) = split_header(&bytes).ok_or_else(|| format!("{p}: not an .npy file (no NUMPY magic and header)"))?;
     let field = |key: &str| -> Option<&str> {
         let at = header.find(&format!("'{key}'"))? + key.len() + 2;
@@ -197,7 +192,8 @@ pub fn encode(a: &Array) -> Result<Vec<u8>, String> {
 }
 
 /// An array of seeded pseudo-random values (`phobos explain`'s tensors without `--arg`): floats
-/// in [-1, 1), integers in [-8, 8), bools half true. The same seed gives the same array.
+/// in [-1, 1), signed integers in [-8, 8), unsigned in [0, 16), bools half true. The same seed
+/// gives the same array.
 pub fn random(dtype: Dtype, shape: Vec<u64>, seed: u64) -> Array {
     let n: u64 = shape.iter().product();
     let mut state = seed | 1;
@@ -213,12 +209,17 @@ pub fn random(dtype: Dtype, shape: Vec<u64>, seed: u64) -> Array {
         let r = next();
         let unit = (r >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0;
         let int = (r >> 60) as i64 - 8;
+        let uint = r >> 60;
         match dtype {
             Dtype::Bool => data.push((r >> 63) as u8),
-            Dtype::I8 | Dtype::U8 => data.push(int as u8),
-            Dtype::I16 | Dtype::U16 => data.extend_from_slice(&(int as i16).to_le_bytes()),
-            Dtype::I32 | Dtype::U32 => data.extend_from_slice(&(int as i32).to_le_bytes()),
-            Dtype::I64 | Dtype::U64 => data.extend_from_slice(&int.to_le_bytes()),
+            Dtype::I8 => data.push(int as u8),
+            Dtype::U8 => data.push(uint as u8),
+            Dtype::I16 => data.extend_from_slice(&(int as i16).to_le_bytes()),
+            Dtype::U16 => data.extend_from_slice(&(uint as u16).to_le_bytes()),
+            Dtype::I32 => data.extend_from_slice(&(int as i32).to_le_bytes()),
+            Dtype::U32 => data.extend_from_slice(&(uint as u32).to_le_bytes()),
+            Dtype::I64 => data.extend_from_slice(&int.to_le_bytes()),
+            Dtype::U64 => data.extend_from_slice(&uint.to_le_bytes()),
             Dtype::F16 => data.extend_from_slice(&half::f16::from_f64(unit).to_le_bytes()),
             Dtype::F32 => data.extend_from_slice(&(unit as f32).to_le_bytes()),
             Dtype::F64 => data.extend_from_slice(&unit.to_le_bytes()),

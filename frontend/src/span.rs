@@ -43,11 +43,13 @@ impl Source {
         (line as u32 + 1, col as u32)
     }
     /// The byte offset of a 1-based line and column (in characters), the inverse of
-    /// [`Source::line_col`]; `None` past the end.
+    /// [`Source::line_col`]; a column past the line's end is its end; `None` past the last line.
     pub fn offset_of(&self, line: u32, col: u32) -> Option<u32> {
-        let start = *self.line_starts.get(line.checked_sub(1)? as usize)?;
-        let rest = self.text.get(start..)?;
-        let skip = rest.char_indices().nth(col.saturating_sub(1) as usize).map(|(i, _)| i).unwrap_or(rest.len());
+        let i = line.checked_sub(1)? as usize;
+        let start = *self.line_starts.get(i)?;
+        let end = self.line_starts.get(i + 1).map(|e| e - 1).unwrap_or(self.text.len());
+        let text = self.text.get(start..end)?;
+        let skip = text.char_indices().nth(col.saturating_sub(1) as usize).map(|(i, _)| i).unwrap_or(text.len());
         Some((start + skip) as u32)
     }
     /// The text of a 1-based line, without its newline.

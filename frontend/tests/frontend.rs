@@ -169,3 +169,30 @@ proptest! {
         let _ = compile(&src, &Options::default());
     }
 }
+
+/// `Source::offset_of` inverts `line_col` at every character (multi-byte ones too), clamps a
+/// column past its line's end to that end, and has no offset past the last line.
+#[test]
+fn offset_of_inverts_line_col() {
+    let src = Source::new("t.phobos", "ab\n\u{e7}d\u{20ac}f\n\nx");
+    for (off, _) in src.text.char_indices() {
+        let (l, c) = src.line_col(off as u32);
+        assert_eq!(src.offset_of(l, c), Some(off as u32), "offset {off} at {l}:{c}");
+    }
+    assert_eq!(src.offset_of(1, 99), Some(2));
+    assert_eq!(src.offset_of(2, 99), Some(10));
+    assert_eq!(src.offset_of(5, 1), None);
+    assert_eq!(src.offset_of(0, 1), None);
+}
+
+/// An inlined `fn`'s ops are located at a call site: the `fn`'s body (where diagnostics point)
+/// at the call (the statement that runs them), nested calls outermost last.
+#[test]
+fn inlined_fn_ops_have_call_site_locations() {
+    let text =
+        "fn g(a) = a * 2.0\nfn f(a) = g(a) + 1.0\n@launch(32)\nkernel k(X: tensor<f32>[32]) {\n  X[ctx.thread] = f(X[ctx.thread])\n}\n";
+    let src = Source::new("c.phobos", text);
+    let out = compile(&src, &Options::default()).unwrap_or_else(|ds| panic!("{}", ds[0].render(&src)));
+    assert!(out.mlir.contains("loc(callsite(\"c.phobos\":2:11 at \"c.phobos\":5:19))"), "{}", out.mlir);
+    assert!(out.mlir.contains("loc(callsite(\"c.phobos\":1:11 at callsite(\"c.phobos\":2:11 at \"c.phobos\":5:19)))"), "{}", out.mlir);
+}

@@ -45,6 +45,27 @@ impl<'a> Loc<'a> {
             None
         }
     }
+
+    /// Like [`Loc::src`], but through call sites to the outermost caller: where an inlined
+    /// `fn`'s ops were called from (the statement that runs them), not the `fn`'s body.
+    pub fn site(self) -> Option<SrcLoc> {
+        unsafe {
+            let l = self.raw;
+            if mlirLocationIsACallSite(l) {
+                return Loc::wrap(mlirLocationCallSiteGetCaller(l)).site().or_else(|| Loc::wrap(mlirLocationCallSiteGetCallee(l)).site());
+            }
+            if mlirLocationIsAName(l) {
+                return Loc::wrap(mlirLocationNameGetChildLoc(l)).site();
+            }
+            if mlirLocationIsAFused(l) {
+                let n = mlirLocationFusedGetNumLocations(l);
+                let mut locs = vec![MlirLocation { ptr: std::ptr::null() }; n as usize];
+                mlirLocationFusedGetLocations(l, locs.as_mut_ptr());
+                return locs.into_iter().find_map(|x| Loc::wrap(x).site());
+            }
+        }
+        self.src()
+    }
 }
 
 impl std::fmt::Display for Loc<'_> {

@@ -497,8 +497,11 @@ pub struct Kernel {
     pub args: Vec<ArgKind>,
     /// (op name, source location) for messages.
     pub locs: Vec<(String, Option<SrcLoc>)>,
-    /// The op each instruction came from (index into `locs`; `u32::MAX`: none), for traces.
-    pub inst_locs: Vec<u32>,
+    /// Statement sites (an op's location through call sites to the outermost caller, so an
+    /// inlined `fn`'s ops sit at their call), each once, for traces.
+    pub sites: Vec<Option<SrcLoc>>,
+    /// The site of each instruction (index into `sites`; `u32::MAX`: none).
+    pub inst_sites: Vec<u32>,
     /// Argument slots: scalars arrive here.
     pub arg_slots: Vec<Option<(Slot, Prim)>>,
     pub block: Option<[u32; 3]>,

@@ -61,6 +61,8 @@ pub struct SharedBuffer {
     pub is_static: bool,
     /// `1x256 of f32`; empty for static globals.
     pub what: String,
+    /// The extents (planned buffers; empty for static globals).
+    pub shape: Vec<u64>,
     /// The source line of the statement that made it (0: the compiler's own).
     pub line: u32,
 }
@@ -94,9 +96,13 @@ pub struct Step {
     pub text: String,
     /// Nesting depth in the kernel body.
     pub depth: u32,
+    /// An `if`, `for` or `while`: the step is its header; its body has steps of its own.
+    pub compound: bool,
+    /// Instructions of the lowered kernel that belong to it (none: folded into others).
+    pub insts: u32,
     /// Warp-level executions of its busiest instruction.
     pub warp_execs: u64,
-    /// Threads of the CTA that ran any of its instructions (bit t of word t / 32).
+    /// Threads of the CTA that ran any of its instructions (bit t % 32 of word t / 32).
     pub thread_words: Vec<u32>,
     pub thread_count: u32,
     /// Lanes of warp 0 that ran any of its instructions.
@@ -131,6 +137,9 @@ pub struct Access {
     pub bank_conflicts: u64,
     /// Touched ranges: element ranges of the tensor, or byte ranges of the CTA's shared memory.
     pub ranges: Vec<(u64, u64)>,
+    /// Global: the element ranges of the 128-byte lines holding `ranges` (the tensor starts on
+    /// a line): what the page shades as fetched but unused.
+    pub line_ranges: Vec<(u64, u64)>,
     /// The ranges were merged across gaps (too many to keep): they cover more than was touched.
     pub coarse: bool,
 }
@@ -165,11 +174,12 @@ pub struct Summary {
     pub masked: u64,
 }
 
-/// A statement of the kernel: its span, nesting depth, and index in `Explanation::steps`.
-struct StmtSpan {
+/// A statement of the kernel: its byte span and nesting depth (the steps are in this order).
+pub struct StmtSpan {
     start: u32,
     end: u32,
     depth: u32,
+    compound: bool,
 }
 
 fn stmt_span(s: &Stmt) -> phobos_frontend::Span {
@@ -189,7 +199,8 @@ fn stmt_span(s: &Stmt) -> phobos_frontend::Span {
 fn statements(b: &Block, depth: u32, out: &mut Vec<StmtSpan>) {
     for s in &b.stmts {
         let sp = stmt_span(s);
-        out.push(StmtSpan { start: sp.start, end: sp.end, depth });
+        let compound = matches!(s, Stmt::If { .. } | Stmt::For { .. } | Stmt::While { .. });
+        out.push(StmtSpan { start: sp.start, end: sp.end, depth, compound });
         match s {
             Stmt::If { then, els, .. } => {
                 statements(then, depth + 1, out);
@@ -204,7 +215,7 @@ fn statements(b: &Block, depth: u32, out: &mut Vec<StmtSpan>) {
 }
 
 /// The steps of a kernel body: one per statement, facts empty.
-pub fn steps_of(body: &Block, src: &Source) -> (Vec<Step>, Vec<(u32, u32, u32)>) {
+pub fn steps_of(body: &Block, src: &Source) -> (Vec<Step>, Vec<StmtSpan>) {
     let mut spans = Vec::new();
     statements(body, 0, &mut spans);
     let steps = spans
@@ -214,36 +225,30 @@ pub fn steps_of(body: &Block, src: &Source) -> (Vec<Step>, Vec<(u32, u32, u32)>)
             let (end_line, _) = src.line_col(s.end.saturating_sub(1).max(s.start));
             let first = src.text[s.start as usize..s.end as usize].lines().next().unwrap_or("");
             let text = first.trim().trim_end_matches('{').trim_end().to_string();
-            Step { line, col, end_line, text, depth: s.depth, ..Default::default() }
+            Step { line, col, end_line, text, depth: s.depth, compound: s.compound, ..Default::default() }
         })
         .collect();
-    (steps, spans.iter().map(|s| (s.start, s.end, s.depth)).collect())
+    (steps, spans)
 }
 
 /// The innermost statement holding byte `off` of the source.
-fn statement_at(spans: &[(u32, u32, u32)], off: u32) -> Option<usize> {
-    spans.iter().enumerate().filter(|(_, s)| s.0 <= off && off < s.1).max_by_key(|(_, s)| s.2).map(|(i, _)| i)
+fn statement_at(spans: &[StmtSpan], off: u32) -> Option<usize> {
+    spans.iter().enumerate().filter(|(_, s)| s.start <= off && off < s.end).max_by_key(|(_, s)| s.depth).map(|(i, _)| i)
 }
 
-/// The step each instruction of `k` belongs to.
-pub fn step_of_insts(k: &Kernel, src: &Source, spans: &[(u32, u32, u32)]) -> Vec<Option<usize>> {
-    let mut out = Vec::with_capacity(k.insts.len());
-    let mut last = None;
-    for pc in 0..k.insts.len() {
-        let here = k
-            .inst_locs
-            .get(pc)
-            .and_then(|l| k.locs.get(*l as usize))
-            .and_then(|(_, loc)| loc.as_ref())
-            .filter(|l| l.file == src.name)
-            .and_then(|l| src.offset_of(l.line, l.col))
-            .and_then(|off| statement_at(spans, off));
-        if here.is_some() {
-            last = here;
-        }
-        out.push(here.or(last));
-    }
-    out
+/// The step each instruction of `k` belongs to: the innermost statement holding its site (an
+/// inlined `fn`'s ops have their call's); `None` for instructions of no statement (the
+/// kernel's parameters, ops the compiler made with no location).
+pub fn step_of_insts(k: &Kernel, src: &Source, spans: &[StmtSpan]) -> Vec<Option<usize>> {
+    // Sites are few and instructions many: resolve each site once.
+    let of_site: Vec<Option<usize>> = k
+        .sites
+        .iter()
+        .map(|site| {
+            site.as_ref().filter(|l| l.file == src.name).and_then(|l| src.offset_of(l.line, l.col)).and_then(|off| statement_at(spans, off))
+        })
+        .collect();
+    k.inst_sites.iter().map(|s| of_site.get(*s as usize).copied().flatten()).collect()
 }
 
 /// The shuffle pattern of warp 0's lanes: `xor m`, `down d`, `up d`, `from s`, or `idx`.
@@ -270,6 +275,9 @@ pub fn fill_steps(steps: &mut [Step], owner: &[Option<usize>], k: &Kernel, trace
     let words = (trace.threads as usize).div_ceil(32);
     for s in steps.iter_mut() {
         s.thread_words = vec![0; words];
+    }
+    for i in owner.iter().flatten() {
+        steps[*i].insts += 1;
     }
     for (pc, t) in trace.insts.iter().enumerate() {
         let Some(i) = owner[pc] else { continue };
@@ -344,6 +352,7 @@ pub fn fill_steps(steps: &mut [Step], owner: &[Option<usize>], k: &Kernel, trace
                         min_lines: 0,
                         bank_conflicts: 0,
                         ranges: vec![],
+                        line_ranges: vec![],
                         coarse: false,
                     });
                     s.accesses.last_mut().expect("just pushed")
@@ -356,15 +365,43 @@ pub fn fill_steps(steps: &mut [Step], owner: &[Option<usize>], k: &Kernel, trace
             acc.bank_conflicts += m.bank_conflicts;
             acc.coarse |= m.coarse;
             acc.ranges.extend(ranges);
+            if let MemSrc::Arg(a) = mr.src {
+                let t = tensors.get(a);
+                let eb = t.map(|t| t.elem_bytes).unwrap_or(1).max(1);
+                let elems: u64 = t.map(|t| t.shape.iter().product()).unwrap_or(0);
+                let line = phobos_sim::trace::LINE_BYTES;
+                acc.line_ranges.extend(m.ranges.iter().map(|(o, n)| {
+                    let (lo, hi) = (o / line * line / eb, ((o + n).div_ceil(line) * line).div_ceil(eb).min(elems.max(1)));
+                    (lo, hi.saturating_sub(lo))
+                }));
+            }
         }
     }
     for s in steps.iter_mut() {
         s.thread_count = s.thread_words.iter().map(|w| w.count_ones()).sum();
         for a in &mut s.accesses {
             phobos_sim::trace::merge(&mut a.ranges);
+            phobos_sim::trace::merge(&mut a.line_ranges);
             a.touched = a.ranges.iter().map(|r| r.1).sum();
         }
     }
+}
+
+/// The whole CTA's global bytes moved in 128-byte lines and asked for, bank conflicts and
+/// masked elements, from every instruction (those of no statement too).
+pub fn totals(k: &Kernel, trace: &Trace) -> (u64, u64, u64, u64) {
+    let (mut moved, mut needed, mut conflicts, mut masked) = (0, 0, 0, 0);
+    for t in &trace.insts {
+        masked += t.masked;
+        if let Some(m) = &t.mem {
+            conflicts += m.bank_conflicts;
+            if matches!(k.memrefs[m.memref].src, MemSrc::Arg(_)) {
+                moved += m.lines * phobos_sim::trace::LINE_BYTES;
+                needed += m.bytes;
+            }
+        }
+    }
+    (moved, needed, conflicts, masked)
 }
 
 /// The shared memory of `k`: its static globals, and the plan's buffers (from the remarks).
@@ -380,6 +417,7 @@ pub fn shared_of(k: &Kernel, plan: Vec<SharedBuffer>) -> Shared {
                     bytes: bytes as u64,
                     is_static: true,
                     what: String::new(),
+                    shape: vec![],
                     line: 0,
                 });
             }
@@ -397,8 +435,11 @@ fn count(n: u64, what: &str) -> String {
 
 /// The one-line readout of a step.
 pub fn readout(s: &Step, threads: u32) -> String {
+    if s.insts == 0 {
+        return "no instruction of its own in the lowered kernel (folded into others)".into();
+    }
     if s.warp_execs == 0 {
-        return "no instruction of its own in the lowered kernel (folded into others), or not reached by this CTA".into();
+        return "not reached by this CTA".into();
     }
     let mut parts = vec![format!(
         "{} of {} threads ({} lane{} of warp 0) run it, {} warp-execution{}",

@@ -15,6 +15,7 @@
 //! pseudo-random values: floats in [-1, 1), integers in [-8, 8), bools) with the shape its
 //! dimensions take from `-D`, the other arrays, or an `@autotune` list's first value.
 
+pub mod command;
 pub mod facts;
 mod html;
 mod text;
@@ -123,19 +124,7 @@ pub fn explain(req: &Request) -> Result<Explanation, RunError> {
         defines.entry(k).or_insert(v);
     }
     generate_missing(&sig, &mut arrays, &defines)?;
-    let mut sim_opts = phobos_sim::Options {
-        shared_limit: phobos_passes::target::chip(&req.chip).map_err(RunError::Usage)?.shared_optin as u32,
-        ..Default::default()
-    };
-    if let Some(m) = req.max_warp_insts {
-        sim_opts.max_warp_insts = m;
-    }
-    if let Some(m) = req.max_sim_threads {
-        sim_opts.max_threads = m;
-    }
-    if let Some(s) = req.sim_sms {
-        sim_opts.sms = s;
-    }
+    let sim_opts = launch::sim_options(&req.chip, req.max_warp_insts, req.max_sim_threads, req.sim_sms)?;
     let run = launch::simulate(&module, &sig, &arrays, &defines, req.grid, &sim_opts, Some(req.cta))?;
     let trace = run.trace.as_ref().expect("a traced run has a trace");
     let tensors: Vec<Tensor> = run
@@ -159,6 +148,7 @@ pub fn explain(req: &Request) -> Result<Explanation, RunError> {
                 bytes: p.bytes,
                 is_static: false,
                 what: format!("{} of {}", p.shape, p.elem),
+                shape: p.shape.split('x').filter_map(|d| d.parse().ok()).collect(),
                 line: line_in(d, &filename),
             })
         })
@@ -173,10 +163,12 @@ pub fn explain(req: &Request) -> Result<Explanation, RunError> {
         s.readout = facts::readout(s, threads);
     }
     let ptx = launch::simt_to_ptx(&session, &module, &run.entry, &req.chip)?;
+    // The entry's own body: from its `.entry` to the next one.
     let body = ptx.find(&format!(".entry {}(", run.entry)).map(|i| &ptx[i..]).unwrap_or(&ptx);
+    let body = body[1..].find(".entry ").map(|j| &body[..j + 1]).unwrap_or(body);
     let stats = crate::stats::collect(module.op(), crate::compile::Stage::Ptx, &ptx, &req.chip, run.kernel.dynamic_shared as u64);
     let stat = |k: &str| stats.iter().find(|(n, _)| n == k).and_then(|(_, v)| v.parse::<u64>().ok());
-    let global: Vec<&facts::Access> = steps.iter().flat_map(|s| s.accesses.iter()).filter(|a| !a.shared).collect();
+    let (bytes_moved, bytes_needed, bank_conflicts, masked) = facts::totals(&run.kernel, trace);
     let summary = Summary {
         shuffles: body.matches("shfl.sync").count() as u64,
         shuffles_run: trace
@@ -190,11 +182,11 @@ pub fn explain(req: &Request) -> Result<Explanation, RunError> {
         barriers_elided: barriers.iter().filter(|b| !b.kept).count() as u64,
         shared_bytes: shared.static_bytes + shared.dynamic_bytes,
         registers: stat("registers"),
-        bytes_moved: global.iter().map(|a| a.lines * phobos_sim::trace::LINE_BYTES).sum(),
-        bytes_needed: global.iter().map(|a| a.bytes).sum(),
-        bank_conflicts: steps.iter().flat_map(|s| s.accesses.iter()).map(|a| a.bank_conflicts).sum(),
+        bytes_moved,
+        bytes_needed,
+        bank_conflicts,
         ctas: run.stats.ctas,
-        masked: steps.iter().map(|s| s.masked).sum(),
+        masked,
     };
     Ok(Explanation {
         file: filename,

@@ -8,7 +8,7 @@ const C = { read: "#3182ce", write: "#dd6b20", extra: "#bee3f8", masked: "#a0aec
 let current = 0;
 // A kernel with an empty body still gets a page: one step saying so.
 if (F.steps.length === 0)
-  F.steps.push({ line: 0, col: 0, end_line: 0, text: "(no statements)", depth: 0, warp_execs: 0, thread_words: [], thread_count: 0, warp0: 0, accesses: [], shuffles: [], barriers_run: 0, masked: 0, readout: "the kernel body has no statements" });
+  F.steps.push({ line: 0, col: 0, end_line: 0, text: "(no statements)", depth: 0, compound: false, insts: 0, warp_execs: 0, thread_words: [], thread_count: 0, warp0: 0, accesses: [], shuffles: [], barriers_run: 0, masked: 0, readout: "the kernel body has no statements" });
 
 function el(tag, attrs, parent, text) {
   const e = document.createElementNS(NS, tag);
@@ -49,15 +49,18 @@ function markRow(cells, g, r, c0, c1, s) {
   }
 }
 function markRange(cells, g, start, len, s) {
-  let i = start;
-  const end = start + len;
-  while (i < end) {
-    const r = Math.floor(i / g.cols);
-    const rowEnd = Math.min(end, (r + 1) * g.cols);
-    if (r >= g.rows) break;
-    markRow(cells, g, r, i - r * g.cols, rowEnd - r * g.cols, s);
-    i = rowEnd;
-  }
+  const end = Math.min(start + len, g.rows * g.cols);
+  if (end <= start) return;
+  const r0 = Math.floor(start / g.cols), r1 = Math.floor((end - 1) / g.cols);
+  if (r0 === r1) return markRow(cells, g, r0, start - r0 * g.cols, end - r0 * g.cols, s);
+  markRow(cells, g, r0, start - r0 * g.cols, g.cols, s);
+  markRow(cells, g, r1, 0, end - r1 * g.cols, s);
+  // Whole rows between: a cell row at a time, however many element rows that is.
+  for (let cr = Math.floor((r0 + 1) / g.br); cr <= Math.floor((r1 - 1) / g.br) && r0 + 1 <= r1 - 1; cr++)
+    for (let c = 0; c < g.ncols; c++) {
+      const i = cr * g.ncols + c;
+      if (cells[i] < s) cells[i] = s;
+    }
 }
 
 function drawTensor(parent, t, step) {
@@ -68,11 +71,10 @@ function drawTensor(parent, t, step) {
   const cell = Math.max(3, Math.min(14, Math.floor(640 / Math.max(g.ncols, 1))));
   const accesses = step.accesses.filter((a) => !a.shared && a.target === t.name);
   // The tile a masked step copies: its box may hang over the tensor's edge.
-  const tile = step.masked > 0 ? F.shared.buffers.find((b) => !b.is_static && b.line === step.line && b.what) : null;
+  const tile = step.masked > 0 ? F.shared.buffers.find((b) => !b.is_static && b.line === step.line && b.shape.length) : null;
   let overR = 0, overC = 0, box = null;
   if (tile && accesses.length) {
-    const dims = tile.what.split(" of ")[0].split("x").map(Number);
-    const [tr, tc] = grid2(dims);
+    const [tr, tc] = grid2(tile.shape);
     const first = accesses[0].ranges.length ? accesses[0].ranges[0][0] : 0;
     const r0 = Math.floor(first / cols), c0 = first % cols;
     box = { r0, c0, tr, tc };
@@ -84,15 +86,10 @@ function drawTensor(parent, t, step) {
   const s = svg(parent, w, h);
   s.classList.add("tensor");
   const cells = new Uint8Array(g.nrows * g.ncols);
-  const eb = t.elem_bytes;
   for (const a of accesses) {
-    const state = a.write ? 3 : 2;
-    for (const [o, n] of a.ranges) {
-      // The 128-byte lines around the bytes used: fetched too.
-      const lo = Math.floor((o * eb) / 128) * 128 / eb, hi = Math.ceil(((o + n) * eb) / 128) * 128 / eb;
-      markRange(cells, g, lo, Math.min(hi, rows * cols) - lo, 1);
-      markRange(cells, g, o, n, state);
-    }
+    // The 128-byte lines the accesses fetched, then the bytes they used.
+    for (const [o, n] of a.line_ranges) markRange(cells, g, o, n, 1);
+    for (const [o, n] of a.ranges) markRange(cells, g, o, n, a.write ? 3 : 2);
   }
   const fill = [C.idle, C.extra, C.read, C.write];
   for (let r = 0; r < g.nrows; r++)
@@ -129,7 +126,8 @@ function drawRuler(parent, step) {
     const start = b.is_static ? b.offset : sh.static_bytes + b.offset;
     const x = scale(start), w = Math.max(2, scale(start + b.bytes) - x);
     el("rect", { x, y: 14, width: w, height: 22, fill: "#e9d8fd", stroke: C.shared, class: "buffer" }, s);
-    el("text", { x: x + 3, y: 29 }, s, `${b.name} @${b.offset} (${b.bytes} B)`);
+    // Planned buffers are labelled with their planned offset (from the dynamic part's start).
+    el("text", { x: x + 3, y: 29 }, s, b.is_static ? `${b.name} (static, ${b.bytes} B)` : `${b.name} @${b.offset} (${b.bytes} B)`);
   }
   for (const a of step.accesses.filter((a) => a.shared))
     for (const [o, n] of a.ranges) {
@@ -158,7 +156,7 @@ function drawThreads(parent, step) {
   const cell = 10, s = svg(parent, 32 * cell + 60, warps * cell + 4, "threads");
   for (let t = 0; t < n; t++) {
     const on = (step.thread_words[t >> 5] >>> (t & 31)) & 1;
-    el("rect", { x: 50 + (t % 32) * cell, y: 2 + Math.floor(t / 32) * cell, width: cell - 1, height: cell - 1, fill: on ? C.active : C.idle }, s);
+    el("rect", { x: 50 + (t % 32) * cell, y: 2 + Math.floor(t / 32) * cell, width: cell - 1, height: cell - 1, fill: on ? C.active : C.idle, class: on ? "on" : "off" }, s);
   }
   for (let w = 0; w < warps; w++) el("text", { x: 0, y: 10 + w * cell }, s, `warp ${w}`);
 }
@@ -189,7 +187,7 @@ function drawLanes(parent, step) {
     }
     for (let l = 0; l < 32; l++) {
       const on = (step.warp0 >>> l) & 1;
-      el("circle", { cx: left + l * dx, cy: y, r: 5, fill: on ? C.active : C.idle, stroke: "#4a5568", class: "lane" }, s);
+      el("circle", { cx: left + l * dx, cy: y, r: 5, fill: on ? C.active : C.idle, stroke: "#4a5568", class: on ? "lane on" : "lane" }, s);
       if (k === rows.length - 1 && l % 4 === 0) el("text", { x: left + l * dx, y: y + 16, "text-anchor": "middle" }, s, String(l));
     }
   });
@@ -208,7 +206,7 @@ function show(i) {
   for (const d of document.querySelectorAll("#source div")) {
     const n = Number(d.dataset.line);
     // A compound statement is its header line; its body has steps of its own.
-    d.classList.toggle("current", n >= step.line && n <= (isCompound(step) ? step.line : step.end_line));
+    d.classList.toggle("current", n >= step.line && n <= (step.compound ? step.line : step.end_line));
   }
   const dr = document.getElementById("drawing");
   dr.textContent = "";
@@ -220,9 +218,6 @@ function show(i) {
   drawThreads(dr, step);
   drawLanes(dr, step);
   document.getElementById("readout").textContent = `line ${step.line}: ${step.text} — ${step.readout}`;
-}
-function isCompound(step) {
-  return /^(if|for|while|else)\b/.test(step.text);
 }
 
 function setup() {
@@ -249,7 +244,7 @@ function setup() {
     if (e.key === "ArrowLeft") show(current - 1);
   });
   const lg = document.getElementById("legend");
-  for (const [name, colour] of [["global memory: read", C.read], ["written", C.write], ["shared memory", "#e9d8fd"], ["threads and lanes", C.active], ["extra 128-byte lines", C.extra], ["masked elements", C.masked]]) {
+  for (const [name, colour] of [["global memory: read", C.read], ["written", C.write], ["shared memory", "#e9d8fd"], ["threads and lanes", C.active], ["unused bytes of the 128-byte lines fetched", C.extra], ["masked elements", C.masked]]) {
     const li = html("li", lg, name);
     li.style.setProperty("--c", colour);
   }
@@ -284,18 +279,29 @@ function selftest(errors) {
     show(0);
     const next = document.getElementById("next");
     let seen = 1;
+    // Each figure against the facts it draws.
     const check = () => {
-      for (const id of ["ruler", "lanes", "threads", "barriers"]) if (!document.getElementById(id)) throw new Error(`step ${current + 1}: no #${id}`);
-      const lanes = document.querySelectorAll("#lanes circle.lane").length;
-      if (lanes !== 32 * Math.max(1, F.steps[current].shuffles.length)) throw new Error(`step ${current + 1}: warp 0 drawn with ${lanes} lanes`);
-      if (!document.getElementById("readout").textContent) throw new Error(`step ${current + 1}: empty readout`);
+      const step = F.steps[current], at = `step ${current + 1}`;
+      const n = (sel) => document.querySelectorAll(sel).length;
+      for (const id of ["ruler", "lanes", "threads", "barriers"]) if (!document.getElementById(id)) throw new Error(`${at}: no #${id}`);
+      if (n("svg.tensor") !== F.tensors.length) throw new Error(`${at}: ${n("svg.tensor")} tensors drawn, ${F.tensors.length} in the facts`);
+      if (n("#threads rect.on") !== step.thread_count) throw new Error(`${at}: ${n("#threads rect.on")} threads drawn active, ${step.thread_count} in the facts`);
+      const rows = Math.max(1, step.shuffles.length);
+      if (n("#lanes circle.lane") !== 32 * rows) throw new Error(`${at}: warp 0 drawn with ${n("#lanes circle.lane")} lanes`);
+      if (n("#lanes circle.lane.on") !== popcount(step.warp0) * rows) throw new Error(`${at}: active lanes drawn differ from the facts`);
+      const moved = step.shuffles.reduce((k, x) => k + x.src.filter((f, l) => f >= 0 && f !== l).length, 0);
+      if (n("#lanes path.arc") !== moved) throw new Error(`${at}: ${n("#lanes path.arc")} arcs drawn, ${moved} lanes read another`);
+      const global = step.accesses.some((a) => !a.shared && a.touched > 0);
+      if ((n("svg.tensor rect.read") + n("svg.tensor rect.write") > 0) !== global) throw new Error(`${at}: tensor boxes drawn do not match the accesses`);
+      if (!step.readout) throw new Error(`${at}: empty readout`);
     };
     check();
-    while (current < F.steps.length - 1) {
+    while (current < F.steps.length - 1 && seen < F.steps.length) {
       next.click();
       seen++;
       check();
     }
+    if (seen !== F.steps.length || current !== F.steps.length - 1) throw new Error(`Next reached step ${current + 1} of ${F.steps.length}`);
     // What the figures drew over all steps: shuffle arcs, masked boxes, extra-line cells.
     const count = (sel) => F.steps.reduce((n, s, i) => (show(i), n + document.querySelectorAll(sel).length), 0);
     const arcs = count("#lanes path.arc"), masked = count("svg.tensor rect.masked"), extra = count("svg.tensor rect.extra");

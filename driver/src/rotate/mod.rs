@@ -242,10 +242,19 @@ fn rotate_with(device: &Device, mut buf: Bytes, offset: usize, len: usize, by: u
     Ok(())
 }
 
+/// What [`time_device`] measured.
+#[derive(Clone, Debug)]
+pub struct Timed {
+    /// Milliseconds per rotation.
+    pub times: Vec<f32>,
+    /// The kernels each rotation launched, in order (`rotate_bytes`, `reverse2_i8`, ...).
+    pub kernels: Vec<String>,
+}
+
 /// Times rotating `buf` (on `device`) left by `by` bytes: `reps` times, each the sum of its
 /// launches' times between events on one stream (the flags are zeroed before each, untimed).
 /// The buffer ends rotated `reps` times.
-pub fn time_device(device: &Device, buf: &DeviceBuffer, by: u64, reps: usize) -> Result<Vec<f32>, Error> {
+pub fn time_device(device: &Device, buf: &DeviceBuffer, by: u64, reps: usize) -> Result<Timed, Error> {
     let steps = plan(device, buf.len(), 0, buf.len(), by, Scheme::Auto)?;
     let stream = device.stream()?;
     let ps: Vec<DeviceBuffer> = steps.iter().map(|s| device.upload(&s.p)).collect::<Result<_, _>>()?;
@@ -276,5 +285,5 @@ pub fn time_device(device: &Device, buf: &DeviceBuffer, by: u64, reps: usize) ->
         }
         times.push(ms);
     }
-    Ok(times)
+    Ok(Timed { times, kernels: steps.iter().map(|s| s.kernel.name.clone()).collect() })
 }

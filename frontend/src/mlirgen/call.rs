@@ -229,7 +229,9 @@ impl<'a> Gen<'a> {
         }
         let saved = std::mem::replace(&mut self.scopes, vec![scope]);
         self.inline_chain.push(name.clone());
+        self.call_sites.push(span);
         let r = self.expr(&fd.body);
+        self.call_sites.pop();
         self.inline_chain.pop();
         self.scopes = saved;
         r

@@ -107,7 +107,7 @@ impl<'a> Gen<'a> {
                 let (a, b) = (self.fresh(), self.fresh());
                 let ty = v.ty;
                 let (lines, res) = self.region(|g| {
-                    let r = g.inline_values(f, vec![Value::V(V { s: a.clone(), ty }), Value::V(V { s: b.clone(), ty })], f.body.span)?;
+                    let r = g.inline_values(f, vec![Value::V(V { s: a.clone(), ty }), Value::V(V { s: b.clone(), ty })], span)?;
                     g.scalar(r, Some(ty.elem), f.body.span)
                 })?;
                 let r = self.fresh();

@@ -74,6 +74,8 @@ pub(super) struct Gen<'a> {
     pub(super) launch: i64,
     /// The `fn`s being inlined, outermost first (for recursion and depth errors).
     pub(super) inline_chain: Vec<String>,
+    /// The spans of the `fn` calls being inlined, outermost first (for call-site locations).
+    pub(super) call_sites: Vec<Span>,
     /// Expression nodes inlined from `fn` bodies so far in this kernel: bounded, so that calls
     /// that fan out (`h(a) = g(a) + g(a)`, nested) cannot grow the kernel exponentially.
     pub(super) inlined_nodes: usize,
@@ -160,6 +162,7 @@ impl<'a> Gen<'a> {
             scopes: vec![HashMap::new()],
             launch,
             inline_chain: Vec::new(),
+            call_sites: Vec::new(),
             inlined_nodes: 0,
             expr_depth: 0,
             fma: true,
@@ -172,8 +175,20 @@ impl<'a> Gen<'a> {
     // Emission
 
     pub(super) fn loc(&self, span: Span) -> String {
-        let (l, c) = self.src.line_col(span.start);
-        format!("loc(\"{}\":{l}:{c})", escape(&self.src.name))
+        format!("loc({})", self.loc_inner(span))
+    }
+    /// `"file":L:C`, or inside an inlined `fn` a call site: `callsite("file":L:C at CALLER)`,
+    /// whose callee is where diagnostics point and whose outermost caller is the kernel's
+    /// statement that runs the op (`phobos explain` attributes it there).
+    fn loc_inner(&self, span: Span) -> String {
+        let at = |s: Span| {
+            let (l, c) = self.src.line_col(s.start);
+            format!("\"{}\":{l}:{c}", escape(&self.src.name))
+        };
+        let mut calls = self.call_sites.iter();
+        let Some(first) = calls.next() else { return at(span) };
+        let caller = calls.fold(at(*first), |caller, c| format!("callsite({} at {caller})", at(*c)));
+        format!("callsite({} at {caller})", at(span))
     }
     pub(super) fn line(&mut self, text: String) {
         let pad = " ".repeat(self.indent);

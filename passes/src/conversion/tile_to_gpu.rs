@@ -9,7 +9,8 @@
 //!   it (`prove-alignment`'s divisibility analysis), narrower otherwise, down to one element.
 //!   Thread t copies chunks t, t + T, t + 2T, ... (T threads per CTA).
 //! - Elements outside the tensor are never read; the tile holds zero there. A chunk that
-//!   crosses the tensor's edge is copied element by element.
+//!   crosses the tensor's edge is copied element by element, each element's bounds test an
+//!   `scf.if {phobos.masked}` (the simulator's trace counts the lanes that fail it).
 //! - A barrier after the copy, since threads then read elements other threads wrote; and, when
 //!   the copy runs inside a loop, a barrier before it, since other threads may still be reading
 //!   the previous iteration's tile. Each carries `phobos.barrier` saying why (`elide-barriers`
@@ -55,7 +56,7 @@ fn lower_alloc<'a>(op: Op<'a>, _cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnos
     let Some(offset) = op.int_attr("offset") else {
         return Err(Diagnostic::op_error(op, "has no planned offset; run tile-plan-shared-memory first"));
     };
-    let name = op.str_attr("name").unwrap_or_else(|| "buffer".into());
+    let name = phobos_dialects::tile::buffer_name(op);
     let b = Builder::before(op);
     let base = dynamic_smem(module, b);
     let off = b.index(offset);
@@ -83,7 +84,7 @@ fn lower_copy<'a>(op: Op<'a>, _cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnost
     let tile_ty = op.result(0).ty();
     let elem = tile_ty.element();
     let ebytes = elem.scalar().map(|s| s.bits().div_ceil(8) as i64).unwrap_or(4);
-    let name = op.str_attr("name").unwrap_or_else(|| "tile".into());
+    let name = phobos_dialects::tile::buffer_name(op);
     let b = Builder::before(op);
 
     // Step 1. The view of the dynamic shared memory at the tile's offset.

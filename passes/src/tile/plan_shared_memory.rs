@@ -13,6 +13,10 @@
 //! `phobos-to-simt` runs it twice: before `infer-barriers`, which needs the offsets to see
 //! buffers that share bytes, and after `convert-cta-to-gpu`, whose CTA-fold scratch is static
 //! shared memory the limit counts (the plan is deterministic: the same offsets both times).
+//!
+//! The plan is reported as a remark per buffer the first time it is placed:
+//! `shared 'xs': offset 0, 1024 bytes (1x256 of f32)` ([`PlanEntry`]), which `phobos explain`
+//! reads and `phobos compile --remarks` prints.
 
 use crate::registry::{OptInfo, PassInfo};
 use crate::{emit::ids::loops_around, external::PassCx};
@@ -45,11 +49,6 @@ fn last_use(v: Val, pos: &HashMap<Op, usize>, func: Op) -> usize {
         last = last.max(end);
     }
     last
-}
-
-/// The name a buffer goes by in the plan: its source name, else `tile` or `buffer`.
-fn buffer_name(c: Op) -> String {
-    c.str_attr("name").unwrap_or_else(|| if c.is("tile.alloc") { "buffer" } else { "tile" }.into())
 }
 
 /// One buffer of the plan, as its remark says it: `shared 'xs': offset 0, 1024 bytes (1x256
@@ -134,10 +133,17 @@ pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
             total = total.max(off + bytes);
             // The plan is a remark the first time a buffer is placed (the pipeline plans twice,
             // with the same result): `phobos explain` draws it, `--remarks` prints it.
+            // The second run must place every buffer where the first did (the remark says so).
+            debug_assert!(c.int_attr("offset").is_none_or(|o| o == off as i64), "a second plan moved a buffer");
             if c.attr("offset").is_none() {
                 let shape = c.result(0).ty().shape().iter().map(|d| d.unwrap_or(0).to_string()).collect::<Vec<_>>().join("x");
-                let what =
-                    PlanEntry { name: buffer_name(*c), offset: off, bytes: *bytes, shape, elem: c.result(0).ty().element().to_string() };
+                let what = PlanEntry {
+                    name: phobos_dialects::tile::buffer_name(*c),
+                    offset: off,
+                    bytes: *bytes,
+                    shape,
+                    elem: c.result(0).ty().element().to_string(),
+                };
                 cx.diags.emit(Diagnostic::new(Severity::Remark, c.loc().src(), what.remark()));
             }
             c.set_attr("offset", module.ctx().int_attr(i64t, off as i64));

@@ -150,8 +150,9 @@ impl Ctx<'_> {
         conflicts: u64,
         touched: &[(u64, u64)],
     ) {
-        let global = matches!(self.k.memrefs[mem].src, MemSrc::Arg(_));
-        if let Some(t) = self.tracing(cta) {
+        let memrefs = &self.k.memrefs;
+        if let Some(t) = self.trace.as_mut().filter(|t| t.cta == cta.id) {
+            let global = matches!(memrefs[mem].src, MemSrc::Arg(_));
             t.memory(w.pc, trace::MemAccess { memref: mem, write, atomic, width, global, conflicts }, touched);
         }
     }

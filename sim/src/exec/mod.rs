@@ -144,6 +144,17 @@ pub fn run_traced(
     opts: &Options,
     cta: [u32; 3],
 ) -> Result<(Stats, trace::Trace), Fault> {
+    if cta.iter().zip(launch.grid).any(|(c, g)| *c >= g) {
+        return Err(Fault {
+            kind: FaultKind::BadLaunch,
+            message: format!("CTA {cta:?} is outside the grid {:?}", launch.grid),
+            kernel: k.name.clone(),
+            cta: [0, 0, 0],
+            thread: None,
+            op: String::new(),
+            loc: None,
+        });
+    }
     let threads = launch.block.iter().product::<u32>();
     let trace = trace::Trace::new(cta, threads, k.insts.len());
     let (stats, trace) = run_with(k, launch, bufs, opts, Some(trace))?;

@@ -31,6 +31,8 @@ impl Ctx<'_> {
 
     pub(super) fn step_inner(&mut self, cta: &mut Cta, w: &mut Warp, insts: &[Inst], budget: u64) -> Result<(), Fault> {
         let mut left = budget;
+        // The CTA is the same for the whole slice: one check for the trace, not one per step.
+        let traced = self.traced(cta);
         while left > 0 {
             if w.pc >= insts.len() {
                 w.status = Status::Done;
@@ -55,8 +57,10 @@ impl Ctx<'_> {
                 ));
             }
             let mask = w.mask;
-            if let Some(t) = self.tracing(cta) {
-                t.exec(w.pc, w.index, mask);
+            if traced {
+                if let Some(t) = self.trace.as_mut() {
+                    t.exec(w.pc, w.index, mask);
+                }
             }
             match &insts[w.pc] {
                 i @ (Inst::Load { .. } | Inst::Store { .. } | Inst::Atomic { .. } | Inst::Cas { .. }) => self.exec_memory(cta, w, i)?,

@@ -9,9 +9,9 @@
 /// Bytes of a global-memory line (an L2 / L1 transaction of 4 sectors of 32 bytes).
 pub const LINE_BYTES: u64 = 128;
 
-/// Byte ranges kept per memory instruction before nearby ranges are merged: the record of a
-/// kernel that touches bytes all over stays bounded (its boxes get coarser, never lost).
-const MAX_RANGES: usize = 4096;
+/// Byte ranges kept per memory instruction: past them the nearest are merged, so the record of
+/// a kernel that touches bytes all over stays bounded (its boxes get coarser, never lost).
+pub const MAX_RANGES: usize = 4096;
 
 /// What the picked CTA did.
 #[derive(Clone, Debug, Default)]
@@ -136,11 +136,16 @@ impl Trace {
         }
     }
 
-    /// Sorts and merges every instruction's ranges (called once the run ends).
+    /// Sorts and merges every instruction's ranges, at most [`MAX_RANGES`] each (called once
+    /// the run ends).
     pub(super) fn finish(&mut self) {
         for t in &mut self.insts {
             if let Some(m) = &mut t.mem {
                 merge(&mut m.ranges);
+                if m.ranges.len() > MAX_RANGES {
+                    coarsen(&mut m.ranges, MAX_RANGES);
+                    m.coarse = true;
+                }
             }
         }
     }
@@ -169,18 +174,31 @@ pub fn merge(r: &mut Vec<(u64, u64)>) {
     *r = out;
 }
 
-/// Merges the smallest gaps of sorted, merged `r` until at most `max` ranges are left.
+/// Merges the smallest gaps of sorted, merged `r` until at most `max` (at least 1) ranges are
+/// left. Equal gaps (a strided walk) are merged spread evenly over the ranges, so the boxes
+/// coarsen alike everywhere instead of one box swallowing the tail.
 pub fn coarsen(r: &mut Vec<(u64, u64)>, max: usize) {
-    let mut gaps: Vec<u64> = r.windows(2).map(|w| w[1].0 - (w[0].0 + w[0].1)).collect();
+    let max = max.max(1);
+    if r.len() <= max {
+        return;
+    }
+    let need = r.len() - max;
+    // Gaps by size, ties in bit-reversed order of position: any prefix spreads evenly.
+    let mut gaps: Vec<(u64, u32, usize)> =
+        r.windows(2).enumerate().map(|(i, w)| (w[1].0 - (w[0].0 + w[0].1), (i as u32).reverse_bits(), i)).collect();
     gaps.sort_unstable();
-    let limit = gaps[gaps.len() + 1 - max];
+    let mut merge_after = vec![false; r.len()];
+    for g in &gaps[..need] {
+        merge_after[g.2] = true;
+    }
     let mut out: Vec<(u64, u64)> = Vec::with_capacity(max);
-    for &(o, n) in r.iter() {
-        let full = out.len() >= max;
+    let mut joining = false;
+    for (i, &(o, n)) in r.iter().enumerate() {
         match out.last_mut() {
-            Some(last) if o - (last.0 + last.1) < limit || full => last.1 = o + n - last.0,
+            Some(last) if joining => last.1 = o + n - last.0,
             _ => out.push((o, n)),
         }
+        joining = merge_after[i];
     }
     *r = out;
 }

@@ -78,10 +78,13 @@ struct Tr<'a> {
     insts: Vec<Inst>,
     memrefs: Vec<MemRef>,
     locs: Vec<(String, Option<SrcLoc>)>,
-    /// The source location of each instruction so far (index into `locs`).
-    inst_locs: Vec<u32>,
-    /// The ops being translated, innermost last, with their `locs` index: an instruction
-    /// belongs to the innermost op that was being translated when it was pushed.
+    /// The statement sites of the ops (`Loc::site`), each once.
+    sites: Vec<Option<SrcLoc>>,
+    site_index: HashMap<Option<SrcLoc>, u32>,
+    /// The site of each instruction so far (index into `sites`).
+    inst_sites: Vec<u32>,
+    /// The sites of the ops being translated, innermost last: an instruction belongs to the
+    /// innermost op that was being translated when it was pushed.
     op_stack: Vec<u32>,
     shared: HashMap<String, (u32, u32)>,
     shared_bytes: u32,
@@ -108,7 +111,9 @@ pub fn translate<'a>(module: Op<'a>, name: &str) -> R<Kernel> {
         insts: Vec::new(),
         memrefs: Vec::new(),
         locs: Vec::new(),
-        inst_locs: Vec::new(),
+        sites: Vec::new(),
+        site_index: HashMap::new(),
+        inst_sites: Vec::new(),
         op_stack: Vec::new(),
         shared: HashMap::new(),
         shared_bytes: 0,
@@ -169,7 +174,8 @@ pub fn translate<'a>(module: Op<'a>, name: &str) -> R<Kernel> {
         private_bytes: t.private_bytes,
         args,
         locs: t.locs,
-        inst_locs: t.inst_locs,
+        sites: t.sites,
+        inst_sites: t.inst_sites,
         arg_slots,
         block,
         dynamic_shared,
@@ -330,19 +336,24 @@ impl<'a> Tr<'a> {
         }
     }
 
-    /// Instructions pushed since the last call belong to the op with `locs` index `loc`.
-    fn attribute_insts(&mut self, loc: u32) {
+    /// Instructions pushed since the last call belong to site `site`.
+    fn attribute_insts(&mut self, site: u32) {
         let n = self.insts.len();
-        self.inst_locs.resize(n, loc);
+        self.inst_sites.resize(n, site);
     }
 
     fn op(&mut self, op: Op<'a>) -> R<()> {
         let parent = self.op_stack.last().copied().unwrap_or(u32::MAX);
         self.attribute_insts(parent);
-        let loc = self.loc(op);
-        self.op_stack.push(loc);
+        let site = op.loc().site();
+        let next = self.sites.len() as u32;
+        let site = *self.site_index.entry(site.clone()).or_insert_with(|| {
+            self.sites.push(site);
+            next
+        });
+        self.op_stack.push(site);
         let r = self.op_inner(op);
-        self.attribute_insts(loc);
+        self.attribute_insts(site);
         self.op_stack.pop();
         r
     }

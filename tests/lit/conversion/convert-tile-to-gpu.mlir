@@ -33,7 +33,8 @@ gpu.module @m {
 
 // A tensor of sizes known only at launch: the chunk is checked against the edge, and at the
 // edge each element is read only when inside (zero otherwise). An unproven start gives 1-wide
-// chunks.
+// chunks. The element's test is marked phobos.masked (lanes that fail it hold a masked
+// element); the chunk's test is not.
 // CHECK-LABEL: gpu.func @edge
 // CHECK: scf.for
 // CHECK: %[[IN:.*]] = arith.cmpi ult
@@ -44,7 +45,10 @@ gpu.module @m {
 // CHECK: memref.load
 // CHECK: } else {
 // CHECK: scf.yield %{{.*}} : f32
+// CHECK-NEXT: } {phobos.masked}
 // CHECK: vector.from_elements
+// CHECK: vector.store
+// CHECK-NEXT: }{{$}}
 gpu.module @m {
   gpu.func @edge(%x: memref<4096xf32>, %y: memref<4096xf32>, %n: index, %start: index) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
     %c0 = arith.constant 0 : index

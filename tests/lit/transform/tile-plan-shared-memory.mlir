@@ -1,4 +1,14 @@
 // RUN: phobos-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(tile-plan-shared-memory))' | FileCheck %s
+// The plan is a remark per buffer, once even when the pass runs twice (phobos-to-simt plans
+// twice; phobos explain draws the plan from these remarks).
+// RUN: phobos-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(tile-plan-shared-memory,tile-plan-shared-memory))' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// REMARK: :25:10: remark: shared 'a': offset 0, 1024 bytes (1x256 of f32)
+// REMARK-NEXT: "tile.copy"
+// REMARK-NEXT: ^
+// REMARK-NEXT: :26:10: remark: shared 'b': offset 1024, 12 bytes (1x3 of f32)
+// REMARK-NOT: shared 'a': offset 0, 1024 bytes
+// REMARK: remark: shared 'c': offset 0, 256 bytes (1x64 of f32)
+// REMARK-NOT: shared 'a': offset 0, 1024 bytes
 
 // Two tiles alive at once get disjoint 16-byte-aligned offsets; a third, copied after the
 // first two are dead, reuses offset 0. The kernel's dynamic shared memory is the high mark.
