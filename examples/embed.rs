@@ -1,12 +1,13 @@
-//! Embedding Phobos in another frontend: build a kernel in code with the dialects' typed
-//! builders (no `.phobos` source, no MLIR text for the body), compile it, and run it on the
-//! simulator (or a GPU with `--gpu`).
+//! Embedding Phobos in another frontend: build a kernel in code with the typed builders (no
+//! `.phobos` source, no MLIR text, no op-name string), compile it, and run it on the simulator
+//! (or a GPU with `--gpu`).
 //!
 //! The kernel: 128 threads read x through a layout (thread t reads element (t mod 8)·16 + t/8,
 //! the transpose of an 8×16 tile), sum each 8-lane piece with `lane.reduce`, and write the sums.
 //!
 //! Run: `cargo run --example embed [-- --gpu]`.
 
+use phobos::api::build::{self, Dim};
 use phobos::api::{Arg, Compiler, Device, Error, KernelBuilder, Options, ParamType};
 use phobos_dialects::{lane, layout};
 use phobos_ir::Builder;
@@ -17,13 +18,12 @@ pub fn run(device: &Device) -> Result<(Vec<f32>, Vec<f32>), Error> {
     let k = KernelBuilder::new(&compiler, "transpose_sum8", 128, &[("x", ParamType::Buffer("f32")), ("y", ParamType::Buffer("f32"))])?;
     let (x, y) = (k.args()[0], k.args()[1]);
     let b: Builder = k.builder();
-    let ctx = b.ctx;
-    let t = b.op_value("gpu.thread_id", &[], ctx.index(), &[("dimension", ctx.known_attr("#gpu<dim x>"))]);
+    let t = build::thread_id(b, Dim::X);
     // (8,16):(16,1) maps t = i + 8j to 16i + j: a bijection of [0, 128) into the logical tile.
-    let at = layout::build::apply(k.builder(), "(8,16):(16,1)", &[t], None, Some(phobos_layout::Space::Logical));
-    let v = k.builder().op_value("memref.load", &[x, at], ctx.known_type("f32"), &[]);
-    let s = lane::build::reduce(k.builder(), lane::Kind::Sum, v, 8);
-    k.builder().op("memref.store", &[s, y, t], &[], &[]);
+    let at = layout::build::apply(b, "(8,16):(16,1)", &[t], None, Some(phobos_layout::Space::Logical));
+    let v = build::load(b, x, &[at])?;
+    let s = lane::build::reduce(b, lane::Kind::Sum, v, 8);
+    build::store(b, s, y, &[t])?;
     let module = k.finish(&compiler)?;
 
     let kernels = compiler.compile_module(&module, &Options::default())?;

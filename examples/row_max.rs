@@ -10,7 +10,7 @@
 //!
 //! Run: `cargo run --example row_max [-- --gpu]`; exits 1 on a wrong result or an error.
 
-use phobos::api::build::{self, Dim};
+use phobos::api::build::{self, arith, compare, constant, Arith, Cmp, Dim, Scalar};
 use phobos::api::{Arg, Compiler, Device, Error, KernelBuilder, Options, ParamType, Stage};
 use phobos_dialects::lane;
 
@@ -41,21 +41,22 @@ fn compile(compiler: &Compiler) -> Result<phobos::api::Compiled, Error> {
     let [x, y, rows, cols] = k.args()[..] else { unreachable!("four parameters") };
     // Ops are located at this line of this file: a fault or diagnostic points here.
     let b = k.builder_at(file!(), line!(), column!());
-    let f32t = b.ctx.known_type("f32");
     let lane_id = build::thread_id(b, Dim::X);
-    let row =
-        b.bin("arith.addi", b.bin("arith.muli", build::block_id(b, Dim::X), b.index(ROWS_PER_BLOCK as i64)), build::thread_id(b, Dim::Y));
-    let inside = b.cmpi("ult", row, rows);
+    let first_row = arith(b, Arith::Mul, build::block_id(b, Dim::X), constant(b, Scalar::Index, ROWS_PER_BLOCK as f64))?;
+    let row = arith(b, Arith::Add, first_row, build::thread_id(b, Dim::Y))?;
+    let inside = compare(b, Cmp::Lt, row, rows)?;
     // A row past the end reads nothing (its loop runs 0 times) but still takes part in the fold.
-    let ub = b.select(inside, cols, b.index(0));
-    let lowest = b.const_float(f32t, f32::NEG_INFINITY as f64);
-    let partial = build::for_loop(b, lane_id, ub, b.index(16), &[lowest], |lb, j, acc| {
-        let v = build::load(lb, x, &[lb.bin("arith.addi", lb.bin("arith.muli", row, cols), j)]).expect("an index into x");
-        vec![lb.bin("arith.maximumf", acc[0], v)]
+    let ub = build::select(b, inside, cols, constant(b, Scalar::Index, 0.0))?;
+    let lowest = constant(b, Scalar::F32, f64::NEG_INFINITY);
+    let start = arith(b, Arith::Mul, row, cols)?;
+    let partial = build::for_loop(b, lane_id, ub, constant(b, Scalar::Index, 16.0), &[lowest], |lb, j, acc| {
+        let at = arith(lb, Arith::Add, start, j).expect("index + index");
+        let v = build::load(lb, x, &[at]).expect("an index into x");
+        vec![arith(lb, Arith::Max, acc[0], v).expect("f32 max f32")]
     })?;
     let m = lane::build::reduce(b, lane::Kind::Max, partial[0], 16);
-    let first = b.cmpi("eq", lane_id, b.index(0));
-    let writes = b.bin("arith.andi", first, inside);
+    let first = compare(b, Cmp::Eq, lane_id, constant(b, Scalar::Index, 0.0))?;
+    let writes = arith(b, Arith::And, first, inside)?;
     build::if_then(b, writes, |ib| build::store(ib, m, y, &[row]).expect("an index into y"))?;
     let module = k.finish(compiler)?;
     compiler.compile_staged(&module, &Options::default())

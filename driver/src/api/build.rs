@@ -1,7 +1,8 @@
 //! Typed builders for the upstream ops a frontend needs next to the dialects' own
-//! (`phobos_dialects::{lane, cta, tile, layout}::build`): thread and block ids, index constants,
-//! loads and stores, and `scf.for` / `scf.if` with closures for their bodies, so a kernel needs
-//! no op-name string. Each op takes the builder's location ([`KernelBuilder::builder_at`]).
+//! (`phobos_dialects::{lane, cta, tile, layout}::build`): thread and block ids, constants of a
+//! [`Scalar`] type, arithmetic ([`arith`]) and comparisons ([`compare`]) picking the integer or
+//! float op by type, [`select`], loads and stores, and `scf.for` / `scf.if` / `scf.while` with
+//! closures for their bodies, so a kernel needs no op-name or type string. Each op takes the builder's location ([`KernelBuilder::builder_at`]).
 //! Loads and stores check their operands and return an error instead of building bad IR.
 //!
 //! [`KernelBuilder::builder_at`]: super::KernelBuilder::builder_at
@@ -209,4 +210,154 @@ pub fn call<'a>(b: Builder<'a>, callee: &str, args: &[Val<'a>], results: &[Ty<'a
         return Err(misuse(format!("call: '{callee}' is not a function name")));
     }
     Ok(b.op("func.call", args, results, &[("callee", b.ctx.known_attr(&format!("@{callee}")))]).results())
+}
+
+/// A scalar type of values and buffers, without writing its MLIR spelling.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Scalar {
+    /// `i1`, a condition.
+    Bool,
+    /// `i8`
+    I8,
+    /// `i16`
+    I16,
+    /// `i32`
+    I32,
+    /// `i64`
+    I64,
+    /// `index`: thread and block ids, subscripts, sizes.
+    Index,
+    /// `f16`
+    F16,
+    /// `f32`
+    F32,
+    /// `f64`
+    F64,
+}
+
+impl Scalar {
+    /// The MLIR type.
+    pub fn ty<'a>(self, b: Builder<'a>) -> Ty<'a> {
+        match self {
+            Scalar::Bool => b.ctx.i(1),
+            Scalar::I8 => b.ctx.i(8),
+            Scalar::I16 => b.ctx.i(16),
+            Scalar::I32 => b.ctx.i(32),
+            Scalar::I64 => b.ctx.i(64),
+            Scalar::Index => b.ctx.index(),
+            Scalar::F16 => b.ctx.known_type("f16"),
+            Scalar::F32 => b.ctx.known_type("f32"),
+            Scalar::F64 => b.ctx.known_type("f64"),
+        }
+    }
+}
+
+/// A constant of type `s`: integers (and `Bool`, 0 or 1) take `v` truncated to an integer.
+pub fn constant<'a>(b: Builder<'a>, s: Scalar, v: f64) -> Val<'a> {
+    match s {
+        Scalar::F16 | Scalar::F32 | Scalar::F64 => b.const_float(s.ty(b), v),
+        Scalar::Index => b.index(v as i64),
+        _ => b.const_int(s.ty(b), v as i64),
+    }
+}
+
+/// Binary arithmetic, on integers (and `index`) or floats alike; division, remainder, max and
+/// min of integers are signed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Arith {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/`
+    Div,
+    /// `%`
+    Rem,
+    /// The larger (floats: NaN if either is, `arith.maximumf`).
+    Max,
+    /// The smaller (floats: NaN if either is).
+    Min,
+    /// Bitwise and (integers and conditions only).
+    And,
+    /// Bitwise or.
+    Or,
+    /// Bitwise exclusive or.
+    Xor,
+}
+
+/// `x op y` for two values of one scalar type: the integer op for integers and `index`, the
+/// float op for floats; an error for mixed or vector types, or bit operations on floats.
+pub fn arith<'a>(b: Builder<'a>, op: Arith, x: Val<'a>, y: Val<'a>) -> Result<Val<'a>, Error> {
+    let t = x.ty();
+    if t != y.ty() || t.scalar().is_none() {
+        return Err(misuse(format!("{op:?}: the operands are {} and {}; both must be one scalar type", t, y.ty())));
+    }
+    let name = match (op, t.is_float()) {
+        (Arith::Add, false) => "arith.addi",
+        (Arith::Sub, false) => "arith.subi",
+        (Arith::Mul, false) => "arith.muli",
+        (Arith::Div, false) => "arith.divsi",
+        (Arith::Rem, false) => "arith.remsi",
+        (Arith::Max, false) => "arith.maxsi",
+        (Arith::Min, false) => "arith.minsi",
+        (Arith::And, false) => "arith.andi",
+        (Arith::Or, false) => "arith.ori",
+        (Arith::Xor, false) => "arith.xori",
+        (Arith::Add, true) => "arith.addf",
+        (Arith::Sub, true) => "arith.subf",
+        (Arith::Mul, true) => "arith.mulf",
+        (Arith::Div, true) => "arith.divf",
+        (Arith::Rem, true) => "arith.remf",
+        (Arith::Max, true) => "arith.maximumf",
+        (Arith::Min, true) => "arith.minimumf",
+        (Arith::And | Arith::Or | Arith::Xor, true) => return Err(misuse(format!("{op:?}: bit operations take integers, not {t}"))),
+    };
+    Ok(b.bin(name, x, y))
+}
+
+/// A comparison: signed for integers and `index`, ordered (false on NaN) for floats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Cmp {
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+}
+
+/// `x cmp y`, an `i1`, for two values of one scalar type.
+pub fn compare<'a>(b: Builder<'a>, cmp: Cmp, x: Val<'a>, y: Val<'a>) -> Result<Val<'a>, Error> {
+    let t = x.ty();
+    if t != y.ty() || t.scalar().is_none() {
+        return Err(misuse(format!("{cmp:?}: the operands are {} and {}; both must be one scalar type", t, y.ty())));
+    }
+    let (int, float) = match cmp {
+        Cmp::Eq => ("eq", "oeq"),
+        Cmp::Ne => ("ne", "one"),
+        Cmp::Lt => ("slt", "olt"),
+        Cmp::Le => ("sle", "ole"),
+        Cmp::Gt => ("sgt", "ogt"),
+        Cmp::Ge => ("sge", "oge"),
+    };
+    Ok(if t.is_float() { b.cmpf(float, x, y) } else { b.cmpi(int, x, y) })
+}
+
+/// `cond ? x : y` for two values of one type and an `i1` condition.
+pub fn select<'a>(b: Builder<'a>, cond: Val<'a>, x: Val<'a>, y: Val<'a>) -> Result<Val<'a>, Error> {
+    if cond.ty() != b.ctx.i(1) || x.ty() != y.ty() {
+        return Err(misuse(format!("select: the condition is {} (must be i1), the values {} and {}", cond.ty(), x.ty(), y.ty())));
+    }
+    Ok(b.select(cond, x, y))
 }

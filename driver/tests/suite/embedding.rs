@@ -258,3 +258,36 @@ fn phobos_loads_into_an_embedders_own_context() {
     assert!(diags.take().is_empty());
     assert!(unsafe { phobos::api::embed::add_passes(pm.to_raw(), "builtin.module(no-such-pass)") }.is_err());
 }
+
+/// The arithmetic builders pick the integer or float op by the operands' type (no op-name
+/// string), and refuse mixed types, bit operations on floats and a non-i1 select condition.
+#[test]
+fn arithmetic_builders_pick_ops_by_type_and_refuse_misuse() {
+    use build::{arith, compare, constant, select, Arith, Cmp, Scalar};
+    let c = Compiler::new().unwrap();
+    let k = KernelBuilder::new(&c, "k", 32, &[("x", ParamType::Buffer("f32")), ("n", ParamType::Scalar("index"))]).unwrap();
+    let [x, n] = k.args()[..] else { unreachable!() };
+    let b = k.builder();
+    let t = build::thread_id(b, Dim::X);
+    let i = arith(b, Arith::Rem, t, n).unwrap();
+    let v = build::load(b, x, &[i]).unwrap();
+    let w = arith(b, Arith::Max, arith(b, Arith::Mul, v, constant(b, Scalar::F32, 2.0)).unwrap(), v).unwrap();
+    let low = compare(b, Cmp::Lt, t, n).unwrap();
+    let neg = compare(b, Cmp::Lt, w, constant(b, Scalar::F32, 0.0)).unwrap();
+    let both = arith(b, Arith::And, low, neg).unwrap();
+    let out = select(b, both, w, v).unwrap();
+    build::store(b, out, x, &[t]).unwrap();
+    for (what, e) in [
+        ("Add(index, f32)", arith(b, Arith::Add, t, v).err()),
+        ("Xor(f32, f32)", arith(b, Arith::Xor, v, v).err()),
+        ("Lt(f32, index)", compare(b, Cmp::Lt, v, t).err()),
+        ("select(f32, ..)", select(b, v, v, v).err()),
+        ("select(i1, f32, index)", select(b, both, v, t).err()),
+    ] {
+        assert!(matches!(e, Some(Error::Compile(_))), "{what} was accepted");
+    }
+    let text = k.finish(&c).unwrap().op().to_string();
+    for op in ["arith.remsi", "arith.mulf", "arith.maximumf", "arith.cmpi slt", "arith.cmpf olt", "arith.andi", "arith.select"] {
+        assert!(text.contains(op), "{op} missing:\n{text}");
+    }
+}
