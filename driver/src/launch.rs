@@ -122,6 +122,40 @@ pub fn bind(
     arrays: &BTreeMap<String, (Array, PathBuf)>,
     defines: &BTreeMap<String, i64>,
 ) -> Result<(Vec<Option<Array>>, BTreeMap<String, i64>), String> {
+    let (out, dims) = bound_dims(sig, arrays, defines, true)?;
+    for p in &sig.params {
+        if let AbiParam::Dim { name } = p {
+            if !dims.contains_key(name) {
+                return Err(format!("dimension {name} is not bound: no --arg array has it; give -D {name}=VALUE"));
+            }
+        }
+    }
+    let values: BTreeMap<String, i64> = dims.into_iter().map(|(k, (v, _))| (k, v)).collect();
+    for (k, a) in &sig.aligned {
+        if let Some(v) = values.get(k) {
+            if v % a != 0 {
+                return Err(format!("@aligned({k} = {a}) promises {k} is a multiple of {a}, but {k} = {v}"));
+            }
+        }
+    }
+    for (k, v) in &values {
+        if *v > i32::MAX as i64 || *v < 0 {
+            return Err(format!("{k} = {v} is outside 0..2^31-1"));
+        }
+    }
+    Ok((out, values))
+}
+
+/// The dimensions `arrays` and `defines` bind, each with where its value came from, after
+/// checking every array against its parameter (element type, rank, literal extents) and the
+/// values against each other; also the arrays in parameter order. A tensor without an array is
+/// an error when `all`, else left out (`phobos explain` generates it).
+pub fn bound_dims(
+    sig: &Signature,
+    arrays: &BTreeMap<String, (Array, PathBuf)>,
+    defines: &BTreeMap<String, i64>,
+    all: bool,
+) -> Result<(Vec<Option<Array>>, BTreeMap<String, (i64, String)>), String> {
     let tensor_names: Vec<&str> =
         sig.params.iter().filter_map(|p| if let AbiParam::Tensor { name, .. } = p { Some(name.as_str()) } else { None }).collect();
     for name in arrays.keys() {
@@ -136,6 +170,11 @@ pub fn bind(
         match p {
             AbiParam::Tensor { name, elem, dims: tdims } => {
                 let Some((a, path)) = arrays.get(name) else {
+                    if !all {
+                        known_dims.extend(tdims.iter().filter(|d| d.parse::<i64>().is_err()).cloned());
+                        out.push(None);
+                        continue;
+                    }
                     return Err(format!("missing --arg {name}=FILE.npy ({} takes {})", sig.kernel, tensor_names.join(", ")));
                 };
                 let want =
@@ -198,27 +237,7 @@ pub fn bind(
             }
         }
     }
-    for p in &sig.params {
-        if let AbiParam::Dim { name } = p {
-            if !dims.contains_key(name) {
-                return Err(format!("dimension {name} is not bound: no --arg array has it; give -D {name}=VALUE"));
-            }
-        }
-    }
-    let values: BTreeMap<String, i64> = dims.into_iter().map(|(k, (v, _))| (k, v)).collect();
-    for (k, a) in &sig.aligned {
-        if let Some(v) = values.get(k) {
-            if v % a != 0 {
-                return Err(format!("@aligned({k} = {a}) promises {k} is a multiple of {a}, but {k} = {v}"));
-            }
-        }
-    }
-    for (k, v) in &values {
-        if *v > i32::MAX as i64 || *v < 0 {
-            return Err(format!("{k} = {v} is outside 0..2^31-1"));
-        }
-    }
-    Ok((out, values))
+    Ok((out, dims))
 }
 
 /// The entry whose fixed dimensions match the bound values.

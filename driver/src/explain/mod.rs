@@ -283,34 +283,8 @@ fn generate_missing(
     arrays: &mut BTreeMap<String, (Array, PathBuf)>,
     defines: &BTreeMap<String, i64>,
 ) -> Result<(), RunError> {
-    // Dimensions known from the arrays given (checked against -D), then from -D.
-    let mut dims: BTreeMap<String, (i64, String)> = BTreeMap::new();
-    for p in &sig.params {
-        let AbiParam::Tensor { name, elem, dims: ds } = p else { continue };
-        let Some((a, path)) = arrays.get(name) else { continue };
-        if a.shape.len() != ds.len() {
-            return Err(RunError::Usage(format!(
-                "{name} is tensor<{elem}>[{}] ({} dimension{}), but {} has shape {}",
-                ds.join(", "),
-                ds.len(),
-                if ds.len() == 1 { "" } else { "s" },
-                path.display(),
-                launch::shape_text(&a.shape)
-            )));
-        }
-        for (d, v) in ds.iter().zip(&a.shape) {
-            dims.entry(d.clone()).or_insert((*v as i64, path.display().to_string()));
-        }
-    }
-    for (k, v) in defines {
-        match dims.get(k) {
-            Some((old, from)) if old != v => return Err(RunError::Usage(format!("-D {k}={v} conflicts with {k} = {old} from {from}"))),
-            Some(_) => {}
-            None => {
-                dims.insert(k.clone(), (*v, "-D".into()));
-            }
-        }
-    }
+    // The arrays given, checked against their parameters and -D, as a launch checks them.
+    let (_, dims) = launch::bound_dims(sig, arrays, defines, false).map_err(RunError::Usage)?;
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
     for p in &sig.params {
         let AbiParam::Tensor { name, elem, dims: ds } = p else { continue };
