@@ -436,14 +436,7 @@ pub fn run(req: &RunRequest) -> Result<(), RunError> {
     }
     let session = Session::new(true).map_err(|e| RunError::Usage(e.to_string()))?;
     let (module, sig) = load(&session, &req)?;
-    let mut arrays = BTreeMap::new();
-    for (name, path) in &req.args {
-        if arrays.contains_key(name) {
-            return Err(RunError::Usage(format!("--arg {name} is given twice")));
-        }
-        let a = npy::read(path).map_err(RunError::Usage)?;
-        arrays.insert(name.clone(), (a, path.clone()));
-    }
+    let arrays = read_arrays(&req.args)?;
     let outputs = match &backend {
         Chosen::Sim => {
             eprintln!("backend: sim");
@@ -498,6 +491,18 @@ pub fn sim_options(
         sms: sms.unwrap_or(d.sms),
         ..d
     })
+}
+
+/// The `--arg NAME=PATH.npy` arrays, read; a name given twice is an error.
+pub fn read_arrays(args: &[(String, PathBuf)]) -> Result<BTreeMap<String, (Array, PathBuf)>, RunError> {
+    let mut arrays = BTreeMap::new();
+    for (name, path) in args {
+        if arrays.contains_key(name) {
+            return Err(RunError::Usage(format!("--arg {name} is given twice")));
+        }
+        arrays.insert(name.clone(), (npy::read(path).map_err(RunError::Usage)?, path.clone()));
+    }
+    Ok(arrays)
 }
 
 /// The machine a run gets.

@@ -81,13 +81,7 @@ pub fn explain(req: &Request) -> Result<Explanation, RunError> {
     if req.cta.iter().zip(req.grid).any(|(c, g)| *c >= g) {
         return Err(RunError::Usage(format!("--cta {:?} is outside the grid {:?}", req.cta, req.grid)));
     }
-    let mut arrays = BTreeMap::new();
-    for (name, path) in &req.args {
-        if arrays.contains_key(name) {
-            return Err(RunError::Usage(format!("--arg {name} is given twice")));
-        }
-        arrays.insert(name.clone(), (npy::read(path).map_err(RunError::Usage)?, path.clone()));
-    }
+    let mut arrays = launch::read_arrays(&req.args)?;
     // One specialization: an autotuned dimension takes -D, an array's shape, or its first value.
     let mut fixed = BTreeMap::new();
     for a in &kernel.attrs {
