@@ -34,6 +34,8 @@ pub fn verify(op: Op) -> Result<(), Diagnostic> {
     }
     let Some(entry) = op.region(0).first_block() else { return Ok(()) };
     let arg_attrs = op.attr("arg_attrs").and_then(|a| a.array()).unwrap_or_default();
+    // Each parameter's name as `phobos run` binds it (`--arg`, `-D`, the file in --out).
+    let mut names: Vec<String> = Vec::new();
     for (i, a) in entry.args().into_iter().enumerate() {
         let ty = a.ty();
         let scalar = if ty.is_memref() { ty.element() } else { ty };
@@ -45,6 +47,15 @@ pub fn verify(op: Op) -> Result<(), Diagnostic> {
                 ));
             }
         }
+        let named = |key: &str| arg_attrs.get(i).and_then(|d| d.dict_get(key)).and_then(|n| n.str());
+        let name = named("phobos.tensor").or_else(|| named("phobos.dim")).unwrap_or_else(|| format!("arg{i}"));
+        if let Some(j) = names.iter().position(|n| *n == name) {
+            return Err(Diagnostic::op_error(
+                op,
+                format!("kernel arguments {j} and {i} are both named '{name}': each parameter needs a name of its own"),
+            ));
+        }
+        names.push(name);
         let Some(dict) = arg_attrs.get(i) else { continue };
         for key in ["phobos.tensor", "phobos.dim"] {
             if let Some(name) = dict.dict_get(key) {

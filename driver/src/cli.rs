@@ -62,7 +62,7 @@ struct RotateArgs {
     /// The distance: a non-negative integer, taken modulo the item count.
     #[arg(long = "by", value_name = "D")]
     by: u64,
-    /// The rotated array.
+    /// The rotated array (`-`: stdout).
     #[arg(short = 'o', value_name = "OUT.npy")]
     output: PathBuf,
     /// Where it runs.
@@ -100,6 +100,10 @@ struct RunArgs {
     /// runaway spin loop.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     max_warp_instructions: Option<u64>,
+    /// The simulator reports a launch whose warps run more instructions than this in all
+    /// (default 50000000) as a runaway kernel, whatever the grid.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    max_launch_instructions: Option<u64>,
     /// The simulator refuses a launch of more threads than this (grid x block) in all
     /// (default 16777216, 2^24), so that no grid runs for hours unasked.
     #[arg(long, value_name = "N")]
@@ -241,9 +245,12 @@ fn run_cmd(a: RunArgs) -> i32 {
             defines: parse_defines(&a.defines)?,
             chip: a.chip.clone().unwrap_or_else(|| "sm_90".into()),
             chip_given: a.chip.clone(),
-            max_warp_insts: a.max_warp_instructions,
-            max_sim_threads: a.max_sim_threads,
-            sim_sms: a.sim_sms,
+            sim: crate::launch::SimBounds {
+                max_warp_insts: a.max_warp_instructions,
+                max_launch_insts: a.max_launch_instructions,
+                max_threads: a.max_sim_threads,
+                sms: a.sim_sms,
+            },
             stats: a.stats,
             no_fma: a.no_fma,
         })
@@ -291,6 +298,11 @@ fn compile_cmd(mut a: CompileArgs) -> i32 {
     // `-o -` is stdout, as for mlir-opt.
     if a.output.as_deref() == Some(std::path::Path::new("-")) {
         a.output = None;
+    }
+    for o in [&a.output, &a.manifest].into_iter().flatten() {
+        if let Err(e) = crate::staged::refuse_overwrite(o, std::slice::from_ref(&a.file)) {
+            return fail(e);
+        }
     }
     if a.verify_diagnostics || a.split_input_file {
         return verify_cmd(&a);
@@ -554,6 +566,7 @@ fn finish_cached(a: &CompileArgs, hit: crate::cache::Entry, entries: Vec<phobos_
 /// output together: both files, or neither.
 fn finish(a: &CompileArgs, mut entries: Vec<phobos_frontend::Entry>, dynamic_shared: &BTreeMap<String, u64>, out: &str) -> i32 {
     let mut staged = crate::staged::Staged::new();
+    let mut manifest_out = None;
     if let Some(m) = &a.manifest {
         for e in entries.iter_mut() {
             e.dynamic_shared_bytes = dynamic_shared.get(&e.name).copied().unwrap_or(0);
@@ -562,8 +575,10 @@ fn finish(a: &CompileArgs, mut entries: Vec<phobos_frontend::Entry>, dynamic_sha
         struct Manifest<'a> {
             entries: &'a [phobos_frontend::Entry],
         }
-        let json = serde_json::to_string_pretty(&Manifest { entries: &entries }).unwrap_or_default();
-        if let Err(e) = staged.write(m, (json + "\n").as_bytes()) {
+        let json = serde_json::to_string_pretty(&Manifest { entries: &entries }).unwrap_or_default() + "\n";
+        if m == std::path::Path::new("-") {
+            manifest_out = Some(json);
+        } else if let Err(e) = staged.write(m, json.as_bytes()) {
             return fail(e);
         }
     }
@@ -575,6 +590,9 @@ fn finish(a: &CompileArgs, mut entries: Vec<phobos_frontend::Entry>, dynamic_sha
     if let Err(e) = staged.commit() {
         return fail(e);
     }
+    if let Some(json) = manifest_out {
+        print!("{json}");
+    }
     if a.output.is_none() {
         print!("{out}");
     }
@@ -584,6 +602,10 @@ fn finish(a: &CompileArgs, mut entries: Vec<phobos_frontend::Entry>, dynamic_sha
 /// `phobos rotate`: exit 0, 1 (bad input, no device), or 2 (a fault on the simulator).
 fn rotate_cmd(a: &RotateArgs) -> i32 {
     use crate::{api::Device, launch::Backend};
+    let to_stdout = a.output == std::path::Path::new("-");
+    if let Err(e) = crate::staged::refuse_overwrite(&a.output, std::slice::from_ref(&a.input)) {
+        return fail(e);
+    }
     let mut arr = match crate::npy::read(&a.input) {
         Ok(x) => x,
         Err(e) => return fail(e),
@@ -606,8 +628,19 @@ fn rotate_cmd(a: &RotateArgs) -> i32 {
         }
         Err(e) => return fail(e.to_string()),
     }
+    let bytes = match crate::npy::encode(&arr) {
+        Ok(b) => b,
+        Err(e) => return fail(e),
+    };
+    if to_stdout {
+        use std::io::Write;
+        return match std::io::stdout().lock().write_all(&bytes) {
+            Ok(()) => 0,
+            Err(e) => fail(format!("stdout: {e}")),
+        };
+    }
     let mut staged = crate::staged::Staged::new();
-    match crate::npy::encode(&arr).and_then(|bytes| staged.write(&a.output, &bytes).and_then(|_| staged.commit())) {
+    match staged.write(&a.output, &bytes).and_then(|_| staged.commit()) {
         Ok(()) => 0,
         Err(e) => fail(e),
     }

@@ -57,16 +57,25 @@ pub struct RunRequest {
     pub chip: String,
     /// `--chip` as given (None: the GPU's own chip on the CUDA backend, sm_90 on the simulator).
     pub chip_given: Option<String>,
-    /// The simulator's bound on instructions per warp (a spin loop past it is a deadlock).
-    pub max_warp_insts: Option<u64>,
-    /// The simulator's bound on threads per launch.
-    pub max_sim_threads: Option<u64>,
-    /// SMs of the simulated GPU.
-    pub sim_sms: Option<u32>,
+    /// The simulator's bounds and size.
+    pub sim: SimBounds,
     /// Print the launch's time and counts.
     pub stats: bool,
     /// No fused multiply-add contraction.
     pub no_fma: bool,
+}
+
+/// The simulator's bounds and size as the command line gave them (None: the default).
+#[derive(Clone, Debug, Default)]
+pub struct SimBounds {
+    /// Instructions per warp (a spin loop past it is a deadlock): `--max-warp-instructions`.
+    pub max_warp_insts: Option<u64>,
+    /// Warp instructions per launch, all warps together: `--max-launch-instructions`.
+    pub max_launch_insts: Option<u64>,
+    /// Threads per launch: `--max-sim-threads`.
+    pub max_threads: Option<u64>,
+    /// SMs of the simulated GPU: `--sim-sms`.
+    pub sms: Option<u32>,
 }
 
 /// What a kernel takes, and what its compiled entries fix.
@@ -436,11 +445,18 @@ pub fn run(req: &RunRequest) -> Result<(), RunError> {
     }
     let session = Session::new(true).map_err(|e| RunError::Usage(e.to_string()))?;
     let (module, sig) = load(&session, &req)?;
+    // No tensor written back may replace an input (the source, or an --arg array in --out).
+    let inputs: Vec<PathBuf> = std::iter::once(req.file.clone()).chain(req.args.iter().map(|(_, p)| p.clone())).collect();
+    for p in &sig.params {
+        if let AbiParam::Tensor { name, .. } = p {
+            crate::staged::refuse_overwrite(&req.out.join(format!("{name}.npy")), &inputs).map_err(RunError::Usage)?;
+        }
+    }
     let arrays = read_arrays(&req.args)?;
     let outputs = match &backend {
         Chosen::Sim => {
             eprintln!("backend: sim");
-            let opts = sim_options(&req.chip, req.max_warp_insts, req.max_sim_threads, req.sim_sms)?;
+            let opts = sim_options(&req.chip, &req.sim)?;
             let (outputs, stats, secs) = execute_timed(&module, &sig, &arrays, &req.defines, req.grid, &opts)?;
             if req.stats {
                 eprintln!("sim_ms: {:.3}", secs * 1e3);
@@ -476,19 +492,15 @@ pub fn run(req: &RunRequest) -> Result<(), RunError> {
 }
 
 /// The simulator's options for `chip` (its shared-memory limit) and the bounds the command line
-/// gave (`--max-warp-instructions`, `--max-sim-threads`, `--sim-sms`).
-pub fn sim_options(
-    chip: &str,
-    max_warp_insts: Option<u64>,
-    max_threads: Option<u64>,
-    sms: Option<u32>,
-) -> Result<phobos_sim::Options, RunError> {
+/// gave.
+pub fn sim_options(chip: &str, b: &SimBounds) -> Result<phobos_sim::Options, RunError> {
     let d = phobos_sim::Options::default();
     Ok(phobos_sim::Options {
         shared_limit: phobos_passes::target::chip(chip).map_err(RunError::Usage)?.shared_optin as u32,
-        max_warp_insts: max_warp_insts.unwrap_or(d.max_warp_insts),
-        max_threads: max_threads.unwrap_or(d.max_threads),
-        sms: sms.unwrap_or(d.sms),
+        max_warp_insts: b.max_warp_insts.unwrap_or(d.max_warp_insts),
+        max_launch_insts: b.max_launch_insts.unwrap_or(d.max_launch_insts),
+        max_threads: b.max_threads.unwrap_or(d.max_threads),
+        sms: b.sms.unwrap_or(d.sms),
         ..d
     })
 }

@@ -88,7 +88,13 @@ pub fn run_pipeline(
     printing: &IrPrinting,
 ) -> Result<(), PipelineRunError> {
     let file = module.op().loc().src().map(|l| l.file).unwrap_or_default();
-    crate::crash::stage(&format!("running the pass pipeline '{pipeline_text}' on {file}"));
+    // A source's L1 is parsed under `NAME.phobos.l1.mlir`, a file that does not exist: name the
+    // source the user gave.
+    let input = match file.strip_suffix(".l1.mlir") {
+        Some(src) if src.ends_with(".phobos") => format!("{src} (its L1 IR)"),
+        _ => file,
+    };
+    crate::crash::stage(&format!("running the pass pipeline '{pipeline_text}' on {input}"));
     // Module-scope printing (IR dumps) needs a single-threaded context: MLIR aborts otherwise.
     let single = printing.module_scope && session.threading;
     if single {

@@ -4,6 +4,23 @@
 
 use std::path::{Path, PathBuf};
 
+/// Refuses `dest` when it is one of `inputs`: the same file by device and inode (a link or
+/// another spelling of the path included). Inputs are never modified.
+pub fn refuse_overwrite(dest: &Path, inputs: &[PathBuf]) -> Result<(), String> {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(d) = std::fs::metadata(dest) else { return Ok(()) };
+    if !d.is_file() {
+        return Ok(());
+    }
+    for i in inputs {
+        if std::fs::metadata(i).is_ok_and(|m| m.dev() == d.dev() && m.ino() == d.ino()) {
+            let same = if i == dest { String::new() } else { format!(" ({})", i.display()) };
+            return Err(format!("{}: is an input of this command{same}; inputs are never overwritten", dest.display()));
+        }
+    }
+    Ok(())
+}
+
 /// Files waiting to be renamed into place.
 #[derive(Default)]
 pub struct Staged {
@@ -23,6 +40,11 @@ impl Staged {
         if std::fs::metadata(dest).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
             self.special.push((dest.to_path_buf(), bytes.to_vec()));
             return Ok(());
+        }
+        // Two files for one destination would share a temporary: the second rename fails after
+        // the first landed.
+        if self.files.iter().any(|(_, d)| d == dest) {
+            return Err(format!("{}: written twice by one command", dest.display()));
         }
         let name = dest.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
         let tmp = dest.with_file_name(format!(".{name}.phobos-tmp-{}", std::process::id()));

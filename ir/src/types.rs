@@ -44,6 +44,17 @@ impl<'a> Ctx<'a> {
     pub fn sym_attr(self, s: &str) -> Attr<'a> {
         Attr::wrap(unsafe { mlirFlatSymbolRefAttrGet(self.raw, sref(s)) })
     }
+    /// A DictionaryAttr of `entries` (names unique).
+    pub fn dict_attr(self, entries: &[(String, Attr<'a>)]) -> Attr<'a> {
+        let named: Vec<MlirNamedAttribute> =
+            entries.iter().map(|(n, a)| unsafe { mlirNamedAttributeGet(mlirIdentifierGet(self.raw, sref(n)), a.raw) }).collect();
+        Attr::wrap(unsafe { mlirDictionaryAttrGet(self.raw, named.len() as isize, named.as_ptr()) })
+    }
+    /// An ArrayAttr of `items`.
+    pub fn array_attr(self, items: &[Attr<'a>]) -> Attr<'a> {
+        let raw: Vec<MlirAttribute> = items.iter().map(|a| a.raw).collect();
+        Attr::wrap(unsafe { mlirArrayAttrGet(self.raw, raw.len() as isize, raw.as_ptr()) })
+    }
     pub fn unknown_loc(self) -> Loc<'a> {
         Loc::wrap(unsafe { mlirLocationUnknownGet(self.raw) })
     }
@@ -244,6 +255,20 @@ impl<'a> Attr<'a> {
             }
             let a = Attr::wrap(mlirDictionaryAttrGetElementByName(self.raw, sref(name)));
             (!a.is_null()).then_some(a)
+        }
+    }
+    /// The entries of a DictionaryAttr, in order (empty for any other attribute).
+    pub fn dict_entries(self) -> Vec<(String, Attr<'a>)> {
+        unsafe {
+            if !mlirAttributeIsADictionary(self.raw) {
+                return Vec::new();
+            }
+            (0..mlirDictionaryAttrGetNumElements(self.raw))
+                .map(|i| {
+                    let n = mlirDictionaryAttrGetElement(self.raw, i);
+                    (from_sref(mlirIdentifierStr(n.name)), Attr::wrap(n.attribute))
+                })
+                .collect()
         }
     }
     /// Elements of an ArrayAttr.

@@ -29,6 +29,10 @@ pub struct ExplainArgs {
     /// The simulator reports a warp that runs more instructions than this as a deadlock.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     max_warp_instructions: Option<u64>,
+    /// The simulator reports a launch whose warps run more instructions than this in all as a
+    /// runaway kernel (default 50000000).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    max_launch_instructions: Option<u64>,
     /// The simulator refuses a launch of more threads than this in all (default 2^24).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     max_sim_threads: Option<u64>,
@@ -54,9 +58,12 @@ pub fn explain_cmd(a: &ExplainArgs) -> i32 {
             defines: crate::cli::parse_defines(&a.defines)?,
             cta: parse_cta(&a.cta)?,
             chip: a.chip.clone(),
-            max_warp_insts: a.max_warp_instructions,
-            max_sim_threads: a.max_sim_threads,
-            sim_sms: a.sim_sms,
+            sim: crate::launch::SimBounds {
+                max_warp_insts: a.max_warp_instructions,
+                max_launch_insts: a.max_launch_instructions,
+                max_threads: a.max_sim_threads,
+                sms: a.sim_sms,
+            },
         })
     })();
     let req = match parsed {
@@ -65,6 +72,12 @@ pub fn explain_cmd(a: &ExplainArgs) -> i32 {
     };
     if let Err(e) = phobos_passes::target::chip(&req.chip) {
         return crate::cli::fail(e);
+    }
+    if let Some(o) = a.output.as_deref().filter(|p| *p != std::path::Path::new("-")) {
+        let inputs: Vec<PathBuf> = std::iter::once(req.file.clone()).chain(req.args.iter().map(|(_, p)| p.clone())).collect();
+        if let Err(e) = crate::staged::refuse_overwrite(o, &inputs) {
+            return crate::cli::fail(e);
+        }
     }
     let e = match super::explain(&req) {
         Ok(e) => e,

@@ -47,9 +47,8 @@ pub struct Request {
     pub defines: BTreeMap<String, i64>,
     pub cta: [u32; 3],
     pub chip: String,
-    pub max_warp_insts: Option<u64>,
-    pub max_sim_threads: Option<u64>,
-    pub sim_sms: Option<u32>,
+    /// The simulator's bounds and size, as for `phobos run`.
+    pub sim: launch::SimBounds,
 }
 
 /// Compiles, runs and explains `req`.
@@ -118,7 +117,7 @@ pub fn explain(req: &Request) -> Result<Explanation, RunError> {
         defines.entry(k).or_insert(v);
     }
     generate_missing(&sig, &mut arrays, &defines)?;
-    let sim_opts = launch::sim_options(&req.chip, req.max_warp_insts, req.max_sim_threads, req.sim_sms)?;
+    let sim_opts = launch::sim_options(&req.chip, &req.sim)?;
     let run = launch::simulate(&module, &sig, &arrays, &defines, req.grid, &sim_opts, Some(req.cta))?;
     let trace = run.trace.as_ref().expect("a traced run has a trace");
     let tensors: Vec<Tensor> = run

@@ -41,9 +41,7 @@ fn explain_text_of_the_seed_kernels() {
             defines: dims.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
             cta: [0, 0, 0],
             chip: chip.into(),
-            max_warp_insts: None,
-            max_sim_threads: None,
-            sim_sms: None,
+            sim: Default::default(),
         };
         let e = phobos::explain::explain(&req).unwrap_or_else(|e| panic!("{name}: {e:?}"));
         insta::assert_snapshot!(format!("explain_{name}"), phobos::explain::render_text(&e));

@@ -14,6 +14,11 @@
 //! CUDA's `atomicCAS` (`atom.relaxed.gpu.cas`; order with `load_acquire`/`fence`).
 //! Postcondition: no memref access carries `phobos.ordering`; no compare-and-swap is left as a
 //! generic_atomic_rmw.
+//!
+//! A kernel parameter that an ordered access reaches loses `llvm.noalias`: memory that other
+//! threads write while the kernel runs is not the kernel's alone, and NVPTX would otherwise read
+//! a parameter the kernel never writes through the non-coherent cache (`ld.global.nc`), and
+//! crash selecting it for an atomic load.
 
 use crate::{external::PassCx, registry::PassInfo};
 use phobos_ir::{diag::Diagnostic, Builder, Op, Val};
@@ -28,6 +33,10 @@ pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
         })
         .collect();
     let mut failed = false;
+    for op in &ordered {
+        // (value, memref, indices) for a store or an atomic_rmw; (memref, indices) for a CAS.
+        shared_with_others(op.operand(if op.is("memref.generic_atomic_rmw") { 0 } else { 1 }));
+    }
     for op in ordered {
         match lower(op) {
             Ok(v) => cx.replace(op, &v),
@@ -42,6 +51,29 @@ pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
     } else {
         Ok(())
     }
+}
+
+/// Drops `llvm.noalias` from the kernel parameter `mem` views, if it views one.
+fn shared_with_others(mem: Val) {
+    let mut v = mem;
+    while let Some(d) = v.def() {
+        if d.num_operands() == 0 || !d.operand(0).ty().is_memref() {
+            return;
+        }
+        v = d.operand(0);
+    }
+    let Some((blk, index)) = v.block_arg() else { return };
+    let Some(func) = blk.parent_op().filter(|f| f.is("gpu.func")) else { return };
+    let Some(attrs) = func.attr("arg_attrs").and_then(|a| a.array()) else { return };
+    let Some(dict) = attrs.get(index) else { return };
+    let kept: Vec<(String, phobos_ir::Attr)> = dict.dict_entries().into_iter().filter(|(n, _)| n != "llvm.noalias").collect();
+    if kept.len() == dict.dict_entries().len() {
+        return;
+    }
+    let ctx = func.ctx();
+    let mut all = attrs.clone();
+    all[index] = ctx.dict_attr(&kept);
+    func.set_attr("arg_attrs", ctx.array_attr(&all));
 }
 
 /// The element's address as an LLVM pointer (its memref's address space kept), and the

@@ -62,6 +62,10 @@ pub struct Launch {
 pub struct Options {
     /// A warp that runs more instructions than this is reported as a deadlock or runaway loop.
     pub max_warp_insts: u64,
+    /// A launch whose warps run more instructions than this in all is reported as a runaway
+    /// kernel: the per-warp bound alone lets a spin in every warp of a large grid run for
+    /// minutes. Counted in the simulator's own (deterministic) warp order.
+    pub max_launch_insts: u64,
     /// Streaming multiprocessors of the simulated GPU: CTAs resident at once are this many
     /// times what one SM holds for the launch ([`ctas_per_sm`]), as on a GPU, so a persistent
     /// kernel sized from occupancy has all its CTAs live.
@@ -93,6 +97,10 @@ pub fn ctas_per_sm(threads: u32, shared: u32) -> u32 {
 /// ~100 M thread-instructions per second, 17 s for a kernel of 100 instructions per thread.
 pub const DEFAULT_MAX_THREADS: u64 = 1 << 24;
 
+/// The default of [`Options::max_launch_insts`]: 5 x 10^7 warp instructions, a few seconds of
+/// the simulator (150 times `lanes_matvec` on a 1024 x 1024 matrix).
+pub const DEFAULT_MAX_LAUNCH_INSTS: u64 = 50_000_000;
+
 /// CUDA's limits on a grid: x up to 2^31 - 1, y and z up to 65535.
 pub const MAX_GRID: [u64; 3] = [(1 << 31) - 1, 65535, 65535];
 
@@ -110,6 +118,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             max_warp_insts: 10_000_000,
+            max_launch_insts: DEFAULT_MAX_LAUNCH_INSTS,
             sms: DEFAULT_SMS,
             slice: 20_000,
             check_races: true,

@@ -92,6 +92,35 @@ gpu.module @m {
 
 // -----
 
+// Two parameters of one name: `phobos run` would bind both from one --arg and write one file.
+gpu.module @m {
+  // expected-error @below {{kernel arguments 0 and 1 are both named 'W': each parameter needs a name of its own}}
+  gpu.func @k(%a: memref<16xf32> {phobos.tensor = "W"}, %b: memref<16xf32> {phobos.tensor = "W"}) kernel {
+    gpu.return
+  }
+}
+
+// -----
+
+// A tensor and a dimension share one namespace; an unnamed parameter i is `argI`.
+gpu.module @m {
+  // expected-error @below {{kernel arguments 0 and 1 are both named 'N'}}
+  gpu.func @k(%a: memref<16xf32> {phobos.tensor = "N"}, %n: i32 {phobos.dim = "N"}) kernel {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @below {{kernel arguments 0 and 1 are both named 'arg1'}}
+  gpu.func @k(%a: memref<16xf32> {phobos.tensor = "arg1"}, %b: memref<16xf32>) kernel {
+    gpu.return
+  }
+}
+
+// -----
+
 // A valid interface: nothing to report.
 gpu.module @m {
   gpu.func @k(%a: memref<16xf32> {phobos.tensor = "A_1"}, %n: i32 {phobos.dim = "_n"}) kernel attributes {known_block_size = array<i32: 32, 4, 8>} {

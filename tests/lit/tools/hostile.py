@@ -11,6 +11,8 @@ Kinds (each a .phobos kernel unless noted):
   npy-overflow: an .npy header of shape (2^22, 2^21, 2^21) float32 and no data
   npy-short: an .npy header of shape (N,) float32 with 8 bytes of data
   escape: an .mlir kernel whose tensor is named "../escaped"
+  whiles: N nested while loops (two iterations each) around a thread's own element
+  whiles-shared: the same around a write and a read of a shared buffer (barriers inferred)
 """
 import sys
 
@@ -61,6 +63,19 @@ elif kind in ("npy-overflow", "npy-short"):
     with open(out, "wb") as f:
         f.write(b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header.encode() + data)
     sys.exit(0)
+elif kind in ("whiles", "whiles-shared"):
+    shared = kind == "whiles-shared"
+    lines = ["  var buf: shared<f32>[32]"] if shared else []
+    for k in range(n):
+        lines += ["  " * (k + 1) + f"var c{k} = 0", "  " * (k + 1) + f"while c{k} < 2 {{"]
+    ind = "  " * (n + 1)
+    if shared:
+        lines += [ind + "buf[ctx.thread] = X[ctx.thread]", ind + "Y[ctx.thread] = buf[(ctx.thread + 1) % 32]"]
+    else:
+        lines += [ind + "Y[ctx.thread] = Y[ctx.thread] + 1.0"]
+    for k in reversed(range(n)):
+        lines += ["  " * (k + 2) + f"c{k} += 1", "  " * (k + 1) + "}"]
+    text = kernel("\n".join(lines))
 elif kind == "escape":
     text = """gpu.module @m {
   gpu.func @k(%a: memref<16xf32> {phobos.tensor = "../escaped"}) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
