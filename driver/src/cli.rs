@@ -60,7 +60,7 @@ struct RotateArgs {
     /// sequence).
     input: PathBuf,
     /// The distance: a non-negative integer, taken modulo the item count.
-    #[arg(long = "by", value_name = "D")]
+    #[arg(long = "by", value_name = "D", allow_negative_numbers = true, value_parser = parse_distance)]
     by: u64,
     /// The rotated array (`-`: stdout).
     #[arg(short = 'o', value_name = "OUT.npy")]
@@ -206,11 +206,7 @@ struct CompileArgs {
 pub fn main(args: Vec<String>) -> i32 {
     let cli = match Cli::try_parse_from(args) {
         Ok(c) => c,
-        Err(e) => {
-            let code = if e.use_stderr() { 1 } else { 0 };
-            let _ = e.print();
-            return code;
-        }
+        Err(e) => return usage_error("phobos", e),
     };
     let name = match &cli.command {
         Command::Compile(_) => "compile",
@@ -273,9 +269,33 @@ fn run_cmd(a: RunArgs) -> i32 {
     }
 }
 
+/// A command-line parse error as every other error reads: `TOOL: error: MESSAGE` on one line,
+/// exit 1; clap's tip and usage follow as hints. `--help` and `--version` print as they are
+/// (exit 0).
+pub fn usage_error(tool: &str, e: clap::Error) -> i32 {
+    if !e.use_stderr() {
+        let _ = e.print();
+        return 0;
+    }
+    let text = e.render().to_string();
+    let (first, rest) = text.split_once("\n\n").unwrap_or((&text, ""));
+    // The message may wrap onto indented lines (`... were not provided:\n  <FILE>`): one line.
+    let message = first.trim().strip_prefix("error:").unwrap_or(first).split('\n').map(str::trim).collect::<Vec<_>>().join(" ");
+    eprintln!("{tool}: error: {}", message.trim());
+    if !rest.trim().is_empty() {
+        eprintln!("{}", rest.trim_end());
+    }
+    1
+}
+
 pub(crate) fn fail(msg: impl std::fmt::Display) -> i32 {
     eprintln!("phobos: error: {msg}");
     1
+}
+
+/// `--by D`: a non-negative integer (a negative one reaches here as a value, not as a flag).
+fn parse_distance(s: &str) -> Result<u64, String> {
+    s.trim().parse::<u64>().map_err(|_| format!("the distance is a non-negative integer below 2^64 (np.roll(a, -D)); got '{s}'"))
 }
 
 /// Parses `-D NAME=VALUE` flags.

@@ -125,11 +125,7 @@ fn list_passes() -> String {
 pub fn main(args: Vec<String>) -> i32 {
     let m = match command().try_get_matches_from(args) {
         Ok(m) => m,
-        Err(e) => {
-            let code = if e.use_stderr() { 1 } else { 0 };
-            let _ = e.print();
-            return code;
-        }
+        Err(e) => return crate::cli::usage_error("phobos-opt", e),
     };
     if m.get_flag("list-passes") {
         print!("{}", list_passes());

@@ -16,7 +16,7 @@
 // HELP: --convert-lane-to-gpu[=<OPTIONS>]
 // VERSION: phobos-opt 0.1.0
 // STDIN: gpu.module @m
-// BADFLAG: error: unexpected argument '--no-such-flag'
+// BADFLAG: phobos-opt: error: unexpected argument '--no-such-flag'
 // NOPTX: error: no gpu.binary to emit PTX from
 gpu.module @m {
 }

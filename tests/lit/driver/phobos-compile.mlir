@@ -31,7 +31,7 @@
 // DUMP: {{[0-9]+}}-ptx-gpu-module-to-binary.mlir
 // CHIP: phobos: error: unsupported chip 'sm_13'
 // MISSING: phobos: error: {{.*}}.missing: No such file or directory
-// USAGE: error: invalid value 'nope' for '--emit <EMIT>'
+// USAGE: phobos: error: invalid value 'nope' for '--emit <EMIT>'
 // ENV: error: unknown environment variable PHOBOS_LGO
 gpu.module @kernels {
   gpu.func @k(%x: memref<1024xf32> {llvm.noalias, llvm.align = 16 : i64}) kernel {
