@@ -64,35 +64,60 @@ fn map_output(a: &LayoutArgs, m: &Map, logical: Option<&[i64]>, out: &mut String
     }
     let shown = if a.coalesce { coarsest(m) } else { m.clone() };
     out.push_str(&format!("{shown}\n"));
+    // Every size limit is checked before anything is enumerated.
+    let grid = match &a.draw {
+        Some(_) => Some(draw_grid(m, logical)?),
+        None => None,
+    };
     if a.table {
         phobos_layout::layout::check_enumerable(m.size(), "--table").map_err(|e| e.to_string())?;
         out.push_str(&join(m.values()));
         out.push('\n');
     }
-    if let Some(format) = &a.draw {
-        phobos_layout::layout::check_enumerable(m.size(), "--draw").map_err(|e| e.to_string())?;
-        // The first top-level mode is the thread; the grid defaults to one row over the values.
+    if let (Some(format), Some((rows, cols))) = (&a.draw, grid) {
+        // The first top-level mode is the thread.
         let threads = match m {
             Map::Layout(l) => l.get(0).size(),
             _ => m.size(),
         };
-        let (rows, cols) = match logical {
-            Some([r, c]) => (*r, *c),
-            Some(_) => return Err("--draw needs a two-dimensional --logical R,C".into()),
-            None => (1, m.values().into_iter().max().unwrap_or(0) + 1),
-        };
-        if rows * cols > MAX_DRAW_CELLS {
-            return Err(format!(
-                "--draw: a grid of {rows} x {cols} cells is more than the {MAX_DRAW_CELLS} a drawing shows; give a smaller --logical"
-            ));
-        }
         out.push_str(&if format == "svg" { draw::svg(m, threads, rows, cols) } else { draw::text(m, threads, rows, cols) });
     }
     Ok(())
 }
 
+/// The grid `--draw` draws `m` on: `--logical R,C`, else one row over the values (a layout's
+/// largest value in closed form; another map's by enumeration, after the element limit).
+fn draw_grid(m: &Map, logical: Option<&[i64]>) -> Result<(i64, i64), String> {
+    phobos_layout::layout::check_enumerable(m.size(), "--draw").map_err(|e| e.to_string())?;
+    let cells = |rows: i64, cols: i64| -> Result<(i64, i64), String> {
+        if rows.saturating_mul(cols) > MAX_DRAW_CELLS {
+            return Err(format!(
+                "--draw: a grid of {rows} x {cols} cells is more than the {MAX_DRAW_CELLS} a drawing shows; give a smaller --logical"
+            ));
+        }
+        Ok((rows, cols))
+    };
+    let known = match (logical, m) {
+        (Some([r, c]), _) => Some(cells(*r, *c)?),
+        (Some(_), _) => return Err("--draw needs a two-dimensional --logical R,C".into()),
+        (None, Map::Layout(l)) => Some(cells(1, l.value_range().1 + 1)?),
+        (None, _) => None,
+    };
+    if m.size() > MAX_DRAW_ELEMENTS {
+        return Err(format!("--draw: {} elements are more than the {MAX_DRAW_ELEMENTS} a drawing shows", m.size()));
+    }
+    match known {
+        Some(g) => Ok(g),
+        None => cells(1, m.values().into_iter().max().unwrap_or(0) + 1),
+    }
+}
+
 /// The most cells `--draw` draws: a larger grid is unreadable, and its SVG would be gigabytes.
 const MAX_DRAW_CELLS: i64 = 1 << 16;
+
+/// The most elements `--draw` places (threads may share cells, a broadcast): past this the
+/// drawing is unreadable, and enumerating it would take seconds.
+const MAX_DRAW_ELEMENTS: i64 = 1 << 20;
 
 fn named_output(a: &LayoutArgs, n: &Named, logical: Option<&[i64]>, out: &mut String) -> Result<(), String> {
     if a.into.is_some() || a.coalesce {
@@ -100,19 +125,22 @@ fn named_output(a: &LayoutArgs, n: &Named, logical: Option<&[i64]>, out: &mut St
     }
     out.push_str(&format!("{n}\n"));
     let shape = logical.map(<[i64]>::to_vec).unwrap_or_else(|| n.shape.clone());
+    // The drawing's size is checked before the table is enumerated.
+    if a.draw.is_some() {
+        let [rows, cols] = shape[..] else { return Err("--draw needs a two-dimensional --logical R,C".into()) };
+        if rows.saturating_mul(cols) > MAX_DRAW_CELLS {
+            return Err(format!(
+                "--draw: a grid of {rows} x {cols} cells is more than the {MAX_DRAW_CELLS} a drawing shows; give a smaller --logical"
+            ));
+        }
+    }
     if logical.is_some() || a.table {
         for line in n.table(&shape).map_err(|e| e.to_string())? {
             out.push_str(&line);
             out.push('\n');
         }
     }
-    if let Some(format) = &a.draw {
-        let [rows, cols] = shape[..] else { return Err("--draw needs a two-dimensional --logical R,C".into()) };
-        if rows * cols > MAX_DRAW_CELLS {
-            return Err(format!(
-                "--draw: a grid of {rows} x {cols} cells is more than the {MAX_DRAW_CELLS} a drawing shows; give a smaller --logical"
-            ));
-        }
+    if let (Some(format), &[rows, cols]) = (&a.draw, &shape[..]) {
         out.push_str(&if format == "svg" { draw::named_svg(n, rows, cols) } else { draw::named_text(n, rows, cols) });
     }
     Ok(())

@@ -650,3 +650,25 @@ fn expr(depth: u32) -> BoxedStrategy<String> {
     ]
     .boxed()
 }
+
+/// The closed forms that spare large layouts an enumeration: nested strides are injective, the
+/// value range is the enumeration's, and a chain from 1 is a bijection.
+#[test]
+fn closed_forms_agree_with_the_enumeration() {
+    check("closed_forms", prop_oneof![layout(), nice_layout()], |l, t| {
+        let vals: Vec<i64> = (0..l.size()).map(|x| l.eval(x)).collect();
+        let (lo, hi) = l.value_range();
+        prop_assert_eq!((lo, hi), (*vals.iter().min().unwrap(), *vals.iter().max().unwrap()), "value_range of {}", l);
+        if l.nested_modes().is_some() {
+            t.add("nested");
+            prop_assert!(injective(&l), "{} has nested strides but is not injective", l);
+        } else {
+            t.add("not nested");
+        }
+        let mut sorted = vals.clone();
+        sorted.sort();
+        let bijection = sorted.iter().enumerate().all(|(i, v)| i as i64 == *v);
+        prop_assert_eq!(l.check_bijection().is_ok(), bijection, "check_bijection of {}", l);
+        Ok(())
+    });
+}
