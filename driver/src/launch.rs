@@ -117,11 +117,14 @@ pub fn parse_arg(s: &str) -> Result<(String, PathBuf), String> {
     Ok((n.to_string(), PathBuf::from(p)))
 }
 
+/// A shape as NumPy prints it, `(8,)` or `(2, 3)`; past 8 dimensions the first six and the
+/// last, and the count (a hostile header can have thousands).
 pub fn shape_text(shape: &[u64]) -> String {
-    if shape.len() == 1 {
-        format!("({},)", shape[0])
-    } else {
-        format!("({})", shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", "))
+    let join = |d: &[u64]| d.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ");
+    match shape.len() {
+        1 => format!("({},)", shape[0]),
+        n if n > 8 => format!("({}, ..., {}) ({n} dimensions)", join(&shape[..6]), shape[n - 1]),
+        _ => format!("({})", join(shape)),
     }
 }
 

@@ -11,6 +11,7 @@ pub mod explain;
 pub mod launch;
 pub mod layout_cmd;
 pub mod npy;
+pub mod npy_header;
 pub mod opt;
 pub mod pass_manager;
 pub mod ptx;

@@ -60,24 +60,52 @@ impl Dtype {
             Dtype::I64 | Dtype::U64 | Dtype::F64 => 8,
         }
     }
-    fn from_descr(d: &str) -> Option<Dtype> {
-        // Byte order: '<' little, '|' not applicable, '=' native (little here).
-        let d = d.trim_start_matches(['<', '|', '=']);
-        Some(match d {
-            "b1" => Dtype::Bool,
-            "i1" => Dtype::I8,
-            "i2" => Dtype::I16,
-            "i4" => Dtype::I32,
-            "i8" => Dtype::I64,
-            "u1" => Dtype::U8,
-            "u2" => Dtype::U16,
-            "u4" => Dtype::U32,
-            "u8" => Dtype::U64,
-            "f2" => Dtype::F16,
-            "f4" => Dtype::F32,
-            "f8" => Dtype::F64,
-            _ => return None,
-        })
+    /// The dtype of an `.npy` `descr`, as `np.dtype` reads the ones Phobos holds: a type code
+    /// with an optional byte order (`<f4`, `f`, `|b1`, `?`) or a name (`float32`, `single`).
+    /// `Err(true)` for a big-endian multi-byte type, `Err(false)` for anything else.
+    fn from_descr(descr: &str) -> Result<Dtype, bool> {
+        use Dtype::*;
+        let named = match descr {
+            "bool" | "bool_" => Some(Bool),
+            "int8" | "byte" => Some(I8),
+            "uint8" | "ubyte" => Some(U8),
+            "int16" | "short" => Some(I16),
+            "uint16" | "ushort" => Some(U16),
+            "int32" | "intc" => Some(I32),
+            "uint32" | "uintc" => Some(U32),
+            "int64" | "int" | "int_" | "long" | "longlong" | "intp" => Some(I64),
+            "uint64" | "uint" | "ulong" | "ulonglong" | "uintp" => Some(U64),
+            "float16" | "half" => Some(F16),
+            "float32" | "single" => Some(F32),
+            "float64" | "double" | "float" => Some(F64),
+            _ => None,
+        };
+        if let Some(d) = named {
+            return Ok(d);
+        }
+        let (order, code) = match descr.chars().next() {
+            Some(o @ ('<' | '>' | '=' | '|')) => (o, &descr[1..]),
+            _ => ('=', descr),
+        };
+        let d = match code {
+            "?" | "b1" => Bool,
+            "b" | "i1" => I8,
+            "B" | "u1" => U8,
+            "h" | "i2" => I16,
+            "H" | "u2" => U16,
+            "i" | "i4" => I32,
+            "I" | "u4" => U32,
+            "l" | "q" | "n" | "p" | "i8" => I64,
+            "L" | "Q" | "N" | "P" | "u8" => U64,
+            "e" | "f2" => F16,
+            "f" | "f4" => F32,
+            "d" | "f8" => F64,
+            _ => return Err(false),
+        };
+        if order == '>' && d.bytes() > 1 {
+            return Err(true);
+        }
+        Ok(d)
     }
 }
 
@@ -89,47 +117,33 @@ pub struct Array {
     pub data: Vec<u8>,
 }
 
-/// Reads an `.npy` file. The header is parsed here, not by `npyz`: a hostile header (a shape
-/// whose element count overflows, more elements than data) must be an error naming the file.
+/// Reads an `.npy` file: its header as NumPy reads it ([`crate::npy_header`]), then the
+/// data. A hostile header (a shape whose element count overflows, more elements than data) is an
+/// error naming the file; bytes after the data are ignored, as `np.load` ignores them.
 pub fn read(path: &std::path::Path) -> Result<Array, String> {
     let p = path.display();
     let bytes = crate::read_file(path)?;
-    let (header, data) = split_header(&bytes).ok_or_else(|| format!("{p}: not an .npy file (no NUMPY magic and header)"))?;
-    let field = |key: &str| -> Option<&str> {
-        let at = header.find(&format!("'{key}'"))? + key.len() + 2;
-        let rest = header[at..].trim_start().strip_prefix(':')?.trim_start();
-        Some(rest)
-    };
-    let descr = field("descr")
-        .and_then(|r| r.strip_prefix('\''))
-        .and_then(|r| r.split('\'').next())
-        .ok_or_else(|| format!("{p}: the .npy header has no 'descr'"))?;
-    let fortran = field("fortran_order").ok_or_else(|| format!("{p}: the .npy header has no 'fortran_order'"))?.starts_with("True");
-    let shape_text = field("shape")
-        .and_then(|r| r.strip_prefix('('))
-        .and_then(|r| r.split(')').next())
-        .ok_or_else(|| format!("{p}: the .npy header has no 'shape'"))?;
-    let shape = shape_text
-        .split(',')
-        .map(str::trim)
-        .filter(|d| !d.is_empty())
-        .map(|d| d.trim_end_matches('L').parse::<u64>())
-        .collect::<Result<Vec<u64>, _>>()
-        .map_err(|_| format!("{p}: the .npy shape ({shape_text}) is not a tuple of sizes"))?;
-    if fortran && shape.iter().filter(|d| **d > 1).count() > 1 {
+    let (header, at) = crate::npy_header::parse(&bytes).map_err(|e| format!("{p}: {e}"))?;
+    let data = &bytes[at..];
+    let shape = header.shape;
+    let descr = header.descr.as_str();
+    if header.fortran_order && shape.iter().filter(|d| **d > 1).count() > 1 {
         return Err(format!("{p}: Fortran-order arrays are not supported; save with np.ascontiguousarray"));
     }
-    if descr.starts_with('>') && !descr.ends_with('1') {
-        return Err(format!("{p}: big-endian arrays are not supported"));
-    }
-    let dtype =
-        Dtype::from_descr(descr).ok_or_else(|| format!("{p}: unsupported dtype '{descr}' (bool, int8-64, uint8-64, float16-64)"))?;
-    // The element count must fit and match the data that follows the header: a hostile header
-    // can claim 2^64 elements over no data.
+    let dtype = Dtype::from_descr(descr).map_err(|big| {
+        let shown: String = descr.chars().take(40).collect();
+        if big {
+            format!("{p}: big-endian arrays are not supported ('{shown}'); save with a.astype(a.dtype.newbyteorder('<'))")
+        } else {
+            format!("{p}: unsupported dtype '{shown}' (bool, int8-64, uint8-64, float16-64)")
+        }
+    })?;
+    // The element count must fit and the data must hold it: a hostile header can claim 2^64
+    // elements over no data.
     let want = shape.iter().try_fold(1u64, |acc, d| acc.checked_mul(*d)).and_then(|c| c.checked_mul(dtype.bytes() as u64));
-    match want {
+    let data = match want {
         None => return Err(format!("{p}: shape {} has more elements than fit in memory", crate::launch::shape_text(&shape))),
-        Some(w) if w != data.len() as u64 => {
+        Some(w) if w > data.len() as u64 => {
             return Err(format!(
                 "{p}: shape {} of {} needs {w} bytes of data, but the file has {}",
                 crate::launch::shape_text(&shape),
@@ -137,24 +151,10 @@ pub fn read(path: &std::path::Path) -> Result<Array, String> {
                 data.len()
             ))
         }
-        _ => {}
-    }
+        Some(w) => &data[..w as usize],
+    };
     let data = if dtype == Dtype::Bool { data.iter().map(|b| (*b != 0) as u8).collect() } else { data.to_vec() };
     Ok(Array { dtype, shape, data })
-}
-
-/// The header text (format versions 1 to 3) and the data bytes of an `.npy` file.
-fn split_header(bytes: &[u8]) -> Option<(&str, &[u8])> {
-    if bytes.get(..6)? != b"\x93NUMPY" {
-        return None;
-    }
-    let (len, at) = match *bytes.get(6)? {
-        1 => (u16::from_le_bytes([*bytes.get(8)?, *bytes.get(9)?]) as usize, 10usize),
-        2 | 3 => (u32::from_le_bytes(bytes.get(8..12)?.try_into().ok()?) as usize, 12),
-        _ => return None,
-    };
-    let header = std::str::from_utf8(bytes.get(at..at.checked_add(len)?)?).ok()?;
-    Some((header, &bytes[at + len..]))
 }
 
 fn write_typed<T: npyz::AutoSerialize + Copy>(out: &mut Vec<u8>, shape: &[u64], vals: impl Iterator<Item = T>) -> std::io::Result<()> {

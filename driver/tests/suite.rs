@@ -26,6 +26,9 @@ mod exchange;
 #[path = "suite/fuzz.rs"]
 mod fuzz;
 
+#[path = "suite/npy_headers.rs"]
+mod npy_headers;
+
 #[path = "suite/embedding.rs"]
 mod embedding;
 
