@@ -19,7 +19,10 @@
 //! - `layout`: the layout notation never panics and answers within 10 s;
 //! - `npy`: the `.npy` reader never panics on mutated files;
 //! - `mlir`: `phobos-opt` (a process: crashes inside MLIR kill it) exits 0, 1 or 3 (a crash
-//!   inside MLIR, reported), never by a signal, within 20 s.
+//!   inside MLIR, reported), never by a signal, within 20 s;
+//! - `pipeline`: `phobos compile` to PTX of generated kernels (exchanges, atomics and ordered
+//!   accesses, nested `while`s around shared buffers) and their mutants exits 0 or 1, never 3,
+//!   within 20 s; the generated kernels themselves compile.
 
 use phobos::selftest::Rng;
 use std::{
@@ -404,6 +407,122 @@ fn fuzz_mlir() {
             }
             Some(c) => Err(format!("phobos-opt exited with {c}")),
             None => Err(format!("phobos-opt was killed by a signal ({status})")),
+        }
+    });
+}
+
+/// Kernels generated around the features whose passes once crashed or hung (issue 26):
+/// exchanges between random layouts, atomics and ordered accesses on tensors the kernel does or
+/// does not write, and `while` loops nested deep around shared-buffer accesses.
+fn generated_kernels(rng: &mut Rng, n: usize) -> Vec<Vec<u8>> {
+    const LAYOUTS: &[&str] = &["blocked", "striped", "warp_striped"];
+    const ELEMS: &[&str] = &["i32", "i64"];
+    let mut out = Vec::new();
+    for k in 0..n {
+        let threads = [32, 64, 128, 256][rng.below(4)];
+        let text = match k % 3 {
+            0 => {
+                let items = [1, 2, 4, 8][rng.below(4)];
+                let (a, b) = (LAYOUTS[rng.below(3)], LAYOUTS[rng.below(3)]);
+                let total = threads * items;
+                format!(
+                    "@launch({threads})\nkernel k(X: tensor<f32>[1, {total}], Y: tensor<f32>[1, {total}]) {{\n  var v: f32[{items}]\n  for i in range(0, {items}) {{\n    v[i] = X[0, ctx.thread * {items} + i]\n  }}\n  let s = exchange<{a}, {b}>(v)\n  for i in range(0, {items}) {{\n    Y[0, ctx.thread * {items} + i] = s[i]\n  }}\n}}\n"
+                )
+            }
+            1 => {
+                let e = ELEMS[rng.below(2)];
+                let writes = if rng.below(2) == 0 { format!("  store_release(C[0, 1], {e}(1))\n") } else { String::new() };
+                let spin = if rng.below(2) == 0 { "  while load_acquire(C[0, 2]) != 0 {}\n" } else { "" };
+                let rank = if rng.below(2) == 0 { "[1, 8]" } else { "[8]" };
+                let at = |i: usize| if rank == "[8]" { format!("{i}") } else { format!("0, {i}") };
+                let writes = writes.replace("C[0, 1]", &format!("C[{}]", at(1)));
+                let spin = spin.replace("C[0, 2]", &format!("C[{}]", at(2)));
+                let add = if rng.below(2) == 0 { format!("  atomic_add(C[{}], {e}(1))\n", at(3)) } else { String::new() };
+                format!(
+                    "@launch({threads})\nkernel k(C: tensor<{e}>{rank}, O: tensor<{e}>[{threads}]) {{\n{spin}{writes}{add}  O[ctx.thread] = load_acquire(C[{}])\n}}\n",
+                    at(0)
+                )
+            }
+            _ => {
+                let depth = 1 + rng.below(40);
+                let mut body = String::from("  var buf: shared<f32>[") + &threads.to_string() + "]\n";
+                for d in 0..depth {
+                    body += &format!("{}var c{d} = 0\n{}while c{d} < 2 {{\n", "  ".repeat(d + 1), "  ".repeat(d + 1));
+                }
+                let ind = "  ".repeat(depth + 1);
+                body += &format!("{ind}buf[ctx.thread] = X[ctx.thread]\n{ind}Y[ctx.thread] = buf[(ctx.thread + 1) % {threads}]\n");
+                for d in (0..depth).rev() {
+                    body += &format!("{}c{d} += 1\n{}}}\n", "  ".repeat(d + 2), "  ".repeat(d + 1));
+                }
+                format!("@launch({threads})\nkernel k(X: tensor<f32>[{threads}], Y: tensor<f32>[{threads}]) {{\n{body}}}\n")
+            }
+        };
+        out.push(text.into_bytes());
+    }
+    out
+}
+
+/// Runs `phobos` on `args` under a watchdog, its stderr into `log`: its exit code, or an error
+/// for a signal or a process that ran over `limit`.
+fn watched(args: &[&std::ffi::OsStr], log: &Path, limit: Duration) -> Result<i32, String> {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_phobos"))
+        .args(args)
+        // Cargo hands the build script's PHOBOS_BUILD_ID to tests too; the binary rejects it.
+        .env_remove("PHOBOS_BUILD_ID")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(log).map_err(|e| e.to_string())?)
+        .spawn()
+        .map_err(|e| e.to_string())?;
+    let t0 = Instant::now();
+    loop {
+        if let Some(s) = child.try_wait().map_err(|e| e.to_string())? {
+            return s.code().ok_or_else(|| format!("killed by a signal ({s})"));
+        }
+        if t0.elapsed() > limit {
+            let _ = child.kill();
+            return Err(format!("ran over {} s", limit.as_secs()));
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// The whole pipeline on generated kernels and their mutants: `phobos compile` to PTX exits 0
+/// or 1 (never 3, a crash inside MLIR/LLVM) within 20 s. The unmutated kernels compile.
+#[test]
+fn fuzz_pipeline() {
+    let mut rng = Rng::new(0x5eed_2626);
+    let generated = generated_kernels(&mut rng, 60);
+    let dir = root().join("target/fuzz-pipeline");
+    let _ = std::fs::create_dir_all(&dir);
+    for (i, k) in generated.iter().enumerate() {
+        let path = dir.join(format!("gen{i}.phobos"));
+        std::fs::write(&path, k).expect("write a kernel");
+        let log = path.with_extension("log");
+        let code = watched(
+            &["compile".as_ref(), path.as_os_str(), "--no-cache".as_ref(), "-o".as_ref(), "/dev/null".as_ref()],
+            &log,
+            Duration::from_secs(20),
+        );
+        let err = std::fs::read_to_string(&log).unwrap_or_default();
+        assert_eq!(code, Ok(0), "generated kernel {} does not compile:\n{}\n{err}", path.display(), String::from_utf8_lossy(k));
+    }
+    let counter = std::sync::atomic::AtomicUsize::new(0);
+    campaign("pipeline", &generated, runs(150), |input| {
+        let k = counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let path = dir.join(format!("{k}.phobos"));
+        std::fs::write(&path, input).map_err(|e| e.to_string())?;
+        let log = path.with_extension("log");
+        match watched(
+            &["compile".as_ref(), path.as_os_str(), "--no-cache".as_ref(), "-o".as_ref(), "/dev/null".as_ref()],
+            &log,
+            Duration::from_secs(20),
+        )? {
+            0 | 1 => {
+                let _ = std::fs::remove_file(&path);
+                let _ = std::fs::remove_file(&log);
+                Ok(())
+            }
+            c => Err(format!("phobos compile exited with {c}: {}", std::fs::read_to_string(&log).unwrap_or_default())),
         }
     });
 }
