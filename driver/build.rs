@@ -41,4 +41,16 @@ fn main() {
         }
     }
     println!("cargo:rustc-env=PHOBOS_BUILD_ID={}-{h:016x}", std::env::var("CARGO_PKG_VERSION").unwrap_or_default());
+    embed_libdevice(&root);
+}
+
+/// Carries NVIDIA's libdevice (which third_party/install.sh puts in .tools/) inside the
+/// binary, so math functions link wherever Phobos runs: `OUT_DIR/libdevice.10.bc`, empty when
+/// the build machine has none (then only `--libdevice`/`PHOBOS_LIBDEVICE` link it).
+fn embed_libdevice(root: &Path) {
+    let src = root.join(".tools/cuda/nvidia/cuda_nvcc/nvvm/libdevice/libdevice.10.bc");
+    println!("cargo:rerun-if-changed={}", src.display());
+    let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets it")).join("libdevice.10.bc");
+    let bytes = std::fs::read(&src).unwrap_or_default();
+    std::fs::write(&out, bytes).expect("OUT_DIR is writable");
 }

@@ -42,13 +42,19 @@ pub fn key(parts: &[&str]) -> String {
     out
 }
 
+/// The cache directory (not created): `PHOBOS_CACHE_DIR`, `$XDG_CACHE_HOME/phobos` or
+/// `~/.cache/phobos`.
+pub fn dir() -> Option<PathBuf> {
+    crate::env::get("PHOBOS_CACHE_DIR")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("XDG_CACHE_HOME").map(|d| PathBuf::from(d).join("phobos")))
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache").join("phobos")))
+}
+
 impl Cache {
     /// The cache directory, created if needed; None when there is no place for it.
     pub fn open() -> Option<Cache> {
-        let dir = crate::env::get("PHOBOS_CACHE_DIR")
-            .map(PathBuf::from)
-            .or_else(|| std::env::var_os("XDG_CACHE_HOME").map(|d| PathBuf::from(d).join("phobos")))
-            .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache").join("phobos")))?;
+        let dir = dir()?;
         std::fs::create_dir_all(&dir).ok()?;
         Some(Cache { dir })
     }

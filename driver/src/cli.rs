@@ -204,6 +204,7 @@ struct CompileArgs {
 
 /// Runs the CLI; returns the exit code.
 pub fn main(args: Vec<String>) -> i32 {
+    crate::libdevice::install_default();
     let cli = match Cli::try_parse_from(args) {
         Ok(c) => c,
         Err(e) => return usage_error("phobos", e),

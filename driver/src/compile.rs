@@ -133,6 +133,14 @@ pub fn lower_from(
     if opts.keep_stages {
         info.stages.push((Stage::L1, input.clone()));
     }
+    // Where each gpu.module's first kernel is (its source, for a .phobos input): an error about
+    // the PTX names it, since the PTX has no locations.
+    let sites: Vec<(String, Option<phobos_ir::SrcLoc>)> = module
+        .op()
+        .find_all("gpu.module")
+        .into_iter()
+        .map(|m| (m.str_attr("sym_name").unwrap_or_default(), m.find_all("gpu.func").first().and_then(|f| f.loc().src())))
+        .collect();
     let mut result = Ok(());
     if stage != Stage::L1 {
         let mut steps = if from == Stage::L1 { vec![(Stage::Simt, simt_pipeline(&opts.target))] } else { vec![] };
@@ -158,10 +166,39 @@ pub fn lower_from(
         write_dumps(dir, &input, &info.passes)?;
     }
     result?;
+    if stage == Stage::Ptx && !resolved(session, module, &sites) {
+        return Err(CompileError::Invalid);
+    }
     if !phobos_dialects::verify(module.op(), &session.diags) {
         return Err(CompileError::Invalid);
     }
     Ok(info)
+}
+
+/// Whether every function each PTX calls is defined; reports each one that is not at the
+/// kernel `sites` gives for its module (else at its gpu.binary). Such a PTX would fail in
+/// `ptxas` or at load.
+pub fn resolved(session: &Session, module: &OwnedModule, sites: &[(String, Option<phobos_ir::SrcLoc>)]) -> bool {
+    let mut ok = true;
+    for bin in module.op().find_all("gpu.binary") {
+        let name = bin.str_attr("sym_name").unwrap_or_default();
+        let at = sites.iter().find(|(m, _)| *m == name).and_then(|(_, l)| l.clone()).or_else(|| bin.loc().src());
+        let Some(objects) = bin.attr("objects").and_then(|a| a.array()) else { continue };
+        for name in objects.iter().flat_map(|o| ptx::unresolved(&o.gpu_object_text())) {
+            let why = if name.starts_with("__nv_") {
+                "; it is libdevice's: give --libdevice PATH or PHOBOS_LIBDEVICE (third_party/install.sh installs one)"
+            } else {
+                ""
+            };
+            session.diags.emit(Diagnostic::new(
+                phobos_ir::Severity::Error,
+                at.clone(),
+                format!("the PTX calls '{name}', which nothing defines{why}"),
+            ));
+            ok = false;
+        }
+    }
+    ok
 }
 
 /// Writes `dir/00-l1-input.mlir`, then one numbered file per pass, in run order:

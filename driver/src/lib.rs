@@ -10,6 +10,7 @@ pub mod env;
 pub mod explain;
 pub mod launch;
 pub mod layout_cmd;
+pub mod libdevice;
 pub mod npy;
 pub mod npy_header;
 pub mod opt;

@@ -123,6 +123,7 @@ fn list_passes() -> String {
 
 /// Runs phobos-opt on `args`; returns the process exit code.
 pub fn main(args: Vec<String>) -> i32 {
+    crate::libdevice::install_default();
     let m = match command().try_get_matches_from(args) {
         Ok(m) => m,
         Err(e) => return crate::cli::usage_error("phobos-opt", e),
@@ -207,7 +208,10 @@ fn run(m: &ArgMatches) -> Result<bool, String> {
         let mut failure = None;
         if let (true, Some(md), Some((p, _))) = (ok, module.as_ref(), pipeline.as_ref()) {
             match run_pipeline(&session, md, p, &cfg, &printing) {
-                Ok(()) => ok = phobos_dialects::verify(md.op(), &session.diags),
+                // A PTX that calls a function nothing defines is never emitted.
+                Ok(()) => {
+                    ok = phobos_dialects::verify(md.op(), &session.diags) && (!emit_ptx || crate::compile::resolved(&session, md, &[]))
+                }
                 Err(PipelineRunError::Pipeline(e)) => {
                     // A wrong pipeline is the command's error, not the input's: stop here.
                     eprintln!("{e}");

@@ -15,3 +15,37 @@ pub fn extract(module: Op) -> Vec<(String, String)> {
     }
     out
 }
+
+/// The functions a PTX declares `.extern` and nothing defines, except PTX's own system calls
+/// (`vprintf`, `malloc`, `free`, `__assertfail`): `ptxas` and the driver refuse such a PTX.
+pub fn unresolved(ptx: &str) -> Vec<String> {
+    const SYSTEM: &[&str] = &["vprintf", "malloc", "free", "__assertfail"];
+    let mut out = Vec::new();
+    for line in ptx.lines() {
+        let l = line.trim_start();
+        if !l.starts_with(".extern .func") {
+            continue;
+        }
+        // `.extern .func (.param .b32 retval) __nv_expf(` or `.extern .func vprintf(`.
+        let head = l.split('(').filter(|p| !p.trim().is_empty()).map(str::trim).collect::<Vec<_>>();
+        let name = head
+            .iter()
+            .map(|p| p.rsplit(|c: char| c.is_whitespace() || c == ')').next().unwrap_or(""))
+            .find(|n| !n.is_empty() && !n.starts_with('.') && *n != "retval" && !n.contains("param"))
+            .unwrap_or("");
+        if !name.is_empty() && !SYSTEM.contains(&name) && !out.iter().any(|o: &String| o == name) {
+            out.push(name.to_string());
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn unresolved_names_the_functions_nothing_defines() {
+        let ptx = ".extern .func  (.param .b32 func_retval0) __nv_expf\n(\n.param .b32 __nv_expf_param_0\n);\n.extern .func vprintf(\n";
+        assert_eq!(super::unresolved(ptx), vec!["__nv_expf".to_string()]);
+        assert!(super::unresolved(".visible .entry k(\n").is_empty());
+    }
+}

@@ -40,6 +40,8 @@ fn convert(d: &melior::diagnostic::Diagnostic) -> Diagnostic {
 impl Session {
     /// A new session. `threading: false` is needed for module-scope IR printing.
     pub fn new(threading: bool) -> Result<Session, Error> {
+        // Pipelines link libdevice unless told otherwise: math functions resolve everywhere.
+        crate::libdevice::install_default();
         let ctx = phobos_dialects::create_context(threading).map_err(Error::Internal)?;
         let diags = Diagnostics::new();
         let sink = diags.clone();

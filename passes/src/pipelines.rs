@@ -34,9 +34,18 @@ pub struct Target {
     pub libdevice: Option<String>,
 }
 
+/// The libdevice every pipeline links unless told otherwise (the driver sets it once: the
+/// one it carries, or `PHOBOS_LIBDEVICE`).
+static DEFAULT_LIBDEVICE: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+
+/// Sets the default libdevice (the first call wins).
+pub fn set_default_libdevice(path: Option<String>) {
+    let _ = DEFAULT_LIBDEVICE.set(path);
+}
+
 impl Default for Target {
     fn default() -> Self {
-        Target { chip: "sm_90".into(), opt_level: 3, libdevice: None }
+        Target { chip: "sm_90".into(), opt_level: 3, libdevice: DEFAULT_LIBDEVICE.get().cloned().flatten() }
     }
 }
 
@@ -73,7 +82,7 @@ impl Target {
 /// The upstream pipeline from L2 to the LLVM dialect (notes §1.1).
 pub fn simt_to_llvm(t: &Target) -> String {
     format!(
-        "nvvm-attach-target{{{}}},gpu.module(strip-bounds-checks,lower-fma,lower-ordered-accesses,convert-nvgpu-to-nvvm,expand-strided-metadata,lower-affine,\
+        "nvvm-attach-target{{{}}},gpu.module(strip-bounds-checks,lower-fma,lower-math-intrinsics,lower-ordered-accesses,convert-nvgpu-to-nvvm,expand-strided-metadata,lower-affine,\
          convert-vector-to-scf,convert-scf-to-cf,convert-gpu-to-nvvm{{has-redux=1 use-bare-ptr-memref-call-conv=1}},\
          canonicalize,cse,reconcile-unrealized-casts)",
         t.options()

@@ -129,6 +129,89 @@ pub enum UnOp {
     FNeg,
     CtPop,
     AbsF,
+    /// `math.absi`: |x| of a signed integer (the most negative value stays itself, as on the GPU).
+    AbsI,
+}
+
+/// The functions of MLIR's `math` dialect the simulator runs: `math.exp` is `Exp`, and so on
+/// (`math.powf` is `Pow`). Each is computed in f64 and rounded once to the type
+/// (`exec::math`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MathFn {
+    Exp,
+    Exp2,
+    Log,
+    Log2,
+    Log10,
+    Log1p,
+    Expm1,
+    Sqrt,
+    Rsqrt,
+    Cbrt,
+    Sin,
+    Cos,
+    Tan,
+    Tanh,
+    Sinh,
+    Cosh,
+    Asin,
+    Acos,
+    Atan,
+    Asinh,
+    Acosh,
+    Atanh,
+    Erf,
+    Erfc,
+    Floor,
+    Ceil,
+    Round,
+    RoundEven,
+    Trunc,
+    Atan2,
+    Pow,
+    CopySign,
+}
+
+impl MathFn {
+    /// The function of a `math` op, and how many operands it takes.
+    pub fn of(op: &str) -> Option<(MathFn, usize)> {
+        use MathFn::*;
+        Some(match op.strip_prefix("math.")? {
+            "exp" => (Exp, 1),
+            "exp2" => (Exp2, 1),
+            "log" => (Log, 1),
+            "log2" => (Log2, 1),
+            "log10" => (Log10, 1),
+            "log1p" => (Log1p, 1),
+            "expm1" => (Expm1, 1),
+            "sqrt" => (Sqrt, 1),
+            "rsqrt" => (Rsqrt, 1),
+            "cbrt" => (Cbrt, 1),
+            "sin" => (Sin, 1),
+            "cos" => (Cos, 1),
+            "tan" => (Tan, 1),
+            "tanh" => (Tanh, 1),
+            "sinh" => (Sinh, 1),
+            "cosh" => (Cosh, 1),
+            "asin" => (Asin, 1),
+            "acos" => (Acos, 1),
+            "atan" => (Atan, 1),
+            "asinh" => (Asinh, 1),
+            "acosh" => (Acosh, 1),
+            "atanh" => (Atanh, 1),
+            "erf" => (Erf, 1),
+            "erfc" => (Erfc, 1),
+            "floor" => (Floor, 1),
+            "ceil" => (Ceil, 1),
+            "round" => (Round, 1),
+            "roundeven" => (RoundEven, 1),
+            "trunc" => (Trunc, 1),
+            "atan2" => (Atan2, 2),
+            "powf" => (Pow, 2),
+            "copysign" => (CopySign, 2),
+            _ => return None,
+        })
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -245,6 +328,14 @@ pub enum Inst {
         ty: Prim,
         dst: Slot,
         a: Slot,
+    },
+    /// A `math` function of one or two operands (`b` is `a` for one).
+    Math {
+        f: MathFn,
+        ty: Prim,
+        dst: Slot,
+        a: Slot,
+        b: Slot,
     },
     /// `math.fma`: a * b + c with one rounding, as the GPU's `fma.rn`.
     Fma {

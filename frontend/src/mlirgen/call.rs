@@ -14,6 +14,10 @@ impl<'a> Gen<'a> {
             }
             Ok(())
         };
+        // Math built-ins are not reserved: a fn of the same name wins.
+        if math::is_math(n) && !self.fns.contains_key(n) {
+            return self.math_call(n, args, span);
+        }
         if let Some(to) = Scalar::parse(n) {
             arity(1)?;
             let v = self.expr(&args[0])?;

@@ -37,6 +37,9 @@ impl<'a> Gen<'a> {
                 None if self.fns.contains_key(n) => {
                     Err(Diag::error(e.span, format!("'{n}' is a function; call it ({n}(...)) or pass it to reduce")))
                 }
+                // Not reserved: a name the program binds wins.
+                None if n == "inf" => Ok(Value::Float(f64::INFINITY)),
+                None if n == "nan" => Ok(Value::Float(f64::NAN)),
                 None => Err(Diag::error(e.span, format!("unknown name '{n}'"))),
             },
             ExprKind::Ctx(path) => self.ctx(path, e.span),

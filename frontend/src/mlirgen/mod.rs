@@ -14,7 +14,8 @@
 //! state, values and emission helpers), `abi` (the kernel function and its parameters), `stmt`
 //! (statements and scopes), `typing` (how literals and scalars take types), `expr` (operators),
 //! `call` (built-ins, casts, inlined `fn`s), `index` (subscripts, bounds checks, loads, runs),
-//! `runs` (sums and elements of runs), `tile` (tile copies), `collective` (folds and shuffles).
+//! `runs` (sums and elements of runs), `tile` (tile copies), `collective` (folds and shuffles),
+//! `math` (math built-ins, `select`).
 
 use crate::{
     ast::*,
@@ -32,6 +33,7 @@ mod exchange;
 mod expr;
 mod gen;
 mod index;
+mod math;
 mod runs;
 mod stmt;
 mod tile;

@@ -3,5 +3,6 @@
 pub mod elide_barriers;
 pub mod expand_subgroup_ids;
 pub mod lower_fma;
+pub mod lower_math_intrinsics;
 pub mod lower_ordered_accesses;
 pub mod strip_bounds_checks;

@@ -42,7 +42,15 @@ impl Ctx<'_> {
                             UnOp::FNeg => fput(*ty, -fget(*ty, x)),
                             UnOp::AbsF => fput(*ty, fget(*ty, x).abs()),
                             UnOp::CtPop => ((x & ty.mask()).count_ones()) as u64,
+                            UnOp::AbsI => (sext(x, ty.bits()).wrapping_abs() as u64) & ty.mask(),
                         };
+                    }
+                }
+            }
+            Inst::Math { f, ty, dst, a, b } => {
+                for e in 0..dst.len {
+                    for l in lanes(mask) {
+                        w.regs[at(*dst, e, l)] = math::eval(*f, *ty, w.regs[at(*a, e, l)], w.regs[at(*b, e, l)]);
                     }
                 }
             }

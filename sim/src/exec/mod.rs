@@ -23,6 +23,7 @@ mod alu;
 mod cross_lane;
 mod fault;
 mod lane;
+pub mod math;
 mod memory;
 mod ordering;
 mod progress;

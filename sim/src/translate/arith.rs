@@ -72,6 +72,16 @@ impl<'a> Tr<'a> {
             self.insts.push(Inst::Cast { op: c, from, to, dst, a });
             return Ok(());
         }
+        if let Some((f, n)) = MathFn::of(name) {
+            let ty = self.res_prim(op, 0)?;
+            if !matches!(ty, Prim::F16 | Prim::BF16 | Prim::F32 | Prim::F64) {
+                return unsupported(op, format!("`{name}` on {ty:?}: the math functions take floats"));
+            }
+            let s = self.operands(op)?;
+            let dst = self.result(op, 0)?;
+            self.insts.push(Inst::Math { f, ty, dst, a: s[0], b: s[n - 1] });
+            return Ok(());
+        }
         match name {
             "math.fma" => {
                 let ty = self.res_prim(op, 0)?;
@@ -117,13 +127,14 @@ impl<'a> Tr<'a> {
                 let dst = self.result(op, 0)?;
                 self.insts.push(Inst::Select { dst, c: s[0], a: s[1], b: s[2] });
             }
-            "arith.negf" | "math.absf" | "llvm.intr.ctpop" | "math.ctpop" => {
+            "arith.negf" | "math.absf" | "math.absi" | "llvm.intr.abs" | "llvm.intr.ctpop" | "math.ctpop" => {
                 let ty = self.res_prim(op, 0)?;
                 let a = self.use_(op.operand(0))?;
                 let dst = self.result(op, 0)?;
                 let u = match name {
                     "arith.negf" => UnOp::FNeg,
                     "math.absf" => UnOp::AbsF,
+                    "math.absi" | "llvm.intr.abs" => UnOp::AbsI,
                     _ => UnOp::CtPop,
                 };
                 self.insts.push(Inst::Un { op: u, ty, dst, a });

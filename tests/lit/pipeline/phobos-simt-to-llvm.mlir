@@ -2,7 +2,7 @@
 // RUN: %expect-exit 1 phobos-opt %s --pass-pipeline='builtin.module(phobos-simt-to-llvm{bogus=1})' 2>&1 | FileCheck %s --check-prefix=BAD
 // The SIMT level to the LLVM dialect: the target attached, bare-pointer kernel arguments.
 
-// CHECK: gpu.module @m [#nvvm.target<O = 3, chip = "sm_80">]
+// CHECK: gpu.module @m [#nvvm.target<O = 3, chip = "sm_80", link = ["{{.*}}libdevice{{.*}}.bc"]>]
 // CHECK: llvm.func @k(%{{.*}}: !llvm.ptr {llvm.align = 16 : i64, llvm.noalias})
 // CHECK: nvvm.shfl.sync bfly
 // BAD: error: no option 'bogus' (options: chip, O, libdevice)

@@ -1,0 +1,209 @@
+//! Math built-ins (docs/language.md, "Math"): `exp`, `log`, `sin`, ... as MLIR's `math` ops,
+//! `abs` (floats and integers), `isnan`, `isinf`, `select`. They are not reserved: a `fn` of
+//! the same name wins. `f16` arguments are computed in `f32` and rounded back; literal
+//! arguments fold to a literal (computed in f64), which takes its type where it is used; a run
+//! is taken element by element.
+
+use super::*;
+
+/// Float functions of one argument: (name, `math` op).
+pub(super) const MATH1: &[(&str, &str)] = &[
+    ("exp", "math.exp"),
+    ("exp2", "math.exp2"),
+    ("log", "math.log"),
+    ("log2", "math.log2"),
+    ("log10", "math.log10"),
+    ("log1p", "math.log1p"),
+    ("expm1", "math.expm1"),
+    ("sqrt", "math.sqrt"),
+    ("rsqrt", "math.rsqrt"),
+    ("cbrt", "math.cbrt"),
+    ("sin", "math.sin"),
+    ("cos", "math.cos"),
+    ("tan", "math.tan"),
+    ("tanh", "math.tanh"),
+    ("sinh", "math.sinh"),
+    ("cosh", "math.cosh"),
+    ("asin", "math.asin"),
+    ("acos", "math.acos"),
+    ("atan", "math.atan"),
+    ("erf", "math.erf"),
+    ("erfc", "math.erfc"),
+    ("floor", "math.floor"),
+    ("ceil", "math.ceil"),
+    ("round", "math.round"),
+    ("trunc", "math.trunc"),
+];
+
+/// Float functions of two arguments, then `fma` of three.
+pub(super) const MATH2: &[(&str, &str)] = &[("atan2", "math.atan2"), ("pow", "math.powf"), ("copysign", "math.copysign")];
+
+/// Whether `name` is a math built-in (`select` and the predicates included).
+pub(super) fn is_math(name: &str) -> bool {
+    MATH1.iter().chain(MATH2).any(|(n, _)| *n == name) || matches!(name, "fma" | "abs" | "isnan" | "isinf" | "select")
+}
+
+/// `f` in f64, for folding literal arguments (the simulator's functions: `libm`).
+fn fold(name: &str, a: &[f64]) -> f64 {
+    let x = a[0];
+    match name {
+        "exp" => libm::exp(x),
+        "exp2" => libm::exp2(x),
+        "log" => libm::log(x),
+        "log2" => libm::log2(x),
+        "log10" => libm::log10(x),
+        "log1p" => libm::log1p(x),
+        "expm1" => libm::expm1(x),
+        "sqrt" => libm::sqrt(x),
+        "rsqrt" => 1.0 / libm::sqrt(x),
+        "cbrt" => libm::cbrt(x),
+        "sin" => libm::sin(x),
+        "cos" => libm::cos(x),
+        "tan" => libm::tan(x),
+        "tanh" => libm::tanh(x),
+        "sinh" => libm::sinh(x),
+        "cosh" => libm::cosh(x),
+        "asin" => libm::asin(x),
+        "acos" => libm::acos(x),
+        "atan" => libm::atan(x),
+        "erf" => libm::erf(x),
+        "erfc" => libm::erfc(x),
+        "floor" => x.floor(),
+        "ceil" => x.ceil(),
+        "round" => x.round(),
+        "trunc" => x.trunc(),
+        "atan2" => libm::atan2(x, a[1]),
+        "pow" => libm::pow(x, a[1]),
+        "copysign" => x.copysign(a[1]),
+        "fma" => x.mul_add(a[1], a[2]),
+        "abs" => x.abs(),
+        _ => unreachable!("not a float function: {name}"),
+    }
+}
+
+impl<'a> Gen<'a> {
+    /// A call of the math built-in `n` (see [`is_math`]).
+    pub(super) fn math_call(&mut self, n: &str, args: &[Expr], span: Span) -> Result<Value> {
+        let want = match n {
+            "fma" | "select" => 3,
+            _ if MATH2.iter().any(|(m, _)| *m == n) => 2,
+            _ => 1,
+        };
+        if args.len() != want {
+            return Err(Diag::error(span, format!("{n} takes {want} argument{}, got {}", if want == 1 { "" } else { "s" }, args.len())));
+        }
+        let mut vals = Vec::new();
+        for a in args {
+            vals.push(self.expr(a)?);
+        }
+        if n == "select" {
+            return self.select(vals, args, span);
+        }
+        // Literal arguments fold (an integer literal is a float here, except in abs).
+        let lit = |v: &Value| match v {
+            Value::Int(i) => Some(*i as f64),
+            Value::Float(f) => Some(*f),
+            _ => None,
+        };
+        if let Some(xs) = vals.iter().map(lit).collect::<Option<Vec<f64>>>() {
+            return Ok(match (n, &vals[0]) {
+                ("abs", Value::Int(i)) => Value::Int(i.checked_abs().ok_or_else(|| Diag::error(span, "integer literal overflows"))?),
+                ("isnan", _) => Value::V(self.const_bool(xs[0].is_nan(), span)),
+                ("isinf", _) => Value::V(self.const_bool(xs[0].is_infinite(), span)),
+                _ => Value::Float(fold(n, &xs)),
+            });
+        }
+        if let Some(Value::Run(r)) = vals.first() {
+            if want != 1 {
+                return Err(Diag::error(span, format!("{n} takes scalars; read run elements with elem(...)")));
+            }
+            let r = r.clone();
+            let mut chunks = Vec::new();
+            for c in r.chunks {
+                chunks.push(self.elementwise(n, c, args[0].span, span)?);
+            }
+            return Ok(Value::Run(Run { chunks, len: r.len }));
+        }
+        // The arguments' type: the first typed one's; literals take it.
+        let ty = vals.iter().find_map(Self::type_of).unwrap_or(Scalar::F32);
+        let mut vs = Vec::new();
+        for (v, a) in vals.into_iter().zip(args) {
+            vs.push(self.scalar(v, Some(ty), a.span).map_err(|e| Diag::error(a.span, format!("{n}: {}", e.message)))?);
+        }
+        self.math_scalar(n, &vs, args[0].span, span).map(Value::V)
+    }
+
+    /// `n` of one scalar or vector value, element by element for a vector.
+    fn elementwise(&mut self, n: &str, c: V, arg: Span, span: Span) -> Result<V> {
+        let Some(k) = c.ty.lanes else { return self.math_scalar(n, &[c], arg, span) };
+        let et = Ty::scalar(c.ty.elem);
+        let mut parts = Vec::new();
+        for i in 0..k {
+            let e = self.emit(format!("vector.extract {}[{i}] : {} from {}", c.s, et.mlir(), c.ty.mlir()), et, span);
+            parts.push(self.math_scalar(n, &[e], arg, span)?);
+        }
+        let rt = c.ty.with_elem(parts[0].ty.elem);
+        let list = parts.iter().map(|p| p.s.as_str()).collect::<Vec<_>>().join(", ");
+        Ok(self.emit(format!("vector.from_elements {list} : {}", rt.mlir()), rt, span))
+    }
+
+    /// `n` of scalars of one type.
+    fn math_scalar(&mut self, n: &str, vs: &[V], arg: Span, span: Span) -> Result<V> {
+        let t = vs[0].ty;
+        let bool_t = Ty::scalar(Scalar::Bool);
+        if n == "abs" && t.elem.is_int() {
+            return Ok(self.emit(format!("math.absi {} : {}", vs[0].s, t.mlir()), t, span));
+        }
+        if !t.elem.is_float() {
+            let to = if t.elem == Scalar::Bool { "f32" } else { "f32 or f64" };
+            return Err(Diag::error(arg, format!("{n} takes a float, found {}; convert with {to}(...)", t.elem.name())));
+        }
+        match n {
+            "isnan" => return Ok(self.emit(format!("arith.cmpf uno, {}, {} : {}", vs[0].s, vs[0].s, t.mlir()), bool_t, span)),
+            "isinf" => {
+                let a = self.emit(format!("math.absf {} : {}", vs[0].s, t.mlir()), t, span);
+                let inf = self.const_float(f64::INFINITY, t, span);
+                return Ok(self.emit(format!("arith.cmpf oeq, {}, {} : {}", a.s, inf.s, t.mlir()), bool_t, span));
+            }
+            "abs" => return Ok(self.emit(format!("math.absf {} : {}", vs[0].s, t.mlir()), t, span)),
+            _ => {}
+        }
+        let op = match n {
+            "fma" => "math.fma",
+            _ => MATH1.iter().chain(MATH2).find(|(m, _)| *m == n).map(|(_, op)| *op).expect("a math built-in"),
+        };
+        // f16 is computed in f32 and rounded back, as CUDA's half functions do.
+        let f32t = t.with_elem(Scalar::F32);
+        let wide = t.elem == Scalar::F16;
+        let args: Vec<String> =
+            vs.iter()
+                .map(|v| {
+                    if wide {
+                        self.emit(format!("arith.extf {} : {} to {}", v.s, t.mlir(), f32t.mlir()), f32t, span).s
+                    } else {
+                        v.s.clone()
+                    }
+                })
+                .collect();
+        let at = if wide { f32t } else { t };
+        let r = self.emit(format!("{op} {} : {}", args.join(", "), at.mlir()), at, span);
+        Ok(if wide { self.emit(format!("arith.truncf {} : {} to {}", r.s, at.mlir(), t.mlir()), t, span) } else { r })
+    }
+
+    /// `select(c, a, b)`: `a` where `c` holds, else `b` (both computed).
+    fn select(&mut self, vals: Vec<Value>, args: &[Expr], span: Span) -> Result<Value> {
+        let mut vals = vals.into_iter();
+        let (c, a, b) = (vals.next().expect("3"), vals.next().expect("3"), vals.next().expect("3"));
+        let c = self
+            .scalar(c, Some(Scalar::Bool), args[0].span)
+            .map_err(|e| Diag::error(args[0].span, format!("select's condition: {}", e.message)))?;
+        let ty = Self::type_of(&a).or(Self::type_of(&b)).unwrap_or(if matches!(a, Value::Float(_)) || matches!(b, Value::Float(_)) {
+            Scalar::F32
+        } else {
+            Scalar::I32
+        });
+        let va = self.scalar(a, Some(ty), args[1].span).map_err(|e| Diag::error(args[1].span, format!("select: {}", e.message)))?;
+        let vb = self.scalar(b, Some(ty), args[2].span).map_err(|e| Diag::error(args[2].span, format!("select: {}", e.message)))?;
+        Ok(Value::V(self.emit(format!("arith.select {}, {}, {} : {}", c.s, va.s, vb.s, va.ty.mlir()), va.ty, span)))
+    }
+}
