@@ -155,8 +155,7 @@ impl<'a> Gen<'a> {
             return Ok(self.emit(format!("math.absi {} : {}", vs[0].s, t.mlir()), t, span));
         }
         if !t.elem.is_float() {
-            let to = if t.elem == Scalar::Bool { "f32" } else { "f32 or f64" };
-            return Err(Diag::error(arg, format!("{n} takes a float, found {}; convert with {to}(...)", t.elem.name())));
+            return Err(Diag::error(arg, format!("{n} takes a float, found {}; convert with f32(...) or f64(...)", t.elem.name())));
         }
         match n {
             "isnan" => return Ok(self.emit(format!("arith.cmpf uno, {}, {} : {}", vs[0].s, vs[0].s, t.mlir()), bool_t, span)),
