@@ -50,14 +50,14 @@ fn compile(compiler: &Compiler) -> Result<phobos::api::Compiled, Error> {
     let lowest = constant(b, Scalar::F32, f64::NEG_INFINITY);
     let start = arith(b, Arith::Mul, row, cols)?;
     let partial = build::for_loop(b, lane_id, ub, constant(b, Scalar::Index, 16.0), &[lowest], |lb, j, acc| {
-        let at = arith(lb, Arith::Add, start, j).expect("index + index");
-        let v = build::load(lb, x, &[at]).expect("an index into x");
-        vec![arith(lb, Arith::Max, acc[0], v).expect("f32 max f32")]
+        let at = arith(lb, Arith::Add, start, j)?;
+        let v = build::load(lb, x, &[at])?;
+        Ok(vec![arith(lb, Arith::Max, acc[0], v)?])
     })?;
     let m = lane::build::reduce(b, lane::Kind::Max, partial[0], 16);
     let first = compare(b, Cmp::Eq, lane_id, constant(b, Scalar::Index, 0.0))?;
     let writes = arith(b, Arith::And, first, inside)?;
-    build::if_then(b, writes, |ib| build::store(ib, m, y, &[row]).expect("an index into y"))?;
+    build::if_then(b, writes, |ib| build::store(ib, m, y, &[row]))?;
     let module = k.finish(compiler)?;
     compiler.compile_staged(&module, &Options::default())
 }

@@ -9,6 +9,7 @@ pub const VARS: &[(&str, &str)] = &[
     ("PHOBOS_LIT", "the lit executable the test suite runs (default /usr/lib/llvm-22/bin/lit)"),
     ("PHOBOS_ANCHOR_VENV", "the Python environment the benchmarks run the peers (Triton) in (default ~/.cache/phobos-anchors/venv)"),
     ("PHOBOS_FUZZ_RUNS", "inputs per target of the fuzzing harness (driver/tests/suite/fuzz.rs; default: a bounded run)"),
+    ("PHOBOS_MATH_SAMPLES", "inputs per function and type of the math accuracy test (driver/tests/suite/math_accuracy.rs; default 10000)"),
     ("PHOBOS_CHROMIUM", "the browser the test suite opens `phobos explain`'s pages in (default: chromium on PATH)"),
     ("PHOBOS_CACHE_DIR", "where compiled kernels are cached (default $XDG_CACHE_HOME/phobos or ~/.cache/phobos)"),
 ];

@@ -26,6 +26,9 @@ mod exchange;
 #[path = "suite/fuzz.rs"]
 mod fuzz;
 
+#[path = "suite/math_accuracy.rs"]
+mod math_accuracy;
+
 #[path = "suite/npy_headers.rs"]
 mod npy_headers;
 
@@ -542,17 +545,23 @@ fn embedding_api_typed_builders_build_a_whole_kernel() {
     let zero = b.const_float(ctx.known_type("f32"), 0.0);
     let sum = build::for_loop(b, b.index(0), ub, b.index(1), &[zero], |lb, j, acc| {
         let at = lb.bin("arith.addi", lb.bin("arith.muli", row, cols), j);
-        let v = build::load(lb, x, &[at]).unwrap();
-        vec![lb.bin("arith.addf", acc[0], v)]
+        let v = build::load(lb, x, &[at])?;
+        Ok(vec![lb.bin("arith.addf", acc[0], v)])
     })
     .unwrap();
-    build::if_then(b, inside, |ib| build::store(ib, sum[0], y, &[row]).unwrap()).unwrap();
+    build::if_then(b, inside, |ib| build::store(ib, sum[0], y, &[row])).unwrap();
     // Misuse: a store with no index, a load of a non-memref, a condition that is not i1.
     assert!(matches!(build::store(b, zero, x, &[]), Err(Error::Compile(_))));
     assert!(matches!(build::load(b, rows, &[row]), Err(Error::Compile(_))));
-    assert!(build::if_then(b, zero, |_| {}).is_err());
-    assert!(build::for_loop(b, b.index(0), b.i32(3), b.index(1), &[], |_, _, _| vec![]).is_err());
-    assert!(build::for_loop(b, b.index(0), b.index(3), b.index(1), &[zero], |_, _, _| vec![]).is_err());
+    assert!(build::if_then(b, zero, |_| Ok(())).is_err());
+    assert!(build::for_loop(b, b.index(0), b.i32(3), b.index(1), &[], |_, _, _| Ok(vec![])).is_err());
+    assert!(build::for_loop(b, b.index(0), b.index(3), b.index(1), &[zero], |_, _, _| Ok(vec![])).is_err());
+    // An error inside a body comes back through the builder, with `?`.
+    let inner = build::for_loop(b, b.index(0), b.index(3), b.index(1), &[], |lb, _, _| {
+        build::load(lb, rows, &[row])?;
+        Ok(vec![])
+    });
+    assert!(matches!(inner, Err(Error::Compile(_))));
     let module = k.finish(&c).unwrap();
     let kernels = c.compile_module(&module, &Options::default()).unwrap();
     let (nrows, ncols) = (100usize, 7usize);

@@ -1,14 +1,20 @@
 //! Typed builders for the upstream ops a frontend needs next to the dialects' own
 //! (`phobos_dialects::{lane, cta, tile, layout}::build`): thread and block ids, constants of a
 //! [`Scalar`] type, arithmetic ([`arith`]) and comparisons ([`compare`]) picking the integer or
-//! float op by type, [`select`], loads and stores, and `scf.for` / `scf.if` / `scf.while` with
-//! closures for their bodies, so a kernel needs no op-name or type string. Each op takes the builder's location ([`KernelBuilder::builder_at`]).
+//! float op by type, [`select`], math functions ([`math`], [`is_nan`], [`is_inf`]), conversions
+//! ([`convert`]), loads and stores, and `scf.for` / `scf.if` / `scf.while` with
+//! closures for their bodies (each returns a `Result`, so `?` works inside), so a kernel needs
+//! no op-name or type string. Each op takes the builder's location ([`KernelBuilder::builder_at`]).
 //! Loads and stores check their operands and return an error instead of building bad IR.
 //!
 //! [`KernelBuilder::builder_at`]: super::KernelBuilder::builder_at
 
 use super::{Diagnostics, Error};
 use phobos_ir::{Blk, Builder, Reg, Ty, Val};
+
+#[path = "build_math.rs"]
+mod build_math;
+pub use build_math::{convert, is_inf, is_nan, math, Math};
 
 /// A dimension of the thread, block and grid ids.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,7 +61,7 @@ pub fn grid_dim<'a>(b: Builder<'a>, d: Dim) -> Val<'a> {
     id(b, "gpu.grid_dim", d)
 }
 
-fn misuse(what: String) -> Error {
+pub(super) fn misuse(what: String) -> Error {
     Error::Compile(Diagnostics::unlocated(what))
 }
 
@@ -104,7 +110,7 @@ pub fn for_loop<'a>(
     ub: Val<'a>,
     step: Val<'a>,
     init: &[Val<'a>],
-    body: impl FnOnce(Builder<'a>, Val<'a>, &[Val<'a>]) -> Vec<Val<'a>>,
+    body: impl FnOnce(Builder<'a>, Val<'a>, &[Val<'a>]) -> Result<Vec<Val<'a>>, Error>,
 ) -> Result<Vec<Val<'a>>, Error> {
     if [lb, ub, step].iter().any(|v| v.ty() != lb.ty()) {
         return Err(misuse(format!("for_loop: bounds and step must have one type, got {}, {}, {}", lb.ty(), ub.ty(), step.ty())));
@@ -117,7 +123,7 @@ pub fn for_loop<'a>(
     r.append_block(blk);
     let inner = Builder::at_end(blk, b.loc);
     let args = blk.args();
-    let yielded = body(inner, args[0], &args[1..]);
+    let yielded = body(inner, args[0], &args[1..])?;
     let got: Vec<Ty<'a>> = yielded.iter().map(|v| v.ty()).collect();
     if got != tys {
         return Err(misuse(format!("for_loop: the body carries {} values, the loop {}", got.len(), tys.len())));
@@ -129,11 +135,12 @@ pub fn for_loop<'a>(
 }
 
 /// `scf.if cond { then }` (no results).
-pub fn if_then<'a>(b: Builder<'a>, cond: Val<'a>, then: impl FnOnce(Builder<'a>)) -> Result<(), Error> {
+pub fn if_then<'a>(b: Builder<'a>, cond: Val<'a>, then: impl FnOnce(Builder<'a>) -> Result<(), Error>) -> Result<(), Error> {
     if cond.ty().int_width() != Some(1) {
         return Err(misuse(format!("if_then: the condition is {}, not i1", cond.ty())));
     }
-    phobos_passes::emit::control::if_then(b, cond, then);
+    let (t, _) = region(b, &[], "scf.yield", |ib, _| then(ib).map(|()| vec![]))?;
+    b.op_with_regions("scf.if", &[cond], &[], &[], &[t, Reg::create()]);
     Ok(())
 }
 
@@ -143,15 +150,15 @@ fn region<'a>(
     b: Builder<'a>,
     tys: &[Ty<'a>],
     terminator: &str,
-    body: impl FnOnce(Builder<'a>, &[Val<'a>]) -> Vec<Val<'a>>,
-) -> (Reg<'a>, Vec<Ty<'a>>) {
+    body: impl FnOnce(Builder<'a>, &[Val<'a>]) -> Result<Vec<Val<'a>>, Error>,
+) -> Result<(Reg<'a>, Vec<Ty<'a>>), Error> {
     let r = Reg::create();
     let blk = Blk::create(tys, b.loc);
     r.append_block(blk);
     let inner = Builder::at_end(blk, b.loc);
-    let vals = body(inner, &blk.args());
+    let vals = body(inner, &blk.args())?;
     inner.op(terminator, &vals, &[], &[]);
-    (r, vals.iter().map(|v| v.ty()).collect())
+    Ok((r, vals.iter().map(|v| v.ty()).collect()))
 }
 
 /// `scf.if cond { then } else { otherwise }` with results: each closure builds its branch and
@@ -159,14 +166,14 @@ fn region<'a>(
 pub fn if_else<'a>(
     b: Builder<'a>,
     cond: Val<'a>,
-    then: impl FnOnce(Builder<'a>) -> Vec<Val<'a>>,
-    otherwise: impl FnOnce(Builder<'a>) -> Vec<Val<'a>>,
+    then: impl FnOnce(Builder<'a>) -> Result<Vec<Val<'a>>, Error>,
+    otherwise: impl FnOnce(Builder<'a>) -> Result<Vec<Val<'a>>, Error>,
 ) -> Result<Vec<Val<'a>>, Error> {
     if cond.ty().int_width() != Some(1) {
         return Err(misuse(format!("if_else: the condition is {}, not i1", cond.ty())));
     }
-    let (t, then_tys) = region(b, &[], "scf.yield", |ib, _| then(ib));
-    let (e, else_tys) = region(b, &[], "scf.yield", |ib, _| otherwise(ib));
+    let (t, then_tys) = region(b, &[], "scf.yield", |ib, _| then(ib))?;
+    let (e, else_tys) = region(b, &[], "scf.yield", |ib, _| otherwise(ib))?;
     if then_tys != else_tys {
         return Err(misuse(format!(
             "if_else: the branches give different values: ({}) and ({})",
@@ -183,19 +190,19 @@ pub fn if_else<'a>(
 pub fn while_loop<'a>(
     b: Builder<'a>,
     init: &[Val<'a>],
-    cond: impl FnOnce(Builder<'a>, &[Val<'a>]) -> (Val<'a>, Vec<Val<'a>>),
-    body: impl FnOnce(Builder<'a>, &[Val<'a>]) -> Vec<Val<'a>>,
+    cond: impl FnOnce(Builder<'a>, &[Val<'a>]) -> Result<(Val<'a>, Vec<Val<'a>>), Error>,
+    body: impl FnOnce(Builder<'a>, &[Val<'a>]) -> Result<Vec<Val<'a>>, Error>,
 ) -> Result<Vec<Val<'a>>, Error> {
     let tys: Vec<Ty<'a>> = init.iter().map(|v| v.ty()).collect();
     let (before, given) = region(b, &tys, "scf.condition", |ib, vals| {
-        let (c, passed) = cond(ib, vals);
-        std::iter::once(c).chain(passed).collect()
-    });
+        let (c, passed) = cond(ib, vals)?;
+        Ok(std::iter::once(c).chain(passed).collect())
+    })?;
     let (c_ty, passed_tys) = (given[0], given[1..].to_vec());
     if c_ty.int_width() != Some(1) {
         return Err(misuse(format!("while_loop: the condition is {c_ty}, not i1")));
     }
-    let (after, next_tys) = region(b, &passed_tys, "scf.yield", body);
+    let (after, next_tys) = region(b, &passed_tys, "scf.yield", body)?;
     if next_tys != tys {
         return Err(misuse(format!("while_loop: the body gives {} values, the loop carries {}", next_tys.len(), tys.len())));
     }

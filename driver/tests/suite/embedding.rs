@@ -10,12 +10,40 @@ use phobos_dialects::{cta, lane, layout, tile};
 #[path = "../../../examples/row_max.rs"]
 mod row_max;
 
+#[path = "../../../examples/softmax_api.rs"]
+mod softmax_api;
+
 fn floats(b: &[u8]) -> Vec<f32> {
     b.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect()
 }
 
 fn ints(b: &[u8]) -> Vec<i32> {
     b.chunks_exact(4).map(|c| i32::from_le_bytes(c.try_into().unwrap())).collect()
+}
+
+/// The softmax example, built through `api::build` alone (math, CTA folds, a conversion), on
+/// the simulator against the CPU reference.
+#[test]
+fn softmax_api_example_runs_on_the_simulator() {
+    let err = softmax_api::run(&Device::Simulator).unwrap_or_else(|e| panic!("{e}"));
+    assert!(err < 1e-6, "max error {err}");
+}
+
+/// The math and conversion builders refuse misuse instead of building bad IR.
+#[test]
+fn math_and_convert_builders_refuse_misuse() {
+    use phobos::api::build::{constant, convert, math, Math, Scalar};
+    let c = Compiler::new().unwrap();
+    let k = KernelBuilder::new(&c, "k", 32, &[("x", ParamType::Buffer("f32"))]).unwrap();
+    let b = k.builder_at("m.rs", 1, 1);
+    let (f, i, d) = (constant(b, Scalar::F32, 1.0), constant(b, Scalar::I32, 1.0), constant(b, Scalar::F64, 1.0));
+    assert!(math(b, Math::Exp, &[i]).is_err(), "exp of an integer");
+    assert!(math(b, Math::Pow, &[f, d]).is_err(), "mixed types");
+    assert!(math(b, Math::Fma, &[f, f]).is_err(), "two values for fma");
+    assert!(math(b, Math::Abs, &[i]).is_ok(), "abs of an integer");
+    assert_eq!(convert(b, i, Scalar::F64).unwrap().ty().to_string(), "f64");
+    assert_eq!(convert(b, d, Scalar::Index).unwrap().ty().to_string(), "index");
+    assert_eq!(convert(b, f, Scalar::Bool).unwrap().ty().to_string(), "i1");
 }
 
 /// The row-max example: typed builders only, every stage's IR in memory, two launches reusing
@@ -148,20 +176,21 @@ fn typed_builders_cover_every_phobos_op() {
     let low_half = b.cmpi("ult", t, b.index(32));
     let two = b.const_float(f32t, 2.0);
     let one = b.const_float(f32t, 1.0);
-    let picked = build::if_else(b, low_half, |ib| vec![ib.bin("arith.mulf", v, two)], |ib| vec![ib.bin("arith.subf", v, one)]).unwrap();
+    let picked =
+        build::if_else(b, low_half, |ib| Ok(vec![ib.bin("arith.mulf", v, two)]), |ib| Ok(vec![ib.bin("arith.subf", v, one)])).unwrap();
     put_f(3, picked[0]);
     // The smallest n with n * n >= t.
     let n = build::while_loop(
         b,
         &[b.index(0)],
-        |ib, vals| (ib.cmpi("ult", ib.bin("arith.muli", vals[0], vals[0]), t), vec![vals[0]]),
-        |ib, vals| vec![ib.bin("arith.addi", vals[0], ib.index(1))],
+        |ib, vals| Ok((ib.cmpi("ult", ib.bin("arith.muli", vals[0], vals[0]), t), vec![vals[0]])),
+        |ib, vals| Ok(vec![ib.bin("arith.addi", vals[0], ib.index(1))]),
     )
     .unwrap();
     put_i(3, b.cast("arith.index_cast", n[0], i32t));
     // Misuse: branches of different types, a loop whose body changes what it carries.
-    assert!(build::if_else(b, low_half, |_| vec![v], |_| vec![]).is_err());
-    assert!(build::while_loop(b, &[t], |ib, vals| (ib.cmpi("ult", vals[0], t), vec![vals[0]]), |_, _| vec![]).is_err());
+    assert!(build::if_else(b, low_half, |_| Ok(vec![v]), |_| Ok(vec![])).is_err());
+    assert!(build::while_loop(b, &[t], |ib, vals| Ok((ib.cmpi("ult", vals[0], t), vec![vals[0]])), |_, _| Ok(vec![])).is_err());
     let module = k.finish(&c).unwrap_or_else(|e| panic!("{e}"));
     let kernels = c.compile_module(&module, &Options::default()).unwrap_or_else(|e| panic!("{e}"));
 
