@@ -39,13 +39,3 @@ pub fn unresolved(ptx: &str) -> Vec<String> {
     }
     out
 }
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn unresolved_names_the_functions_nothing_defines() {
-        let ptx = ".extern .func  (.param .b32 func_retval0) __nv_expf\n(\n.param .b32 __nv_expf_param_0\n);\n.extern .func vprintf(\n";
-        assert_eq!(super::unresolved(ptx), vec!["__nv_expf".to_string()]);
-        assert!(super::unresolved(".visible .entry k(\n").is_empty());
-    }
-}

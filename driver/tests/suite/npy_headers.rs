@@ -370,3 +370,72 @@ fn numpy_name(code: &str) -> &'static str {
 fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
 }
+
+/// A `.npy` file of format `version` with `header` and 64 bytes of data.
+fn file(version: u8, header: &str) -> Vec<u8> {
+    let mut b = b"\x93NUMPY".to_vec();
+    b.extend([version, 0]);
+    if version == 1 {
+        b.extend((header.len() as u16).to_le_bytes());
+    } else {
+        b.extend((header.len() as u32).to_le_bytes());
+    }
+    b.extend(header.as_bytes());
+    b.extend([0u8; 64]);
+    b
+}
+
+/// Python's literal forms, as `ast.literal_eval` takes them, in the places NumPy reads.
+#[test]
+fn npy_header_literals_as_python_reads_them() {
+    use phobos::npy_header::parse;
+    let with_shape =
+        |shape: &str| parse(&file(3, &format!("{{'descr': '<f4', 'fortran_order': False, 'shape': {shape}}}"))).map(|(h, _)| h.shape);
+    assert_eq!(with_shape("(3, )"), Ok(vec![3]));
+    assert_eq!(with_shape("((3),)"), Ok(vec![3]));
+    assert_eq!(with_shape("(+3,)"), Ok(vec![3]));
+    assert_eq!(with_shape("(0x1F, 0o7, 0b1, 1_0)"), Ok(vec![31, 7, 1, 10]));
+    assert_eq!(with_shape("(00,)"), Ok(vec![0]));
+    assert_eq!(with_shape("()"), Ok(vec![]));
+    for bad in ["(--3,)", "(-(-3),)", "(007,)", "(1L,)", "(3)", "[3]", "(3.0,)", "(1+2j,)", "(True,)", "(-1,)", "(,)", "(3 4)"] {
+        assert!(with_shape(bad).is_err(), "{bad} is refused");
+    }
+    // Python 2's longs, in formats 1.0 and 2.0 only (NumPy's _filter_header).
+    let longs = "{'descr': '<f4', 'fortran_order': False, 'shape': (2L, 3 L)}";
+    assert_eq!(parse(&file(1, longs)).map(|(h, _)| h.shape), Ok(vec![2, 3]));
+    assert!(parse(&file(3, longs)).is_err());
+    let with_descr = |d: &str| parse(&file(1, &format!("{{'descr': {d}, 'fortran_order': False, 'shape': (2,)}}"))).map(|(h, _)| h.descr);
+    assert_eq!(with_descr(r#"'<' "f4""#), Ok("<f4".into()));
+    assert_eq!(with_descr(r"'\x3cf4'"), Ok("<f4".into()));
+    assert_eq!(with_descr("r'<f4'"), Ok("<f4".into()));
+    assert_eq!(with_descr("'''<f4'''"), Ok("<f4".into()));
+    for bad in ["b'<f4'", "f'<f4'", "b'<' 'f4'", "<f4"] {
+        assert!(with_descr(bad).is_err(), "{bad} is refused");
+    }
+    // Line structure: a dict may span lines; nothing but blank lines after it; no indent.
+    let whole = |h: &str| parse(&file(3, h)).is_ok();
+    let dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (2,)}";
+    assert!(whole(&format!("{dict}  \n")));
+    assert!(whole(&format!("\n{dict}\n  \n")));
+    assert!(whole(&format!("{dict} # a comment")));
+    assert!(whole("{'descr':\n '<f4',\n 'fortran_order': False, 'shape': (2,)}"));
+    assert!(!whole(&format!("{dict}\n  ")), "an indented last line");
+    assert!(!whole(&format!("\n  {dict}")), "an indented first line");
+    assert!(!whole(&format!("{dict}\n{dict}")), "two expressions");
+    assert!(!whole(&format!("{dict}\\\n")), "a continuation at the end");
+    assert!(!whole(&format!("{}{}", "(".repeat(201), ")".repeat(201))), "brackets 201 deep");
+    // Keys: exactly three, the last repeated value wins, unhashable keys refused.
+    let dup = "{'descr': '<f4', 'descr': '<i4', 'fortran_order': False, 'shape': ()}";
+    assert_eq!(parse(&file(1, dup)).map(|(h, _)| h.descr), Ok("<i4".into()));
+    assert!(parse(&file(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), 'x': 1}")).is_err());
+    assert!(parse(&file(1, "{'descr': '<f4', 'fortran_order': False, [1]: 2, 'shape': (2,)}")).is_err());
+    assert!(parse(&file(1, "{'descr': '<f4', 'fortran_order': 0, 'shape': (2,)}")).is_err());
+}
+
+/// A PTX's undefined functions are named; PTX's own system calls are not.
+#[test]
+fn ptx_unresolved_names_the_functions_nothing_defines() {
+    let ptx = ".extern .func  (.param .b32 func_retval0) __nv_expf\n(\n.param .b32 __nv_expf_param_0\n);\n.extern .func vprintf(\n";
+    assert_eq!(phobos::ptx::unresolved(ptx), vec!["__nv_expf".to_string()]);
+    assert!(phobos::ptx::unresolved(".visible .entry k(\n").is_empty());
+}
