@@ -2,9 +2,10 @@
 //!
 //! A register array is one SSA `vector<n x T>` per thread, carried through `if` and `for` like
 //! any variable; an item is read with `vector.extract` and written with `vector.insert`. Its
-//! index is a constant or the variable of a `for` with constant bounds, so that every access is
-//! in bounds by construction and LLVM can keep the items in registers once the loop is
-//! unrolled. A shared buffer is a `tile.alloc`, placed by the shared-memory planner like a tile.
+//! index is a constant once the enclosing `for`s with constant bounds are unrolled: a
+//! constant, such a loop's variable, or integer arithmetic on those (`acc[i * 4 + j]`,
+//! `v[(i + 1) % n]`), checked in bounds for every iteration at compile time, so that LLVM
+//! keeps the items in registers once it unrolls the loops. A shared buffer is a `tile.alloc`, placed by the shared-memory planner like a tile.
 
 use super::*;
 
@@ -24,7 +25,115 @@ impl ItemPos {
     }
 }
 
+/// An integer computed from constants and the variables of constant-bounds `for`s.
+#[derive(Clone, Debug)]
+pub(super) enum IdxExpr {
+    Const(i64),
+    /// A loop variable, by SSA name (its range is in `Gen::loop_ranges`).
+    Iv(String),
+    Bin(BinOp, Box<IdxExpr>, Box<IdxExpr>),
+}
+
+/// Iteration combinations checked one by one; past this, bounds come from intervals.
+const MAX_CHECKED_ITERATIONS: usize = 1 << 16;
+
+impl IdxExpr {
+    fn ivs(&self, out: &mut Vec<String>) {
+        match self {
+            IdxExpr::Const(_) => {}
+            IdxExpr::Iv(s) => {
+                if !out.contains(s) {
+                    out.push(s.clone())
+                }
+            }
+            IdxExpr::Bin(_, a, b) => {
+                a.ivs(out);
+                b.ivs(out);
+            }
+        }
+    }
+    /// The value for the loop variables' values `env` (None on a division by zero or an
+    /// overflow of i32, as the kernel computes it).
+    fn eval(&self, env: &[(String, i64)]) -> Option<i64> {
+        let v = match self {
+            IdxExpr::Const(c) => *c,
+            IdxExpr::Iv(s) => env.iter().find(|(n, _)| n == s)?.1,
+            IdxExpr::Bin(op, a, b) => {
+                let (x, y) = (a.eval(env)? as i32, b.eval(env)? as i32);
+                (match op {
+                    BinOp::Add => x.checked_add(y),
+                    BinOp::Sub => x.checked_sub(y),
+                    BinOp::Mul => x.checked_mul(y),
+                    BinOp::Div => x.checked_div(y),
+                    BinOp::Rem => x.checked_rem(y),
+                    _ => None,
+                })? as i64
+            }
+        };
+        Some(v)
+    }
+    /// Bounds [lo, hi] from the loop variables' ranges (additions, subtractions and
+    /// multiplications; None for other operations).
+    fn interval(&self, ranges: &HashMap<String, (i64, i64, i64)>) -> Option<(i64, i64)> {
+        Some(match self {
+            IdxExpr::Const(c) => (*c, *c),
+            IdxExpr::Iv(s) => {
+                let &(a, b, step) = ranges.get(s)?;
+                (a, a + (b - 1 - a) / step * step)
+            }
+            IdxExpr::Bin(op, a, b) => {
+                let ((a0, a1), (b0, b1)) = (a.interval(ranges)?, b.interval(ranges)?);
+                match op {
+                    BinOp::Add => (a0 + b0, a1 + b1),
+                    BinOp::Sub => (a0 - b1, a1 - b0),
+                    BinOp::Mul => {
+                        let p = [a0 * b0, a0 * b1, a1 * b0, a1 * b1];
+                        (*p.iter().min()?, *p.iter().max()?)
+                    }
+                    _ => return None,
+                }
+            }
+        })
+    }
+}
+
 impl<'a> Gen<'a> {
+    /// The index expression a value is, if it is built from constants and constant-bounds
+    /// loop variables alone.
+    pub(super) fn index_expr(&self, v: &Value) -> Option<IdxExpr> {
+        match v {
+            Value::Int(c) => Some(IdxExpr::Const(*c)),
+            Value::V(v) if v.ty.lanes.is_none() => {
+                if self.loop_ranges.contains_key(&v.s) {
+                    Some(IdxExpr::Iv(v.s.clone()))
+                } else {
+                    self.index_exprs.get(&v.s).cloned()
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// The first name in `e` whose value varies at run time (not a constant and not a
+    /// constant-bounds loop's variable, or computed from one): what makes an index dynamic.
+    fn varying_name(&mut self, e: &Expr) -> Option<String> {
+        match &e.kind {
+            ExprKind::Name(n) => match self.lookup(n) {
+                Some(Bind::Val { v, .. }) => {
+                    let v = v.clone();
+                    self.index_expr(&Value::V(v)).is_none().then(|| format!("'{n}'"))
+                }
+                _ => None,
+            },
+            ExprKind::Ctx(path) => (!matches!(path.as_str(), "lanes" | "warps" | "threads")).then(|| format!("ctx.{path}")),
+            ExprKind::Unary(_, x) => self.varying_name(x),
+            ExprKind::Binary(_, a, b) => self.varying_name(a).or_else(|| self.varying_name(b)),
+            ExprKind::Subscript(t, _) => Some(format!("'{}[...]' (memory)", t.name)),
+            ExprKind::Call(f, args) => args.iter().find_map(|a| self.varying_name(a)).or_else(|| Some(format!("'{}(...)'", f.name))),
+            _ => None,
+        }
+    }
+
     /// `var v: f32[4]` or `var buf: shared<f32>[8, 64]`.
     pub(super) fn buffer_stmt(&mut self, name: &Ident, elem: &TypeName, shared: bool, dims: &[(i64, Span)], span: Span) -> Result<()> {
         self.check_shadow(name)?;
@@ -65,27 +174,91 @@ impl<'a> Gen<'a> {
             return Err(Diag::error(span, format!("register array '{name}' takes one index: {name}[i]")));
         };
         let bad = |why: String| {
-            Diag::error(e.span, format!("{why}; a register array's index is a constant or the variable of a for with constant bounds"))
+            Diag::error(
+                e.span,
+                format!("{why}; a register array's index is a constant once the for loops with constant bounds around it are unrolled"),
+            )
         };
         match self.expr(e)? {
             Value::Int(i) if (0..n as i64).contains(&i) => Ok(ItemPos::Static(i)),
             Value::Int(i) => Err(Diag::error(e.span, format!("index {i} is out of bounds for '{name}', which holds {n} items"))),
             Value::V(v) => {
-                let Some(&(a, b, step)) = self.loop_ranges.get(&v.s) else {
-                    return Err(bad("this index is computed at run time".into()));
-                };
-                if a < b {
-                    let last = a + (b - 1 - a) / step * step;
-                    if a < 0 || last >= n as i64 {
-                        return Err(Diag::error(
-                            e.span,
-                            format!("the loop runs this index from {a} to {last}, out of bounds for '{name}', which holds {n} items"),
-                        ));
+                if let Some(&(a, b, step)) = self.loop_ranges.get(&v.s) {
+                    if a < b {
+                        let last = a + (b - 1 - a) / step * step;
+                        if a < 0 || last >= n as i64 {
+                            return Err(Diag::error(
+                                e.span,
+                                format!("the loop runs this index from {a} to {last}, out of bounds for '{name}', which holds {n} items"),
+                            ));
+                        }
                     }
+                    return Ok(ItemPos::Dynamic(self.index_of(&v, e.span)));
                 }
+                let Some(expr) = self.index_exprs.get(&v.s).cloned() else {
+                    let why = match self.varying_name(e) {
+                        Some(var) => format!("this index is computed at run time: {var} varies"),
+                        None => "this index is computed at run time".into(),
+                    };
+                    return Err(bad(why));
+                };
+                self.check_every_iteration(&expr, name, n, e.span)?;
                 Ok(ItemPos::Dynamic(self.index_of(&v, e.span)))
             }
             _ => Err(bad("this index is not an integer".into())),
+        }
+    }
+
+    /// Checks that `expr` is in [0, n) for every iteration of the loops whose variables it
+    /// reads: one by one up to [`MAX_CHECKED_ITERATIONS`] combinations, else by intervals.
+    fn check_every_iteration(&self, expr: &IdxExpr, name: &str, n: u32, span: Span) -> Result<()> {
+        let mut ivs = Vec::new();
+        expr.ivs(&mut ivs);
+        let ranges: Vec<Vec<i64>> = ivs
+            .iter()
+            .map(|iv| {
+                let &(a, b, step) = self.loop_ranges.get(iv).expect("a loop variable");
+                (a..b).step_by(step.max(1) as usize).take(MAX_CHECKED_ITERATIONS + 1).collect()
+            })
+            .collect();
+        let combos = ranges.iter().try_fold(1usize, |acc, r| acc.checked_mul(r.len())).filter(|c| *c <= MAX_CHECKED_ITERATIONS);
+        let out_of_bounds =
+            |v: i64| Diag::error(span, format!("this index reaches {v}, out of bounds for '{name}', which holds {n} items"));
+        match combos {
+            Some(0) => Ok(()),
+            Some(count) => {
+                for k in 0..count {
+                    let mut rest = k;
+                    let env: Vec<(String, i64)> = ivs
+                        .iter()
+                        .zip(&ranges)
+                        .map(|(iv, r)| {
+                            let v = r[rest % r.len()];
+                            rest /= r.len();
+                            (iv.clone(), v)
+                        })
+                        .collect();
+                    match expr.eval(&env) {
+                        Some(v) if (0..n as i64).contains(&v) => {}
+                        Some(v) => return Err(out_of_bounds(v)),
+                        None => {
+                            return Err(Diag::error(span, "this index divides by zero or overflows i32 in some iteration of its loops"))
+                        }
+                    }
+                }
+                Ok(())
+            }
+            None => match expr.interval(&self.loop_ranges) {
+                Some((lo, _)) if lo < 0 => Err(out_of_bounds(lo)),
+                Some((_, hi)) if hi >= n as i64 => Err(out_of_bounds(hi)),
+                Some(_) => Ok(()),
+                None => Err(Diag::error(
+                    span,
+                    format!(
+                        "this index's loops run more than {MAX_CHECKED_ITERATIONS} iterations together, and its / or % cannot be bounded without them"
+                    ),
+                )),
+            },
         }
     }
 

@@ -255,9 +255,16 @@ impl<'a> Gen<'a> {
                 }
             }
         };
+        let known = (ty.is_int()).then(|| (self.index_expr(&a), self.index_expr(&b)));
         let va = self.as_ty(a, Ty::scalar(ty), span)?;
         let vb = self.as_ty(b, Ty::scalar(ty), span)?;
-        Ok(Value::V(self.arith(op, &va, &vb, span)?))
+        let out = self.arith(op, &va, &vb, span)?;
+        if let Some((Some(x), Some(y))) = known {
+            if matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem) {
+                self.index_exprs.insert(out.s.clone(), array::IdxExpr::Bin(op, Box::new(x), Box::new(y)));
+            }
+        }
+        Ok(Value::V(out))
     }
 
     pub(super) fn binary_runs(&mut self, op: BinOp, a: Value, b: Value, span: Span) -> Result<Value> {

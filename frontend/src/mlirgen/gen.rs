@@ -87,6 +87,9 @@ pub(super) struct Gen<'a> {
     /// The constant (start, stop, step) of each `for` whose bounds are constants, by the SSA
     /// name of its variable: such a variable may index a register array.
     pub(super) loop_ranges: HashMap<String, (i64, i64, i64)>,
+    /// Integer values computed from constants and such loop variables alone (`i * 4 + j`), by
+    /// SSA name: such a value may index a register array too, checked for every iteration.
+    pub(super) index_exprs: HashMap<String, super::array::IdxExpr>,
     /// The `while` loops around the statement being generated (their ids), innermost last.
     pub(super) whiles: Vec<u32>,
 }
@@ -167,6 +170,7 @@ impl<'a> Gen<'a> {
             expr_depth: 0,
             fma: true,
             loop_ranges: HashMap::new(),
+            index_exprs: HashMap::new(),
             whiles: Vec::new(),
         }
     }
