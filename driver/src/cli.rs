@@ -416,7 +416,7 @@ fn verify_cmd(a: &CompileArgs) -> i32 {
 
 fn compile_one(a: &CompileArgs) -> i32 {
     let libdevice = a.libdevice.clone().or_else(|| crate::env::get("PHOBOS_LIBDEVICE").map(PathBuf::from));
-    let mut opts_text = format!("chip={}", a.chip);
+    let mut opts_text = format!("chip={} fma={}", a.chip, !a.no_fma);
     if let Some(l) = &libdevice {
         opts_text.push_str(&format!(" libdevice={}", l.display()));
     }

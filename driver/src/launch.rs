@@ -350,7 +350,7 @@ pub fn load_text_remarks<'s>(
             }
         }
         Some(m) => {
-            let target = phobos_passes::pipelines::Target::parse(&format!("chip={chip}")).map_err(RunError::Usage)?;
+            let target = phobos_passes::pipelines::Target::parse(&format!("chip={chip} fma={}", !opts.no_fma)).map_err(RunError::Usage)?;
             compile::lower(session, m, Stage::Simt, &CompileOptions { target, ..Default::default() })
         }
         None => Err(compile::CompileError::Invalid),

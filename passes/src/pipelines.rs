@@ -11,19 +11,20 @@ use crate::{registry::split_options, target};
 
 /// The named pipelines with a one-line summary each.
 pub const PIPELINES: &[(&str, &str)] = &[
-    ("phobos-to-simt", "Phobos dialects (L1) to the SIMT level (upstream gpu/arith/scf/memref/vector/nvvm) {chip=sm_90}"),
+    ("phobos-to-simt", "Phobos dialects (L1) to the SIMT level (upstream gpu/arith/scf/memref/vector/nvvm) {chip=sm_90 fma=1}"),
     ("phobos-simt-to-llvm", "SIMT level to the LLVM dialect with an NVVM target {chip=sm_90 O=3 libdevice=PATH}"),
-    ("phobos-to-ptx", "Phobos dialects to PTX in a gpu.binary {chip=sm_90 O=3 libdevice=PATH}"),
+    ("phobos-to-ptx", "Phobos dialects to PTX in a gpu.binary {chip=sm_90 O=3 libdevice=PATH fma=1}"),
 ];
 
 /// The passes of `phobos-to-simt`, in order, for the gpu.module (`{chip}` is filled in).
-pub const SIMT_PASSES: &str = "verify-uniformity,convert-exchange-to-gpu,tile-plan-shared-memory{chip={chip}},infer-barriers,compose-layouts,convert-layout-to-arith,\
+pub const SIMT_PASSES: &str = "verify-uniformity,contract-fma{contract={fma}},convert-exchange-to-gpu,tile-plan-shared-memory{chip={chip}},infer-barriers,compose-layouts,convert-layout-to-arith,\
 convert-cta-to-gpu,tile-plan-shared-memory{chip={chip}},convert-tile-to-gpu,\
 convert-lane-to-gpu,vector-fuse-dp4a,expand-subgroup-ids,canonicalize,cse,elide-barriers,prove-alignment";
 
-/// `phobos-to-simt`'s gpu.module passes for a chip.
-pub fn simt_passes(chip: &str) -> String {
-    SIMT_PASSES.replace("{chip}", chip)
+/// `phobos-to-simt`'s gpu.module passes for a chip; `fma`: contract float products into
+/// fused multiply-adds where the ops allow it (`contract-fma`).
+pub fn simt_passes(chip: &str, fma: bool) -> String {
+    SIMT_PASSES.replace("{chip}", chip).replace("{fma}", if fma { "true" } else { "false" })
 }
 
 /// Target options of the pipelines that reach LLVM.
@@ -32,6 +33,8 @@ pub struct Target {
     pub chip: String,
     pub opt_level: u32,
     pub libdevice: Option<String>,
+    /// Contract float products into fused multiply-adds (`fma=0`: `--no-fma`).
+    pub fma: bool,
 }
 
 /// The libdevice every pipeline links unless told otherwise (the driver sets it once: the
@@ -45,12 +48,12 @@ pub fn set_default_libdevice(path: Option<String>) {
 
 impl Default for Target {
     fn default() -> Self {
-        Target { chip: "sm_90".into(), opt_level: 3, libdevice: DEFAULT_LIBDEVICE.get().cloned().flatten() }
+        Target { chip: "sm_90".into(), opt_level: 3, libdevice: DEFAULT_LIBDEVICE.get().cloned().flatten(), fma: true }
     }
 }
 
 impl Target {
-    /// Parses `chip=sm_90 O=3 libdevice=PATH`.
+    /// Parses `chip=sm_90 O=3 libdevice=PATH fma=1`.
     pub fn parse(options: &str) -> Result<Target, String> {
         let mut t = Target::default();
         for (k, v) in split_options(options)? {
@@ -58,7 +61,8 @@ impl Target {
                 "chip" => t.chip = v,
                 "O" => t.opt_level = v.parse().ok().filter(|o| *o <= 3).ok_or_else(|| format!("O must be 0 to 3, got '{v}'"))?,
                 "libdevice" => t.libdevice = (!v.is_empty()).then_some(v),
-                _ => return Err(format!("no option '{k}' (options: chip, O, libdevice)")),
+                "fma" => t.fma = !matches!(v.as_str(), "0" | "false"),
+                _ => return Err(format!("no option '{k}' (options: chip, O, libdevice, fma)")),
             }
         }
         target::chip(&t.chip)?;
@@ -82,7 +86,7 @@ impl Target {
 /// The upstream pipeline from L2 to the LLVM dialect (notes §1.1).
 pub fn simt_to_llvm(t: &Target) -> String {
     format!(
-        "nvvm-attach-target{{{}}},gpu.module(strip-bounds-checks,lower-fma,lower-math-intrinsics,lower-ordered-accesses,convert-nvgpu-to-nvvm,expand-strided-metadata,lower-affine,\
+        "nvvm-attach-target{{{}}},gpu.module(contract-fma{{contract=false}},strip-bounds-checks,lower-fma,lower-math-intrinsics,lower-ordered-accesses,convert-nvgpu-to-nvvm,expand-strided-metadata,lower-affine,\
          convert-vector-to-scf,convert-scf-to-cf,convert-gpu-to-nvvm{{has-redux=1 use-bare-ptr-memref-call-conv=1}},\
          canonicalize,cse,reconcile-unrealized-casts)",
         t.options()
@@ -93,25 +97,26 @@ pub fn simt_to_llvm(t: &Target) -> String {
 pub fn expand(name: &str, options: &str) -> Option<Result<String, String>> {
     Some(match name {
         "phobos-to-simt" => {
-            let mut chip = "sm_90".to_string();
+            let (mut chip, mut fma) = ("sm_90".to_string(), true);
             let pairs = match split_options(options) {
                 Ok(p) => p,
                 Err(e) => return Some(Err(format!("'phobos-to-simt': {e}"))),
             };
             for (k, v) in pairs {
-                if k != "chip" {
-                    return Some(Err(format!("'phobos-to-simt' has no option '{k}' (it has: chip)")));
+                match k.as_str() {
+                    "chip" => chip = v,
+                    "fma" => fma = !matches!(v.as_str(), "0" | "false"),
+                    _ => return Some(Err(format!("'phobos-to-simt' has no option '{k}' (it has: chip, fma)"))),
                 }
-                chip = v;
             }
             if let Err(e) = target::chip(&chip) {
                 return Some(Err(e));
             }
-            Ok(format!("gpu.module({})", simt_passes(&chip)))
+            Ok(format!("gpu.module({})", simt_passes(&chip, fma)))
         }
         "phobos-simt-to-llvm" => Target::parse(options).map(|t| simt_to_llvm(&t)),
         "phobos-to-ptx" => Target::parse(options)
-            .map(|t| format!("gpu.module({}),{},gpu-module-to-binary{{format=isa}}", simt_passes(&t.chip), simt_to_llvm(&t))),
+            .map(|t| format!("gpu.module({}),{},gpu-module-to-binary{{format=isa}}", simt_passes(&t.chip, t.fma), simt_to_llvm(&t))),
         _ => return None,
     })
 }

@@ -51,11 +51,14 @@ pub struct Options {
     pub opt_level: u32,
     /// Write the IR after every pass into this directory.
     pub dump_dir: Option<PathBuf>,
+    /// Keep float multiplies and adds apart: no fused multiply-add contraction, even of ops
+    /// that carry the `contract` fastmath flag (`contract-fma`).
+    pub no_fma: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { chip: "sm_90".into(), opt_level: 3, dump_dir: None }
+        Options { chip: "sm_90".into(), opt_level: 3, dump_dir: None, no_fma: false }
     }
 }
 
@@ -143,10 +146,11 @@ impl Compiler {
     /// Compiles a `.phobos` source.
     pub fn compile_phobos(&self, source: &str, filename: &str, opts: &Options) -> Result<Vec<Kernel>, Error> {
         let src = phobos_frontend::Source::new(filename, source);
-        let out = phobos_frontend::compile(&src, &phobos_frontend::Options::default()).map_err(|ds| {
-            let list: Vec<Diagnostic> = ds.iter().map(|d| compile::frontend_diagnostic(d, &src)).collect();
-            Error::Compile(Diagnostics::new(list, ds.iter().map(|d| d.render(&src)).collect()))
-        })?;
+        let out =
+            phobos_frontend::compile(&src, &phobos_frontend::Options { no_fma: opts.no_fma, ..Default::default() }).map_err(|ds| {
+                let list: Vec<Diagnostic> = ds.iter().map(|d| compile::frontend_diagnostic(d, &src)).collect();
+                Error::Compile(Diagnostics::new(list, ds.iter().map(|d| d.render(&src)).collect()))
+            })?;
         self.compile_mlir(&out.mlir, &format!("{filename}.l1.mlir"), opts)
     }
 
@@ -158,8 +162,8 @@ impl Compiler {
 
     /// The lowering options `opts` stand for.
     fn compile_options(&self, opts: &Options) -> Result<CompileOptions, Error> {
-        let target =
-            Target::parse(&format!("chip={} O={}", opts.chip, opts.opt_level)).map_err(|e| Error::Compile(Diagnostics::unlocated(e)))?;
+        let target = Target::parse(&format!("chip={} O={} fma={}", opts.chip, opts.opt_level, !opts.no_fma))
+            .map_err(|e| Error::Compile(Diagnostics::unlocated(e)))?;
         Ok(CompileOptions { target, dump_dir: opts.dump_dir.clone(), ..Default::default() })
     }
 

@@ -365,6 +365,9 @@ impl<'a> Gen<'a> {
             BinOp::Rem => return Err(Diag::error(span, format!("'%' needs integers, found {}", e.name()))),
             _ => return Err(Diag::error(span, format!("'{}' does not apply to {}", op.text(), e.name()))),
         };
-        Ok(self.emit(format!("{name} {}, {} : {}", a.s, b.s, t.mlir()), rty, span))
+        // Float products and sums may contract into fused multiply-adds (`contract-fma`
+        // decides), unless --no-fma.
+        let flags = if self.fma && matches!(name, "arith.addf" | "arith.subf" | "arith.mulf") { " fastmath<contract>" } else { "" };
+        Ok(self.emit(format!("{name} {}, {}{flags} : {}", a.s, b.s, t.mlir()), rty, span))
     }
 }

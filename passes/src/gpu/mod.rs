@@ -1,5 +1,6 @@
 //! Passes over upstream gpu ops.
 
+pub mod contract_fma;
 pub mod elide_barriers;
 pub mod expand_subgroup_ids;
 pub mod lower_fma;
