@@ -30,6 +30,8 @@ impl Dtype {
             "i32" => Dtype::I32,
             "i64" => Dtype::I64,
             "f16" => Dtype::F16,
+            // NumPy has no bfloat16: a bf16 tensor is a uint16 array of its bit patterns.
+            "bf16" => Dtype::U16,
             "f32" => Dtype::F32,
             "f64" => Dtype::F64,
             _ => return None,

@@ -8,6 +8,8 @@ pub enum Scalar {
     I32,
     I64,
     F16,
+    /// bfloat16: f32's exponent, 8 bits of significand.
+    BF16,
     F32,
     F64,
     Bool,
@@ -21,6 +23,7 @@ impl Scalar {
             "i32" => Scalar::I32,
             "i64" => Scalar::I64,
             "f16" => Scalar::F16,
+            "bf16" => Scalar::BF16,
             "f32" => Scalar::F32,
             "f64" => Scalar::F64,
             "bool" => Scalar::Bool,
@@ -35,6 +38,7 @@ impl Scalar {
             Scalar::I32 => "i32",
             Scalar::I64 => "i64",
             Scalar::F16 => "f16",
+            Scalar::BF16 => "bf16",
             Scalar::F32 => "f32",
             Scalar::F64 => "f64",
             Scalar::Bool => "bool",
@@ -57,7 +61,7 @@ impl Scalar {
     pub fn bytes(self) -> u32 {
         match self {
             Scalar::I8 | Scalar::Bool => 1,
-            Scalar::I16 | Scalar::F16 => 2,
+            Scalar::I16 | Scalar::F16 | Scalar::BF16 => 2,
             Scalar::I32 | Scalar::F32 => 4,
             Scalar::I64 | Scalar::F64 => 8,
         }
@@ -73,7 +77,7 @@ impl Scalar {
         matches!(self, Scalar::I8 | Scalar::I16 | Scalar::I32 | Scalar::I64)
     }
     pub fn is_float(self) -> bool {
-        matches!(self, Scalar::F16 | Scalar::F32 | Scalar::F64)
+        matches!(self, Scalar::F16 | Scalar::BF16 | Scalar::F32 | Scalar::F64)
     }
     /// The range of an integer type.
     pub fn int_range(self) -> (i64, i64) {

@@ -237,6 +237,8 @@ pub enum Scalar {
     Index,
     /// `f16`
     F16,
+    /// `bf16` (bfloat16)
+    BF16,
     /// `f32`
     F32,
     /// `f64`
@@ -254,6 +256,7 @@ impl Scalar {
             Scalar::I64 => b.ctx.i(64),
             Scalar::Index => b.ctx.index(),
             Scalar::F16 => b.ctx.known_type("f16"),
+            Scalar::BF16 => b.ctx.known_type("bf16"),
             Scalar::F32 => b.ctx.known_type("f32"),
             Scalar::F64 => b.ctx.known_type("f64"),
         }
@@ -263,7 +266,7 @@ impl Scalar {
 /// A constant of type `s`: integers (and `Bool`, 0 or 1) take `v` truncated to an integer.
 pub fn constant<'a>(b: Builder<'a>, s: Scalar, v: f64) -> Val<'a> {
     match s {
-        Scalar::F16 | Scalar::F32 | Scalar::F64 => b.const_float(s.ty(b), v),
+        Scalar::F16 | Scalar::BF16 | Scalar::F32 | Scalar::F64 => b.const_float(s.ty(b), v),
         Scalar::Index => b.index(v as i64),
         _ => b.const_int(s.ty(b), v as i64),
     }

@@ -18,7 +18,8 @@ impl<'a> Gen<'a> {
         if math::is_math(n) && !self.fns.contains_key(n) {
             return self.math_call(n, args, span);
         }
-        if let Some(to) = Scalar::parse(n) {
+        // `bf16` came after the reserved type names: a fn of that name wins.
+        if let Some(to) = Scalar::parse(n).filter(|_| !(n == "bf16" && self.fns.contains_key(n))) {
             arity(1)?;
             let v = self.expr(&args[0])?;
             return self.cast(v, to, span);

@@ -148,6 +148,7 @@ pub(super) fn float_text(v: f64, ty: Scalar) -> String {
                     0xFC00
                 }
             ),
+            Scalar::BF16 => format!("0x{:04X}", ((v as f32).to_bits() >> 16) as u16 | if v.is_nan() { 0x40 } else { 0 }),
             Scalar::F64 => format!("0x{:016X}", v.to_bits()),
             _ => format!("0x{:08X}", (v as f32).to_bits()),
         }

@@ -1,6 +1,6 @@
 //! Math built-ins (docs/language.md, "Math"): `exp`, `log`, `sin`, ... as MLIR's `math` ops,
 //! `abs` (floats and integers), `isnan`, `isinf`, `select`. They are not reserved: a `fn` of
-//! the same name wins. `f16` arguments are computed in `f32` and rounded back; literal
+//! the same name wins. `f16` and `bf16` arguments are computed in `f32` and rounded back; literal
 //! arguments fold to a literal (computed in f64), which takes its type where it is used; a run
 //! is taken element by element.
 
@@ -173,7 +173,7 @@ impl<'a> Gen<'a> {
         };
         // f16 is computed in f32 and rounded back, as CUDA's half functions do.
         let f32t = t.with_elem(Scalar::F32);
-        let wide = t.elem == Scalar::F16;
+        let wide = matches!(t.elem, Scalar::F16 | Scalar::BF16);
         let args: Vec<String> =
             vs.iter()
                 .map(|v| {
