@@ -145,7 +145,8 @@ pub fn lower_from(
     if stage != Stage::L1 {
         let mut steps = if from == Stage::L1 { vec![(Stage::Simt, simt_pipeline(&opts.target))] } else { vec![] };
         steps.extend(backend_pipelines(stage, &opts.target));
-        for (reached, pipeline) in steps {
+        for i in 0..steps.len() {
+            let (reached, pipeline) = steps[i].clone();
             result = run_stage(session, module, &pipeline, opts, reached, keep_passes, &mut info.passes);
             if result.is_err() {
                 break;
@@ -155,6 +156,14 @@ pub fn lower_from(
                     if let (Some(name), Some(b)) = (f.str_attr("sym_name"), f.int_attr("phobos.dynamic_shared_bytes")) {
                         info.dynamic_shared.insert(name, b as u64);
                     }
+                }
+                // Linking libdevice costs LLVM about a millisecond: only a kernel that calls it
+                // links it.
+                if opts.target.libdevice.is_some() && !needs_libdevice(module) {
+                    let target = phobos_passes::pipelines::Target { libdevice: None, ..opts.target.clone() };
+                    let rest: Vec<(Stage, String)> = backend_pipelines(stage, &target);
+                    steps.truncate(i + 1);
+                    steps.extend(rest);
                 }
             }
             if opts.keep_stages {
@@ -173,6 +182,17 @@ pub fn lower_from(
         return Err(CompileError::Invalid);
     }
     Ok(info)
+}
+
+/// Whether a SIMT-level module has an op that lowers to a libdevice call: a `math` op other
+/// than those Phobos lowers itself (`math.fma`, `math.trunc`, `math.absi`), or
+/// `arith.maxnumf`/`minnumf`/`remf`.
+fn needs_libdevice(module: &OwnedModule) -> bool {
+    module.op().walk().into_iter().any(|o| {
+        let n = o.name();
+        (n.starts_with("math.") && !matches!(n.as_str(), "math.fma" | "math.trunc" | "math.absi"))
+            || matches!(n.as_str(), "arith.maxnumf" | "arith.minnumf" | "arith.remf")
+    })
 }
 
 /// Whether every function each PTX calls is defined; reports each one that is not at the
