@@ -13,11 +13,16 @@ use crate::{
 };
 use std::{collections::BTreeMap, path::PathBuf};
 
+#[path = "selftest_tutorials.rs"]
+mod tutorials;
+
 /// One seed kernel on one input.
 struct Case {
     name: &'static str,
     file: &'static str,
     source: &'static str,
+    /// The kernel, when the file has several.
+    kernel: Option<&'static str>,
     grid: [u32; 3],
     arrays: BTreeMap<String, (Array, PathBuf)>,
     /// The output tensor and its reference values.
@@ -27,6 +32,8 @@ struct Case {
     tolerance: Vec<f64>,
     /// Bytes the kernel must move (its inputs and outputs once).
     bytes: usize,
+    /// Floating-point operations (a matmul's 2 M N K; 0 for a memory-bound kernel).
+    flops: usize,
 }
 
 /// A deterministic generator (xorshift64*), for test data and the fuzzing harness.
@@ -78,6 +85,7 @@ fn matvec(name: &'static str, file: &'static str, source: &'static str, n: usize
         name,
         file,
         source,
+        kernel: None,
         grid: [n.div_ceil(4) as u32, 1, 1],
         arrays: arrays(vec![
             ("W", f32_array(&[n as u64, k as u64], &w)),
@@ -88,6 +96,7 @@ fn matvec(name: &'static str, file: &'static str, source: &'static str, n: usize
         reference,
         tolerance,
         bytes: (n * k + k + n) * 4,
+        flops: 2 * n * k,
     }
 }
 
@@ -102,6 +111,7 @@ fn i8_matvec(n: usize, k: usize, seed: u64) -> Case {
         name: "i8_matvec",
         file: "i8_matvec.phobos",
         source: include_str!("../../examples/i8_matvec.phobos"),
+        kernel: None,
         grid: [n.div_ceil(8) as u32, 1, 1],
         arrays: arrays(vec![
             ("A", i8_array(&[1, k as u64], &a)),
@@ -112,6 +122,7 @@ fn i8_matvec(n: usize, k: usize, seed: u64) -> Case {
         reference,
         tolerance: vec![0.0; n],
         bytes: n * k + k + n * 4,
+        flops: 2 * n * k,
     }
 }
 
@@ -140,24 +151,33 @@ fn small_cases() -> Vec<Case> {
             name: "lane_max",
             file: "lane_max.phobos",
             source: include_str!("../../examples/lane_max.phobos"),
+            kernel: None,
             grid: [1, 1, 1],
             arrays: arrays(vec![("A", f32_array(&[1, 128], &a)), ("O", f32_array(&[1, 1], &[f32::NAN]))]),
             output: "O",
             reference: vec![max32],
             tolerance: vec![0.0],
             bytes: 129 * 4,
+            flops: 0,
         },
         Case {
             name: "butterfly",
             file: "butterfly.phobos",
             source: include_str!("../../examples/butterfly.phobos"),
+            kernel: None,
             grid: [(t / 128) as u32, 1, 1],
             arrays: arrays(vec![("X", f32_array(&[t as u64], &xs)), ("S", f32_array(&[t as u64], &vec![f32::NAN; t]))]),
             output: "S",
             tolerance: vec![1e-5; t],
             reference: sums,
             bytes: 2 * t * 4,
+            flops: 0,
         },
+        tutorials::vector_add(5000),
+        tutorials::softmax(37, 1000),
+        tutorials::layer_norm(9, 1025),
+        tutorials::gelu(5000),
+        tutorials::matmul(97, 131, 67),
     ]
 }
 
@@ -231,7 +251,7 @@ pub fn selftest(gpu: bool, summary: Option<&std::path::Path>) -> i32 {
         }
     };
     for c in small_cases() {
-        let (module, sig) = match launch::load_text(&session, c.file, c.source, None, &chip) {
+        let (module, sig) = match launch::load_text(&session, c.file, c.source, c.kernel, &chip) {
             Ok(m) => m,
             Err(e) => {
                 record(Err(describe(e)), format!("{} compile", c.name), &mut lines);
@@ -306,9 +326,19 @@ pub fn bench(reps: usize, summary: Option<&std::path::Path>) -> i32 {
         println!("{l}");
     }
     let mut code = 0;
-    for c in [lanes_matvec(16384, 8192), staged_matvec(1 << 20), i8_matvec(16384, 16384, 14)] {
+    let cases = [
+        lanes_matvec(16384, 8192),
+        staged_matvec(1 << 20),
+        i8_matvec(16384, 16384, 14),
+        tutorials::vector_add(1 << 26),
+        tutorials::softmax(8192, 4096),
+        tutorials::layer_norm(8192, 4096),
+        tutorials::gelu(1 << 26),
+        tutorials::matmul(2048, 2048, 2048),
+    ];
+    for c in cases {
         let row = (|| -> Result<String, String> {
-            let (module, sig) = launch::load_text(&session, c.file, c.source, None, &gpu.chip).map_err(describe)?;
+            let (module, sig) = launch::load_text(&session, c.file, c.source, c.kernel, &gpu.chip).map_err(describe)?;
             let (outs, times) =
                 launch::execute_cuda(&session, &module, &sig, &c.arrays, &BTreeMap::new(), c.grid, &gpu.chip, &gpu, Some((5, reps)))
                     .map_err(describe)?;
@@ -322,6 +352,8 @@ pub fn bench(reps: usize, summary: Option<&std::path::Path>) -> i32 {
             // A copy reads and writes each byte: its DRAM traffic is twice the bytes.
             let copy_gbs = 2.0 * c.bytes as f64 / (copy as f64 * 1e6);
             let size = c.arrays.iter().map(|(n, (a, _))| format!("{n}{:?}", a.shape)).collect::<Vec<_>>().join(" ");
+            // A matmul is measured in GFLOP/s, next to its bytes.
+            let check = if c.flops > 0 { format!("{:.0} GFLOP/s; {check}", c.flops as f64 / (med as f64 * 1e6)) } else { check };
             Ok(format!("| {} | {size} | {med:.4} | {gbs:.0} | {copy_gbs:.0} | {:.2} | {check} |", c.name, gbs / copy_gbs))
         })();
         let line = row.unwrap_or_else(|e| {
