@@ -118,6 +118,10 @@ struct RunArgs {
     /// Keep float multiplies and adds apart (no fused multiply-add contraction).
     #[arg(long)]
     no_fma: bool,
+    /// Approximate f32 math functions (ex2.approx, lg2.approx, rsqrt.approx, sin/cos.approx,
+    /// tanh.approx on sm_75+), as @fast_math does for one kernel.
+    #[arg(long)]
+    fast_math: bool,
 }
 
 /// What `--emit` accepts.
@@ -171,6 +175,10 @@ struct CompileArgs {
     /// products (which is on by default, as in CUDA).
     #[arg(long)]
     no_fma: bool,
+    /// Approximate f32 math functions (ex2.approx, lg2.approx, rsqrt.approx, sin/cos.approx,
+    /// tanh.approx on sm_75+), as @fast_math does for one kernel.
+    #[arg(long)]
+    fast_math: bool,
     /// libdevice.10.bc, for math functions (default: $PHOBOS_LIBDEVICE).
     #[arg(long)]
     libdevice: Option<PathBuf>,
@@ -250,6 +258,7 @@ fn run_cmd(a: RunArgs) -> i32 {
             },
             stats: a.stats,
             no_fma: a.no_fma,
+            fast_math: a.fast_math,
         })
     })();
     let req = match parsed {
@@ -368,7 +377,8 @@ fn verify_cmd(a: &CompileArgs) -> i32 {
     let mut outputs = Vec::new();
     for chunk in &chunks {
         let src = phobos_frontend::Source::new(filename.clone(), chunk.text.clone());
-        let fopts = phobos_frontend::Options { defines: defines.clone(), kernel: a.kernel.clone(), no_fma: a.no_fma };
+        let fopts =
+            phobos_frontend::Options { defines: defines.clone(), kernel: a.kernel.clone(), no_fma: a.no_fma, fast_math: a.fast_math };
         let mut diags: Vec<Diagnostic> = Vec::new();
         match phobos_frontend::compile(&src, &fopts) {
             Err(ds) => diags.extend(ds.iter().map(|d| compile::frontend_diagnostic(d, &src))),
@@ -416,7 +426,7 @@ fn verify_cmd(a: &CompileArgs) -> i32 {
 
 fn compile_one(a: &CompileArgs) -> i32 {
     let libdevice = a.libdevice.clone().or_else(|| crate::env::get("PHOBOS_LIBDEVICE").map(PathBuf::from));
-    let mut opts_text = format!("chip={} fma={}", a.chip, !a.no_fma);
+    let mut opts_text = format!("chip={} fma={} fast-math={}", a.chip, !a.no_fma, a.fast_math);
     if let Some(l) = &libdevice {
         opts_text.push_str(&format!(" libdevice={}", l.display()));
     }
@@ -452,7 +462,7 @@ fn compile_one(a: &CompileArgs) -> i32 {
                 }
             };
         }
-        let fopts = phobos_frontend::Options { defines, kernel: a.kernel.clone(), no_fma: a.no_fma };
+        let fopts = phobos_frontend::Options { defines, kernel: a.kernel.clone(), no_fma: a.no_fma, fast_math: a.fast_math };
         match phobos_frontend::compile(&src, &fopts) {
             Ok(out) => (out.mlir, out.entries),
             Err(diags) => {
@@ -547,6 +557,7 @@ fn compile_one(a: &CompileArgs) -> i32 {
                     defines: parse_defines(&a.defines).unwrap_or_default(),
                     kernel: a.kernel.clone(),
                     no_fma: a.no_fma,
+                    fast_math: a.fast_math,
                 };
                 match phobos_frontend::compile(&src, &fopts) {
                     Ok(o) => o.mlir,

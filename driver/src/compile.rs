@@ -92,7 +92,7 @@ pub struct Lowered {
 
 /// The pipeline from L1 to the SIMT level.
 pub fn simt_pipeline(target: &Target) -> String {
-    format!("builtin.module(gpu.module({}))", simt_passes(&target.chip, target.fma))
+    format!("builtin.module(gpu.module({}))", simt_passes(&target.chip, target.fma, target.fast_math))
 }
 
 /// The pipelines from the SIMT level to `stage`, one per stage on the way (LLVM, then PTX).

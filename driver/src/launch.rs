@@ -63,6 +63,8 @@ pub struct RunRequest {
     pub stats: bool,
     /// No fused multiply-add contraction.
     pub no_fma: bool,
+    /// Approximate f32 math functions (`--fast-math`).
+    pub fast_math: bool,
 }
 
 /// The simulator's bounds and size as the command line gave them (None: the default).
@@ -277,7 +279,7 @@ pub fn select_entry(sig: &Signature, values: &BTreeMap<String, i64>) -> Result<S
 pub fn load<'s>(session: &'s Session, req: &RunRequest) -> Result<(crate::session::OwnedModule<'s>, Signature), RunError> {
     let filename = req.file.display().to_string();
     let text = crate::read_source(&req.file).map_err(RunError::Usage)?;
-    let opts = phobos_frontend::Options { no_fma: req.no_fma, ..Default::default() };
+    let opts = phobos_frontend::Options { no_fma: req.no_fma, fast_math: req.fast_math, ..Default::default() };
     load_text_with(session, &filename, &text, req.kernel.as_deref(), &req.chip, &opts)
 }
 
@@ -350,7 +352,8 @@ pub fn load_text_remarks<'s>(
             }
         }
         Some(m) => {
-            let target = phobos_passes::pipelines::Target::parse(&format!("chip={chip} fma={}", !opts.no_fma)).map_err(RunError::Usage)?;
+            let target = phobos_passes::pipelines::Target::parse(&format!("chip={chip} fma={} fast-math={}", !opts.no_fma, opts.fast_math))
+                .map_err(RunError::Usage)?;
             compile::lower(session, m, Stage::Simt, &CompileOptions { target, ..Default::default() })
         }
         None => Err(compile::CompileError::Invalid),

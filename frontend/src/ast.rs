@@ -39,6 +39,8 @@ pub enum Attr {
     Aligned { dims: Vec<(Ident, Expr)>, span: Span },
     /// `@autotune(K in [256, 512], ...)`: one specialization per listed value.
     Autotune { dims: Vec<(Ident, Vec<Expr>)>, span: Span },
+    /// `@fast_math`: approximate math functions (the hardware's `ex2.approx`, ...).
+    FastMath { span: Span },
 }
 
 #[derive(Clone, Debug, Serialize)]

@@ -190,7 +190,7 @@ impl Parser {
         if self.is_ident("fn") {
             if let Some(a) = attrs.first() {
                 let span = match a {
-                    Attr::Launch { span, .. } | Attr::Aligned { span, .. } | Attr::Autotune { span, .. } => *span,
+                    Attr::Launch { span, .. } | Attr::Aligned { span, .. } | Attr::Autotune { span, .. } | Attr::FastMath { span } => *span,
                 };
                 return Err(Diag::error(span, "attributes apply to kernels, not to fn"));
             }
@@ -205,6 +205,15 @@ impl Parser {
     fn attr(&mut self) -> Result<Attr> {
         let at = self.eat_punct("@")?;
         let name = self.ident("an attribute name")?;
+        if name.name == "fast_math" {
+            // A flag: `@fast_math`, or `@fast_math()`.
+            if self.is_punct("(") {
+                self.bump();
+                let end = self.eat_punct(")")?;
+                return Ok(Attr::FastMath { span: at.to(end) });
+            }
+            return Ok(Attr::FastMath { span: at.to(name.span) });
+        }
         self.eat_punct("(")?;
         let attr = match name.name.as_str() {
             "launch" => {
@@ -253,7 +262,12 @@ impl Parser {
                 let end = self.eat_punct(")")?;
                 Attr::Autotune { dims, span: at.to(end) }
             }
-            other => return Err(Diag::error(name.span, format!("unknown attribute '@{other}' (expected @launch, @aligned or @autotune)"))),
+            other => {
+                return Err(Diag::error(
+                    name.span,
+                    format!("unknown attribute '@{other}' (expected @launch, @aligned, @autotune or @fast_math)"),
+                ))
+            }
         };
         Ok(attr)
     }

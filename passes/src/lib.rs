@@ -21,7 +21,7 @@ pub mod vector;
 use registry::PassInfo;
 
 /// The registry's table (see [`registry::passes`]).
-pub(crate) static PASSES: [PassInfo; 18] = [
+pub(crate) static PASSES: [PassInfo; 19] = [
     analysis::verify_uniformity::PASS,
     conversion::exchange_to_gpu::PASS,
     tile::infer_barriers::PASS,
@@ -33,6 +33,7 @@ pub(crate) static PASSES: [PassInfo; 18] = [
     conversion::lane_to_gpu::PASS,
     vector::fuse_dp4a::PASS,
     gpu::contract_fma::PASS,
+    gpu::lower_fast_math::PASS,
     gpu::lower_fma::PASS,
     gpu::lower_math_intrinsics::PASS,
     gpu::lower_ordered_accesses::PASS,

@@ -11,20 +11,22 @@ use crate::{registry::split_options, target};
 
 /// The named pipelines with a one-line summary each.
 pub const PIPELINES: &[(&str, &str)] = &[
-    ("phobos-to-simt", "Phobos dialects (L1) to the SIMT level (upstream gpu/arith/scf/memref/vector/nvvm) {chip=sm_90 fma=1}"),
+    ("phobos-to-simt", "Phobos dialects (L1) to the SIMT level (upstream gpu/arith/scf/memref/vector/nvvm) {chip=sm_90 fma=1 fast-math=0}"),
     ("phobos-simt-to-llvm", "SIMT level to the LLVM dialect with an NVVM target {chip=sm_90 O=3 libdevice=PATH}"),
-    ("phobos-to-ptx", "Phobos dialects to PTX in a gpu.binary {chip=sm_90 O=3 libdevice=PATH fma=1}"),
+    ("phobos-to-ptx", "Phobos dialects to PTX in a gpu.binary {chip=sm_90 O=3 libdevice=PATH fma=1 fast-math=0}"),
 ];
 
 /// The passes of `phobos-to-simt`, in order, for the gpu.module (`{chip}` is filled in).
-pub const SIMT_PASSES: &str = "verify-uniformity,contract-fma{contract={fma}},convert-exchange-to-gpu,tile-plan-shared-memory{chip={chip}},infer-barriers,compose-layouts,convert-layout-to-arith,\
+pub const SIMT_PASSES: &str = "verify-uniformity,contract-fma{contract={fma}},lower-fast-math{chip={chip} all={fast}},convert-exchange-to-gpu,tile-plan-shared-memory{chip={chip}},infer-barriers,compose-layouts,convert-layout-to-arith,\
 convert-cta-to-gpu,tile-plan-shared-memory{chip={chip}},convert-tile-to-gpu,\
 convert-lane-to-gpu,vector-fuse-dp4a,expand-subgroup-ids,canonicalize,cse,elide-barriers,prove-alignment";
 
 /// `phobos-to-simt`'s gpu.module passes for a chip; `fma`: contract float products into
-/// fused multiply-adds where the ops allow it (`contract-fma`).
-pub fn simt_passes(chip: &str, fma: bool) -> String {
-    SIMT_PASSES.replace("{chip}", chip).replace("{fma}", if fma { "true" } else { "false" })
+/// fused multiply-adds where the ops allow it (`contract-fma`); `fast_math`: every f32 math
+/// function is the hardware's approximation (`lower-fast-math{all}`), not only those marked.
+pub fn simt_passes(chip: &str, fma: bool, fast_math: bool) -> String {
+    let b = |v: bool| if v { "true" } else { "false" };
+    SIMT_PASSES.replace("{chip}", chip).replace("{fma}", b(fma)).replace("{fast}", b(fast_math))
 }
 
 /// Target options of the pipelines that reach LLVM.
@@ -35,6 +37,8 @@ pub struct Target {
     pub libdevice: Option<String>,
     /// Contract float products into fused multiply-adds (`fma=0`: `--no-fma`).
     pub fma: bool,
+    /// Every f32 math function is the hardware's approximation (`fast-math=1`: `--fast-math`).
+    pub fast_math: bool,
 }
 
 /// The libdevice every pipeline links unless told otherwise (the driver sets it once: the
@@ -48,12 +52,12 @@ pub fn set_default_libdevice(path: Option<String>) {
 
 impl Default for Target {
     fn default() -> Self {
-        Target { chip: "sm_90".into(), opt_level: 3, libdevice: DEFAULT_LIBDEVICE.get().cloned().flatten(), fma: true }
+        Target { chip: "sm_90".into(), opt_level: 3, libdevice: DEFAULT_LIBDEVICE.get().cloned().flatten(), fma: true, fast_math: false }
     }
 }
 
 impl Target {
-    /// Parses `chip=sm_90 O=3 libdevice=PATH fma=1`.
+    /// Parses `chip=sm_90 O=3 libdevice=PATH fma=1 fast-math=0`.
     pub fn parse(options: &str) -> Result<Target, String> {
         let mut t = Target::default();
         for (k, v) in split_options(options)? {
@@ -62,7 +66,8 @@ impl Target {
                 "O" => t.opt_level = v.parse().ok().filter(|o| *o <= 3).ok_or_else(|| format!("O must be 0 to 3, got '{v}'"))?,
                 "libdevice" => t.libdevice = (!v.is_empty()).then_some(v),
                 "fma" => t.fma = !matches!(v.as_str(), "0" | "false"),
-                _ => return Err(format!("no option '{k}' (options: chip, O, libdevice, fma)")),
+                "fast-math" => t.fast_math = matches!(v.as_str(), "1" | "true"),
+                _ => return Err(format!("no option '{k}' (options: chip, O, libdevice, fma, fast-math)")),
             }
         }
         target::chip(&t.chip)?;
@@ -97,7 +102,7 @@ pub fn simt_to_llvm(t: &Target) -> String {
 pub fn expand(name: &str, options: &str) -> Option<Result<String, String>> {
     Some(match name {
         "phobos-to-simt" => {
-            let (mut chip, mut fma) = ("sm_90".to_string(), true);
+            let (mut chip, mut fma, mut fast) = ("sm_90".to_string(), true, false);
             let pairs = match split_options(options) {
                 Ok(p) => p,
                 Err(e) => return Some(Err(format!("'phobos-to-simt': {e}"))),
@@ -106,17 +111,19 @@ pub fn expand(name: &str, options: &str) -> Option<Result<String, String>> {
                 match k.as_str() {
                     "chip" => chip = v,
                     "fma" => fma = !matches!(v.as_str(), "0" | "false"),
-                    _ => return Some(Err(format!("'phobos-to-simt' has no option '{k}' (it has: chip, fma)"))),
+                    "fast-math" => fast = matches!(v.as_str(), "1" | "true"),
+                    _ => return Some(Err(format!("'phobos-to-simt' has no option '{k}' (it has: chip, fma, fast-math)"))),
                 }
             }
             if let Err(e) = target::chip(&chip) {
                 return Some(Err(e));
             }
-            Ok(format!("gpu.module({})", simt_passes(&chip, fma)))
+            Ok(format!("gpu.module({})", simt_passes(&chip, fma, fast)))
         }
         "phobos-simt-to-llvm" => Target::parse(options).map(|t| simt_to_llvm(&t)),
-        "phobos-to-ptx" => Target::parse(options)
-            .map(|t| format!("gpu.module({}),{},gpu-module-to-binary{{format=isa}}", simt_passes(&t.chip, t.fma), simt_to_llvm(&t))),
+        "phobos-to-ptx" => Target::parse(options).map(|t| {
+            format!("gpu.module({}),{},gpu-module-to-binary{{format=isa}}", simt_passes(&t.chip, t.fma, t.fast_math), simt_to_llvm(&t))
+        }),
         _ => return None,
     })
 }

@@ -173,6 +173,19 @@ pub enum MathFn {
 }
 
 impl MathFn {
+    /// The function of one of the approximate NVVM intrinsics `lower-fast-math` emits
+    /// (`llvm.nvvm.ex2.approx.ftz.f`, ...; tanh's is inline PTX, `tanh.approx.f32`).
+    pub fn of_approx(intrinsic: &str) -> Option<MathFn> {
+        Some(match intrinsic {
+            "llvm.nvvm.ex2.approx.ftz.f" => MathFn::Exp2,
+            "llvm.nvvm.lg2.approx.ftz.f" => MathFn::Log2,
+            "llvm.nvvm.rsqrt.approx.ftz.f" => MathFn::Rsqrt,
+            "llvm.nvvm.sin.approx.ftz.f" => MathFn::Sin,
+            "llvm.nvvm.cos.approx.ftz.f" => MathFn::Cos,
+            "tanh.approx.f32 $0, $1;" => MathFn::Tanh,
+            _ => return None,
+        })
+    }
     /// The function of a `math` op, and how many operands it takes.
     pub fn of(op: &str) -> Option<(MathFn, usize)> {
         use MathFn::*;
@@ -329,13 +342,16 @@ pub enum Inst {
         dst: Slot,
         a: Slot,
     },
-    /// A `math` function of one or two operands (`b` is `a` for one).
+    /// A `math` function of one or two operands (`b` is `a` for one); `ftz` for the hardware's
+    /// approximations (`ex2.approx.ftz.f32`, ...), which flush denormal inputs and results to
+    /// zero.
     Math {
         f: MathFn,
         ty: Prim,
         dst: Slot,
         a: Slot,
         b: Slot,
+        ftz: bool,
     },
     /// `math.fma`: a * b + c with one rounding, as the GPU's `fma.rn`.
     Fma {

@@ -54,11 +54,14 @@ pub struct Options {
     /// Keep float multiplies and adds apart: no fused multiply-add contraction, even of ops
     /// that carry the `contract` fastmath flag (`contract-fma`).
     pub no_fma: bool,
+    /// Every f32 math function is the hardware's approximation (`ex2.approx`, ...), as the
+    /// language's `@fast_math` (`lower-fast-math{all}`; docs/math.md has the errors).
+    pub fast_math: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { chip: "sm_90".into(), opt_level: 3, dump_dir: None, no_fma: false }
+        Options { chip: "sm_90".into(), opt_level: 3, dump_dir: None, no_fma: false, fast_math: false }
     }
 }
 
@@ -146,11 +149,14 @@ impl Compiler {
     /// Compiles a `.phobos` source.
     pub fn compile_phobos(&self, source: &str, filename: &str, opts: &Options) -> Result<Vec<Kernel>, Error> {
         let src = phobos_frontend::Source::new(filename, source);
-        let out =
-            phobos_frontend::compile(&src, &phobos_frontend::Options { no_fma: opts.no_fma, ..Default::default() }).map_err(|ds| {
-                let list: Vec<Diagnostic> = ds.iter().map(|d| compile::frontend_diagnostic(d, &src)).collect();
-                Error::Compile(Diagnostics::new(list, ds.iter().map(|d| d.render(&src)).collect()))
-            })?;
+        let out = phobos_frontend::compile(
+            &src,
+            &phobos_frontend::Options { no_fma: opts.no_fma, fast_math: opts.fast_math, ..Default::default() },
+        )
+        .map_err(|ds| {
+            let list: Vec<Diagnostic> = ds.iter().map(|d| compile::frontend_diagnostic(d, &src)).collect();
+            Error::Compile(Diagnostics::new(list, ds.iter().map(|d| d.render(&src)).collect()))
+        })?;
         self.compile_mlir(&out.mlir, &format!("{filename}.l1.mlir"), opts)
     }
 
@@ -162,7 +168,7 @@ impl Compiler {
 
     /// The lowering options `opts` stand for.
     fn compile_options(&self, opts: &Options) -> Result<CompileOptions, Error> {
-        let target = Target::parse(&format!("chip={} O={} fma={}", opts.chip, opts.opt_level, !opts.no_fma))
+        let target = Target::parse(&format!("chip={} O={} fma={} fast-math={}", opts.chip, opts.opt_level, !opts.no_fma, opts.fast_math))
             .map_err(|e| Error::Compile(Diagnostics::unlocated(e)))?;
         Ok(CompileOptions { target, dump_dir: opts.dump_dir.clone(), ..Default::default() })
     }

@@ -110,7 +110,7 @@ pub fn explain(req: &Request) -> Result<Explanation, RunError> {
         }
     }
     let session = Session::new(true).map_err(|e| RunError::Usage(e.to_string()))?;
-    let opts = phobos_frontend::Options { defines: fixed.clone(), kernel: Some(kernel.name.name.clone()), no_fma: false };
+    let opts = phobos_frontend::Options { defines: fixed.clone(), kernel: Some(kernel.name.name.clone()), no_fma: false, fast_math: false };
     let (module, sig, remarks) = launch::load_text_remarks(&session, &filename, &text, Some(&kernel.name.name), &req.chip, &opts)?;
     let mut defines = req.defines.clone();
     for (k, v) in fixed {

@@ -84,6 +84,9 @@ pub(super) struct Gen<'a> {
     pub(super) expr_depth: u32,
     /// Contract float sums of products into fused multiply-adds.
     pub(super) fma: bool,
+    /// `@fast_math` or `--fast-math`: f32 math functions carry `afn` (`lower-fast-math`
+    /// makes them the hardware's approximations).
+    pub(super) fast_math: bool,
     /// The constant (start, stop, step) of each `for` whose bounds are constants, by the SSA
     /// name of its variable: such a variable may index a register array.
     pub(super) loop_ranges: HashMap<String, (i64, i64, i64)>,
@@ -170,6 +173,7 @@ impl<'a> Gen<'a> {
             inlined_nodes: 0,
             expr_depth: 0,
             fma: true,
+            fast_math: false,
             loop_ranges: HashMap::new(),
             index_exprs: HashMap::new(),
             whiles: Vec::new(),

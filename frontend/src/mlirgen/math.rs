@@ -185,7 +185,9 @@ impl<'a> Gen<'a> {
                 })
                 .collect();
         let at = if wide { f32t } else { t };
-        let r = self.emit(format!("{op} {} : {}", args.join(", "), at.mlir()), at, span);
+        // Under fast math an f32 function may be the hardware's approximation.
+        let afn = if self.fast_math && at.elem == Scalar::F32 && n != "fma" { " fastmath<afn>" } else { "" };
+        let r = self.emit(format!("{op} {}{afn} : {}", args.join(", "), at.mlir()), at, span);
         Ok(if wide { self.emit(format!("arith.truncf {} : {} to {}", r.s, at.mlir(), t.mlir()), t, span) } else { r })
     }
 

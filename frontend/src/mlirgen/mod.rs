@@ -55,6 +55,8 @@ pub struct Options {
     /// Keep a float multiply and the add after it apart (`--no-fma`). By default a sum of
     /// products is contracted into fused multiply-adds, as CUDA does.
     pub no_fma: bool,
+    /// Approximate math functions in every kernel (`--fast-math`), as `@fast_math` does for one.
+    pub fast_math: bool,
 }
 
 /// One parameter of an entry's ABI.
@@ -171,6 +173,7 @@ pub fn generate(file: &File, src: &Source, opts: &Options) -> std::result::Resul
 /// Attribute values of one kernel.
 struct KernelAttrs {
     launch: i64,
+    fast_math: bool,
     aligned: BTreeMap<String, i64>,
     autotune: Vec<(String, Vec<i64>, Span)>,
 }
@@ -199,6 +202,7 @@ fn const_of(e: &Expr, what: &str) -> Result<i64> {
 
 fn kernel_attrs(k: &Kernel) -> Result<KernelAttrs> {
     let mut launch = None;
+    let mut fast_math = false;
     let mut aligned = BTreeMap::new();
     let mut autotune = Vec::new();
     let dims: HashSet<String> = k
@@ -220,6 +224,12 @@ fn kernel_attrs(k: &Kernel) -> Result<KernelAttrs> {
                     ));
                 }
                 launch = Some(t);
+            }
+            Attr::FastMath { span } => {
+                if fast_math {
+                    return Err(Diag::error(*span, "@fast_math is given twice"));
+                }
+                fast_math = true;
             }
             Attr::Aligned { dims: list, .. } => {
                 for (d, e) in list {
@@ -252,7 +262,7 @@ fn kernel_attrs(k: &Kernel) -> Result<KernelAttrs> {
         }
     }
     let launch = launch.ok_or_else(|| Diag::error(k.name.span, format!("kernel '{}' needs @launch(threads)", k.name.name)))?;
-    Ok(KernelAttrs { launch, aligned, autotune })
+    Ok(KernelAttrs { launch, fast_math, aligned, autotune })
 }
 
 /// Generates every specialization of one kernel.
@@ -316,6 +326,7 @@ fn kernel(k: &Kernel, fns: &HashMap<String, &FnDef>, src: &Source, opts: &Option
         }
         let mut g = Gen::new(src, fns, attrs.launch);
         g.fma = !opts.no_fma;
+        g.fast_math = opts.fast_math || attrs.fast_math;
         let (text, params) = g.kernel_fn(k, &entry_name, &fixed, &attrs.aligned)?;
         out.push((
             text,

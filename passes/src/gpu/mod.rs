@@ -3,6 +3,7 @@
 pub mod contract_fma;
 pub mod elide_barriers;
 pub mod expand_subgroup_ids;
+pub mod lower_fast_math;
 pub mod lower_fma;
 pub mod lower_math_intrinsics;
 pub mod lower_ordered_accesses;

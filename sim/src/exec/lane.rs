@@ -47,10 +47,11 @@ impl Ctx<'_> {
                     }
                 }
             }
-            Inst::Math { f, ty, dst, a, b } => {
+            Inst::Math { f, ty, dst, a, b, ftz } => {
                 for e in 0..dst.len {
                     for l in lanes(mask) {
-                        w.regs[at(*dst, e, l)] = math::eval(*f, *ty, w.regs[at(*a, e, l)], w.regs[at(*b, e, l)]);
+                        let (x, y) = (w.regs[at(*a, e, l)], w.regs[at(*b, e, l)]);
+                        w.regs[at(*dst, e, l)] = if *ftz { math::eval_ftz(*f, *ty, x) } else { math::eval(*f, *ty, x, y) };
                     }
                 }
             }

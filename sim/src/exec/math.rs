@@ -11,6 +11,14 @@ pub fn eval(f: MathFn, ty: Prim, x: u64, y: u64) -> u64 {
     fput(ty, apply(f, fget(ty, x), fget(ty, y)))
 }
 
+/// `f(x)` as the hardware's `.ftz` approximation sees it: a denormal input is zero (of its
+/// sign), a denormal result is zero. The value is the accurate one (the hardware's is within
+/// the PTX ISA's stated error of it; docs/math.md).
+pub fn eval_ftz(f: MathFn, ty: Prim, x: u64) -> u64 {
+    let flush = |v: f64| if v != 0.0 && v.abs() < f32::MIN_POSITIVE as f64 { 0.0f64.copysign(v) } else { v };
+    fput(ty, flush(apply(f, flush(fget(ty, x)), 0.0)))
+}
+
 /// `f(x, y)` in f64.
 pub fn apply(f: MathFn, x: f64, y: f64) -> f64 {
     use MathFn::*;

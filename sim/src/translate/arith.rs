@@ -79,7 +79,20 @@ impl<'a> Tr<'a> {
             }
             let s = self.operands(op)?;
             let dst = self.result(op, 0)?;
-            self.insts.push(Inst::Math { f, ty, dst, a: s[0], b: s[n - 1] });
+            self.insts.push(Inst::Math { f, ty, dst, a: s[0], b: s[n - 1], ftz: false });
+            return Ok(());
+        }
+        // The hardware's approximations (fast math): an intrinsic call, or tanh's inline PTX.
+        let approx = match name {
+            "llvm.call_intrinsic" => op.str_attr("intrin"),
+            "llvm.inline_asm" => op.str_attr("asm_string"),
+            _ => None,
+        };
+        if let Some(f) = approx.as_deref().and_then(MathFn::of_approx) {
+            let ty = self.res_prim(op, 0)?;
+            let a = self.use_(op.operand(0))?;
+            let dst = self.result(op, 0)?;
+            self.insts.push(Inst::Math { f, ty, dst, a, b: a, ftz: true });
             return Ok(());
         }
         match name {
