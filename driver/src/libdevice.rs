@@ -17,10 +17,17 @@ pub fn install_default() {
 }
 
 /// The libdevice to link: `PHOBOS_LIBDEVICE`, else the embedded one on disk. None when there is
-/// neither (a kernel calling a math function then fails with the unresolved name).
+/// neither, or `PHOBOS_LIBDEVICE` is empty (a kernel calling a math function then fails with
+/// the unresolved name).
 pub fn default_path() -> Option<String> {
     static PATH: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
-    PATH.get_or_init(|| crate::env::get("PHOBOS_LIBDEVICE").or_else(materialize)).clone()
+    // An empty PHOBOS_LIBDEVICE links none.
+    PATH.get_or_init(|| match crate::env::get("PHOBOS_LIBDEVICE") {
+        Some(p) if p.is_empty() => None,
+        Some(p) => Some(p),
+        None => materialize(),
+    })
+    .clone()
 }
 
 /// Writes the embedded libdevice to the cache directory (or the temporary one), once per

@@ -320,3 +320,34 @@ fn arithmetic_builders_pick_ops_by_type_and_refuse_misuse() {
         assert!(text.contains(op), "{op} missing:\n{text}");
     }
 }
+
+/// Every math function built with `build::math`, lowered to PTX through the API: libdevice is
+/// linked by default, so no `.extern .func` is left.
+#[test]
+fn every_math_builder_lowers_to_ptx_with_no_extern() {
+    use phobos::api::build::{self, math, Dim, Math};
+    use phobos::api::Stage;
+    let c = Compiler::new().unwrap();
+    let k = KernelBuilder::new(&c, "k", 32, &[("x", ParamType::Buffer("f32"))]).unwrap();
+    let [x] = k.args()[..] else { unreachable!() };
+    let b = k.builder_at("math.rs", 1, 1);
+    let t = build::thread_id(b, Dim::X);
+    let mut v = build::load(b, x, &[t]).unwrap();
+    use Math::*;
+    for f in [
+        Exp, Exp2, Log, Log2, Log10, Log1p, Expm1, Sqrt, Rsqrt, Cbrt, Sin, Cos, Tan, Tanh, Sinh, Cosh, Asin, Acos, Atan, Erf, Erfc, Floor,
+        Ceil, Round, Trunc, Abs, Neg,
+    ] {
+        v = math(b, f, &[v]).unwrap();
+    }
+    for f in [Atan2, Pow, CopySign] {
+        v = math(b, f, &[v, v]).unwrap();
+    }
+    v = math(b, Fma, &[v, v, v]).unwrap();
+    build::store(b, v, x, &[t]).unwrap();
+    let module = k.finish(&c).unwrap();
+    let staged = c.lower(&module, Stage::Ptx, false, &Options::default()).unwrap_or_else(|e| panic!("{e}"));
+    let ptx = &staged.ptx[0].1;
+    assert!(!ptx.contains(".extern .func"), "an unresolved function:\n{ptx}");
+    assert!(ptx.contains("fma.rn.f32"));
+}
