@@ -202,8 +202,11 @@ impl Kernel {
     /// Runs on the simulator; returns the thread-instruction count. Device buffers are moved in
     /// and back (also after a fault); host buffers are written back after a clean run.
     fn run_sim(&self, grid: [u32; 3], args: &mut [Arg]) -> Result<u64, Error> {
-        let mut bufs: Vec<Vec<u8>> = Vec::new();
-        let mut held = Vec::new();
+        let devices = distinct_devices(args);
+        let mut held: Vec<_> = devices.iter().map(|d| d.sim_bytes().expect("placement checked")).collect();
+        // The device buffers first, each once (an argument given twice is one buffer), then the
+        // host buffers.
+        let mut bufs: Vec<Vec<u8>> = held.iter_mut().map(|g| std::mem::take(&mut **g)).collect();
         let mut values = Vec::new();
         for a in args.iter() {
             values.push(match a {
@@ -211,12 +214,7 @@ impl Kernel {
                     bufs.push(b.to_vec());
                     phobos_sim::ArgValue::Buffer(bufs.len() - 1)
                 }
-                Arg::Device(d) => {
-                    let mut guard = d.sim_bytes().expect("placement checked");
-                    bufs.push(std::mem::take(&mut *guard));
-                    held.push(guard);
-                    phobos_sim::ArgValue::Buffer(bufs.len() - 1)
-                }
+                Arg::Device(d) => phobos_sim::ArgValue::Buffer(devices.iter().position(|x| std::ptr::eq(*x, *d)).expect("listed")),
                 Arg::I32(v) => phobos_sim::ArgValue::Int(*v as i64),
                 Arg::I64(v) => phobos_sim::ArgValue::Int(*v),
                 Arg::F32(v) => phobos_sim::ArgValue::Float(*v as f64),
@@ -231,17 +229,16 @@ impl Kernel {
         };
         let result = phobos_sim::run(&self.sim, &launch, &mut bufs, &opts).map_err(Error::from);
         let mut filled = bufs.into_iter();
-        let mut held = held.into_iter();
+        // Device buffers get their bytes back (after a fault too); host buffers after a clean run.
+        for g in held.iter_mut() {
+            **g = filled.next().expect("a buffer per device buffer");
+        }
         for a in args.iter_mut() {
-            match a {
-                Arg::Buffer(b) => {
-                    let bytes = filled.next().expect("a buffer per argument");
-                    if result.is_ok() {
-                        b.copy_from_slice(&bytes);
-                    }
+            if let Arg::Buffer(b) = a {
+                let bytes = filled.next().expect("a buffer per argument");
+                if result.is_ok() {
+                    b.copy_from_slice(&bytes);
                 }
-                Arg::Device(_) => *held.next().expect("a guard per device buffer") = filled.next().expect("a buffer per argument"),
-                _ => {}
             }
         }
         result.map(|stats| stats.thread_insts)
@@ -250,13 +247,13 @@ impl Kernel {
     /// Runs on a GPU: waits and copies host buffers back with `sync`, else only enqueues.
     fn run_cuda(&self, gpu: &Gpu, grid: [u32; 3], args: &mut [Arg], sync: bool) -> Result<(), Error> {
         let loaded = self.loaded_on(gpu)?;
-        let slices: Vec<_> = args.iter().filter_map(|a| if let Arg::Device(d) = a { d.cuda_slice() } else { None }).collect();
-        let mut slice = slices.iter();
+        let devices = distinct_devices(args);
+        let slices: Vec<_> = devices.iter().map(|d| d.cuda_slice().expect("placement checked")).collect();
         let mut cargs: Vec<cuda::Arg> = args
             .iter_mut()
             .map(|a| match a {
                 Arg::Buffer(b) => cuda::Arg::Buffer(b),
-                Arg::Device(_) => cuda::Arg::Slice(slice.next().expect("placement checked")),
+                Arg::Device(d) => cuda::Arg::Slice(&slices[devices.iter().position(|x| std::ptr::eq(*x, *d)).expect("listed")]),
                 Arg::I32(v) => cuda::Arg::U32(*v as u32),
                 Arg::I64(v) => cuda::Arg::U64(*v as u64),
                 Arg::F32(v) => cuda::Arg::F32(*v),
@@ -281,4 +278,14 @@ impl Kernel {
         cache.push((gpu.key(), l.clone()));
         Ok(l)
     }
+}
+
+/// The device buffers among `args`, each once, in address order: a launch locks them in this
+/// order, so two launches sharing buffers take them in the same order whatever their
+/// arguments' order, and cannot deadlock; a buffer given twice is locked once.
+fn distinct_devices<'b>(args: &[Arg<'b>]) -> Vec<&'b super::DeviceBuffer> {
+    let mut devices: Vec<&super::DeviceBuffer> = args.iter().filter_map(|a| if let Arg::Device(d) = a { Some(*d) } else { None }).collect();
+    devices.sort_by_key(|d| *d as *const super::DeviceBuffer as usize);
+    devices.dedup_by(|a, b| std::ptr::eq(*a, *b));
+    devices
 }
