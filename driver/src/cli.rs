@@ -541,6 +541,8 @@ fn compile_one(a: &CompileArgs) -> i32 {
     let (out, info) = match result {
         Ok(t) => t,
         Err(compile::CompileError::Invalid) => return 1,
+        // After a located error, "pass 'X' failed" says nothing more.
+        Err(compile::CompileError::Run(_)) if diags.iter().any(|d| d.severity == phobos_ir::diag::Severity::Error) => return 1,
         Err(e) => return fail(e),
     };
     if let Some(c) = &cache {

@@ -364,7 +364,10 @@ pub fn load_text_remarks<'s>(
     let module = match (module, lowered) {
         (Some(m), Ok(_)) => m,
         (_, Err(compile::CompileError::Run(m))) => {
-            eprintln!("phobos: error: {m}");
+            // After a located error, "pass 'X' failed" says nothing more.
+            if !diags.iter().any(|d| d.severity == phobos_ir::diag::Severity::Error) {
+                eprintln!("phobos: error: {m}");
+            }
             return Err(RunError::Compile);
         }
         _ => return Err(RunError::Compile),
