@@ -95,7 +95,6 @@ impl Param {
 }
 
 /// A compiled kernel, independent of the compiler that made it.
-#[derive(Debug)]
 pub struct Kernel {
     /// The entry's name (the `gpu.func`'s symbol).
     pub name: String,
@@ -114,6 +113,22 @@ pub struct Kernel {
     pub params: Vec<Param>,
     sim: phobos_sim::Kernel,
     loaded: launch::LoadedCache,
+}
+
+/// A few lines: the name, chip, block, shared memory, parameters and the PTX's size (not the
+/// PTX, nor the simulator's program).
+impl std::fmt::Debug for Kernel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Kernel")
+            .field("name", &self.name)
+            .field("gpu_module", &self.gpu_module)
+            .field("chip", &self.chip)
+            .field("block", &self.block)
+            .field("dynamic_shared", &self.dynamic_shared)
+            .field("params", &self.params)
+            .field("ptx_bytes", &self.ptx.len())
+            .finish_non_exhaustive()
+    }
 }
 
 /// What a launch measured.

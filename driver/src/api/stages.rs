@@ -73,12 +73,22 @@ impl Staged {
 }
 
 /// Kernels, and the IR of the compile that made their PTX.
-#[derive(Debug)]
 pub struct Compiled {
     /// The kernels, as [`Compiler::compile_module`] returns them.
     pub kernels: Vec<Kernel>,
     /// Every stage's text and the IR after every pass, up to the PTX.
     pub ir: Staged,
+}
+
+/// The kernels and the IR's size (stages and passes counted, not printed).
+impl std::fmt::Debug for Compiled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Compiled")
+            .field("kernels", &self.kernels)
+            .field("stages", &self.ir.stages.iter().map(|(s, t)| (s.name(), t.len())).collect::<Vec<_>>())
+            .field("passes", &self.ir.passes.len())
+            .finish()
+    }
 }
 
 impl Compiler {

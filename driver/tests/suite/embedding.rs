@@ -383,3 +383,14 @@ fn opposite_argument_orders_do_not_deadlock() {
         rx.recv_timeout(std::time::Duration::from_secs(120)).expect("a thread finished its launches (no deadlock)");
     }
 }
+
+/// `Debug` of a kernel and of a staged compile is a few lines, not the PTX and the IR.
+#[test]
+fn debug_of_kernels_is_short() {
+    let c = Compiler::new().unwrap();
+    let src = "@launch(64)\nkernel k(X: tensor<f32>[N]) {\n  X[ctx.thread] = exp(X[ctx.thread])\n}\n";
+    let k = c.compile_phobos(src, "k.phobos", &Options::default()).unwrap().remove(0);
+    let text = format!("{k:?}");
+    assert!(text.len() < 600, "{} bytes: {text}", text.len());
+    assert!(text.contains("name: \"k\"") && text.contains("block: [64, 1, 1]") && text.contains("ptx_bytes"), "{text}");
+}
