@@ -21,6 +21,10 @@ pub enum Error {
     /// and source location.
     #[error("{0}")]
     Fault(Box<Fault>),
+    /// A file could not be read or written (an IR dump directory, ...): the message names the
+    /// path.
+    #[error("{0}")]
+    Io(String),
     /// The CUDA driver's failure (no device, out of memory, a fault on the GPU, ...).
     #[error(transparent)]
     Cuda(#[from] CudaError),

@@ -281,7 +281,12 @@ impl Compiler {
     /// unwritable dump directory, a pipeline that did not build).
     fn failed(&self, e: compile::CompileError, source: Option<(&str, &str)>) -> Error {
         let d = self.render(source);
-        Error::Compile(if d.all().is_empty() { Diagnostics::unlocated(e.to_string()) } else { d })
+        if let compile::CompileError::Io(m) = e {
+            return Error::Io(m);
+        }
+        // Remarks of a compile that failed for another reason (a pipeline, no PTX) are not the
+        // error: the message is.
+        Error::Compile(if d.all().iter().any(|x| x.severity == Severity::Error) { d } else { Diagnostics::unlocated(e.to_string()) })
     }
 
     /// The session's diagnostics, with their rendering (the source's lines when it is known).

@@ -394,3 +394,17 @@ fn debug_of_kernels_is_short() {
     assert!(text.len() < 600, "{} bytes: {text}", text.len());
     assert!(text.contains("name: \"k\"") && text.contains("block: [64, 1, 1]") && text.contains("ptx_bytes"), "{text}");
 }
+
+/// A dump directory that cannot be created is an I/O error naming it, not a compile error
+/// holding an earlier compile's remarks.
+#[test]
+fn an_unwritable_dump_dir_is_an_io_error_naming_it() {
+    let c = Compiler::new().unwrap();
+    let src = "@launch(64)\nkernel k(X: tensor<f32>[N]) {\n  X[ctx.thread] = X[ctx.thread] + 1.0\n}\n";
+    let bad = std::path::PathBuf::from("/proc/phobos-no-such-dir/dumps");
+    let opts = Options { dump_dir: Some(bad), ..Options::default() };
+    match c.compile_phobos(src, "k.phobos", &opts) {
+        Err(Error::Io(m)) => assert!(m.contains("/proc/phobos-no-such-dir/dumps"), "{m}"),
+        other => panic!("expected Error::Io, got {other:?}"),
+    }
+}
