@@ -256,7 +256,11 @@ impl Compiler {
                 let d = self.render(None);
                 Err(Error::Compile(if d.all().is_empty() { Diagnostics::unlocated(e.to_string()) } else { d }))
             }
-            Ok(()) if phobos_dialects::verify(module.op(), &self.session.diags) => Ok(()),
+            // A success's remarks (barriers elided, ...) belong to no later call.
+            Ok(()) if phobos_dialects::verify(module.op(), &self.session.diags) => {
+                self.session.diags.take();
+                Ok(())
+            }
             Ok(()) => Err(Error::Compile(self.render(None))),
         }
     }
@@ -473,6 +477,8 @@ impl<'s> KernelBuilder<'s> {
     }
     /// The module, verified.
     pub fn finish(self, compiler: &Compiler) -> Result<OwnedModule<'s>, Error> {
+        // Only this call's diagnostics: none left from earlier use of the context.
+        compiler.session.diags.take();
         if !self.module.op().verify() || !phobos_dialects::verify(self.module.op(), &compiler.session.diags) {
             return Err(Error::Compile(compiler.render(None)));
         }

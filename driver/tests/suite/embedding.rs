@@ -408,3 +408,25 @@ fn an_unwritable_dump_dir_is_an_io_error_naming_it() {
         other => panic!("expected Error::Io, got {other:?}"),
     }
 }
+
+/// One diagnostic scope per call: a remark left in the context by earlier work is not part of
+/// a later call's error.
+#[test]
+fn diagnostics_do_not_leak_between_calls() {
+    use phobos::api::build;
+    let c = Compiler::new().unwrap();
+    c.session().diags.emit(phobos::api::Diagnostic::new(phobos::api::Severity::Remark, None, "left over from an earlier call"));
+    let k = KernelBuilder::new(&c, "k", 32, &[("x", ParamType::Buffer("f32"))]).unwrap();
+    let b = k.builder_at("leak.rs", 1, 1);
+    // A kernel whose body does not verify: a store of an index into an f32 buffer.
+    let [x] = k.args()[..] else { unreachable!() };
+    let t = build::thread_id(b, build::Dim::X);
+    b.op("memref.store", &[t, x, t], &[], &[]);
+    match k.finish(&c) {
+        Err(Error::Compile(d)) => {
+            assert!(d.first_error().is_some(), "{d}");
+            assert!(!d.to_string().contains("left over"), "{d}");
+        }
+        other => panic!("expected a compile error, got {:?}", other.map(|_| ())),
+    };
+}
