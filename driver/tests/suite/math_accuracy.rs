@@ -135,7 +135,9 @@ fn measure(n: usize) -> Vec<(&'static str, f64, f64, f64)> {
 fn table() -> std::collections::BTreeMap<String, (f64, f64, f64)> {
     let text = std::fs::read_to_string(super::workspace_root().join("docs/math.md")).expect("docs/math.md");
     let mut out = std::collections::BTreeMap::new();
-    for line in text.lines().filter(|l| l.starts_with("| `")) {
+    // The rows of the "## Accuracy" section's table (the fast-math table follows it).
+    let section = text.split("\n## ").find(|s| s.starts_with("Accuracy")).expect("an Accuracy section");
+    for line in section.lines().filter(|l| l.starts_with("| `")) {
         let cells: Vec<&str> = line.split('|').map(str::trim).collect();
         let num = |s: &str| s.parse::<f64>().unwrap_or_else(|_| panic!("a number in docs/math.md: '{s}' in {line}"));
         out.insert(cells[1].trim_matches('`').to_string(), (num(cells[2]), num(cells[4]), num(cells[6])));

@@ -42,39 +42,30 @@ impl Ctx<'_> {
             w.insts += 1;
             self.stats.warp_insts += 1;
             self.stats.thread_insts += w.mask.count_ones() as u64;
-            if self.stats.warp_insts > self.opts.max_launch_insts {
-                // The loop this warp spins in, else one its CTA's other warps spin in (a warp
-                // that has just started has run none), else where it is.
+            let launch_bound = self.stats.warp_insts > self.opts.max_launch_insts;
+            if launch_bound || w.insts > self.opts.max_warp_insts {
+                // The loop this warp spins in, else (for the launch's bound) one its CTA's other
+                // warps spin in, as a warp that has just started has run none, else where it is.
+                let others = if launch_bound { cta.warps.iter().find_map(|o| o.progress.last_loop) } else { None };
                 let loc = w
                     .progress
                     .last_loop
-                    .or_else(|| cta.warps.iter().find_map(|o| o.progress.last_loop))
+                    .or(others)
                     .or_else(|| (0..=w.pc).rev().find_map(|p| inst_loc(&insts[p])))
                     .or_else(|| insts[w.pc..].iter().find_map(inst_loc));
-                return Err(self.fault(
-                    FaultKind::Deadlock,
-                    cta,
-                    Some((w, w.mask.trailing_zeros().min(31) as usize)),
-                    loc,
+                let message = if launch_bound {
                     format!(
                         "the launch ran {} warp instructions in all without finishing: a spin loop that never ends, or a kernel larger than the bound (--max-launch-instructions raises it)",
                         self.opts.max_launch_insts
-                    ),
-                ));
-            }
-            if w.insts > self.opts.max_warp_insts {
-                let loc = w.progress.last_loop.or_else(|| (0..=w.pc).rev().find_map(|p| inst_loc(&insts[p])));
-                let place = if w.progress.last_loop.is_some() { "in this loop " } else { "" };
-                return Err(self.fault(
-                    FaultKind::Deadlock,
-                    cta,
-                    Some((w, w.mask.trailing_zeros().min(31) as usize)),
-                    loc,
+                    )
+                } else {
+                    let place = if w.progress.last_loop.is_some() { "in this loop " } else { "" };
                     format!(
                         "warp {} ran {} instructions {place}without finishing: a spin loop that never ends, or a wait on a CTA that is not resident (--max-warp-instructions raises the bound)",
                         w.index, self.opts.max_warp_insts
-                    ),
-                ));
+                    )
+                };
+                return Err(self.fault(FaultKind::Deadlock, cta, Some((w, w.mask.trailing_zeros().min(31) as usize)), loc, message));
             }
             let mask = w.mask;
             if traced {
