@@ -78,6 +78,9 @@ pub struct Compiled {
     pub kernels: Vec<Kernel>,
     /// Every stage's text and the IR after every pass, up to the PTX.
     pub ir: Staged,
+    /// The warnings and remarks of this compile (the shared-memory plan, barriers elided, ...),
+    /// each once, in the order they were reported.
+    pub diagnostics: Vec<super::Diagnostic>,
 }
 
 /// The kernels and the IR's size (stages and passes counted, not printed).
@@ -87,6 +90,7 @@ impl std::fmt::Debug for Compiled {
             .field("kernels", &self.kernels)
             .field("stages", &self.ir.stages.iter().map(|(s, t)| (s.name(), t.len())).collect::<Vec<_>>())
             .field("passes", &self.ir.passes.len())
+            .field("diagnostics", &self.diagnostics.len())
             .finish()
     }
 }
@@ -118,6 +122,13 @@ impl Compiler {
     pub fn compile_staged(&self, module: &OwnedModule, opts: &Options) -> Result<Compiled, Error> {
         self.session.diags.take();
         let (kernels, lowered) = self.compile(module, opts, None, true)?;
+        // The module is lowered twice (for the simulator and to PTX): each remark comes twice.
+        let mut diagnostics: Vec<super::Diagnostic> = Vec::new();
+        for d in self.session.diags.take() {
+            if !diagnostics.contains(&d) {
+                diagnostics.push(d);
+            }
+        }
         let mut ir = staged_of(lowered, true);
         ir.ptx = kernels.iter().fold(Vec::new(), |mut v: Vec<(String, String)>, k| {
             if !v.iter().any(|(m, _)| *m == k.gpu_module) {
@@ -125,7 +136,7 @@ impl Compiler {
             }
             v
         });
-        Ok(Compiled { kernels, ir })
+        Ok(Compiled { kernels, ir, diagnostics })
     }
 }
 

@@ -430,3 +430,26 @@ fn diagnostics_do_not_leak_between_calls() {
         other => panic!("expected a compile error, got {:?}", other.map(|_| ())),
     };
 }
+
+/// A staged compile returns its remarks: the shared-memory plan of a built kernel's buffer,
+/// once (the module is lowered twice).
+#[test]
+fn compiled_carries_its_remarks() {
+    use phobos::api::build::{self, Dim};
+    let c = Compiler::new().unwrap();
+    let k = KernelBuilder::new(&c, "k", 32, &[("x", ParamType::Buffer("f32"))]).unwrap();
+    let [x] = k.args()[..] else { unreachable!() };
+    let b = k.builder_at("plan.rs", 1, 1);
+    let f32t = build::Scalar::F32.ty(b);
+    let buf = phobos_dialects::tile::build::alloc(b, "stage", f32t, &[32]);
+    let t = build::thread_id(b, Dim::X);
+    let v = build::load(b, x, &[t]).unwrap();
+    build::store(b, v, buf, &[t]).unwrap();
+    let w = build::load(b, buf, &[t]).unwrap();
+    build::store(b, w, x, &[t]).unwrap();
+    let module = k.finish(&c).unwrap();
+    let compiled = c.compile_staged(&module, &Options::default()).unwrap_or_else(|e| panic!("{e}"));
+    let plans: Vec<&phobos::api::Diagnostic> = compiled.diagnostics.iter().filter(|d| d.message.starts_with("shared 'stage'")).collect();
+    assert_eq!(plans.len(), 1, "{:?}", compiled.diagnostics);
+    assert_eq!(plans[0].severity, phobos::api::Severity::Remark);
+}
