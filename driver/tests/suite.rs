@@ -414,14 +414,14 @@ fn embedding_api_kernels_and_devices_are_send_and_sync() {
 fn embedding_api_builder_misuse_is_an_error() {
     use phobos::api::{Compiler, Error, KernelBuilder, ParamType};
     let c = Compiler::new().unwrap();
-    let f32s = ParamType::Buffer("f32");
+    let f32s = || ParamType::Buffer("f32");
     let cases: [(&str, u32, Vec<(&str, ParamType)>, &str); 6] = [
-        ("k", 32, vec![("my x", f32s)], "parameter 0 of k: 'my x' is not an identifier"),
-        ("my k", 32, vec![("x", f32s)], "kernel name 'my k' is not an identifier"),
-        ("k", 32, vec![("x", f32s), ("x", f32s)], "parameter 1 of k: 'x' names an earlier parameter too"),
+        ("k", 32, vec![("my x", f32s())], "parameter 0 of k: 'my x' is not an identifier"),
+        ("my k", 32, vec![("x", f32s())], "kernel name 'my k' is not an identifier"),
+        ("k", 32, vec![("x", f32s()), ("x", f32s())], "parameter 1 of k: 'x' names an earlier parameter too"),
         ("k", 32, vec![("x", ParamType::Buffer("float"))], "parameter 0 (x) of k has type 'float'"),
         ("k", 32, vec![("n", ParamType::Scalar("memref<4xf32>"))], "parameter 0 (n) of k has type 'memref<4xf32>'"),
-        ("k", 2048, vec![("x", f32s)], "kernel k has a block of 2048x1x1 threads; CUDA allows 1 to 1024 threads"),
+        ("k", 2048, vec![("x", f32s())], "kernel k has a block of 2048x1x1 threads; CUDA allows 1 to 1024 threads"),
     ];
     for (name, threads, params, want) in cases {
         match KernelBuilder::new(&c, name, threads, &params) {
@@ -430,7 +430,7 @@ fn embedding_api_builder_misuse_is_an_error() {
             Ok(_) => panic!("{name} {params:?} was accepted"),
         }
     }
-    assert!(KernelBuilder::new(&c, "k", 32, &[("x", f32s), ("n", ParamType::Scalar("index"))]).is_ok());
+    assert!(KernelBuilder::new(&c, "k", 32, &[("x", f32s()), ("n", ParamType::Scalar("index"))]).is_ok());
 }
 
 /// Ops built at a caller's location report errors there, not in the builder's generated text.

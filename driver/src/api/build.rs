@@ -246,6 +246,21 @@ pub enum Scalar {
 }
 
 impl Scalar {
+    /// The MLIR spelling: `i1` for `Bool`, `f32`, `index`, ...
+    pub fn name(self) -> &'static str {
+        match self {
+            Scalar::Bool => "i1",
+            Scalar::I8 => "i8",
+            Scalar::I16 => "i16",
+            Scalar::I32 => "i32",
+            Scalar::I64 => "i64",
+            Scalar::Index => "index",
+            Scalar::F16 => "f16",
+            Scalar::BF16 => "bf16",
+            Scalar::F32 => "f32",
+            Scalar::F64 => "f64",
+        }
+    }
     /// The MLIR type.
     pub fn ty<'a>(self, b: Builder<'a>) -> Ty<'a> {
         match self {

@@ -315,6 +315,14 @@ fn kernel_module<'s>(compiler: &'s Compiler, name: &str, block: [u32; 3], params
                 format!("%{n}: memref<1099511627776x{e}> {{llvm.noalias, llvm.align = 16 : i64, phobos.tensor = \"{n}\"}}")
             }
             ParamType::Scalar(ty) => format!("%{n}: {ty} {{phobos.dim = \"{n}\"}}"),
+            ParamType::Tensor { elem, dims } => {
+                let dims: Vec<String> = dims.iter().map(|d| format!("\"{d}\"")).collect();
+                format!(
+                    "%{n}: memref<1099511627776x{}> {{llvm.noalias, llvm.align = 16 : i64, phobos.tensor = \"{n}\", phobos.dims = [{}]}}",
+                    elem.name(),
+                    dims.join(", ")
+                )
+            }
         })
         .collect();
     let [x, y, z] = block;
@@ -348,8 +356,19 @@ fn check_signature(name: &str, block: [u32; 3], params: &[(&str, ParamType)]) ->
         if params[..i].iter().any(|(m, _)| m == n) {
             return Err(format!("parameter {i} of {name}: '{n}' names an earlier parameter too"));
         }
-        let (ParamType::Buffer(ty) | ParamType::Scalar(ty)) = t;
-        let ok = PARAM_TYPES.contains(ty) || (matches!(t, ParamType::Scalar(_)) && *ty == "index");
+        let ty = t.type_name();
+        let ok = PARAM_TYPES.contains(&ty) || (matches!(t, ParamType::Scalar(_)) && ty == "index");
+        if let ParamType::Tensor { dims, .. } = t {
+            for d in dims {
+                let constant = d.parse::<i64>().is_ok_and(|v| v > 0);
+                let scalar = params.iter().any(|(m, p)| m == d && matches!(p, ParamType::Scalar(_)));
+                if !constant && !scalar {
+                    return Err(format!(
+                        "parameter {i} ({n}) of {name}: dimension '{d}' is neither a positive constant nor a scalar parameter"
+                    ));
+                }
+            }
+        }
         if !ok {
             return Err(format!(
                 "parameter {i} ({n}) of {name} has type '{ty}'; a parameter is one of {} (or index, for a scalar)",
@@ -370,12 +389,31 @@ pub struct KernelBuilder<'s> {
 }
 
 /// A parameter type for [`KernelBuilder::new`].
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub enum ParamType {
-    /// A buffer of this element type (`"f32"`, `"i32"`, ...).
+    /// A buffer of this element type (`"f32"`, `"i32"`, ...), of any length.
     Buffer(&'static str),
     /// A scalar of this type (`"i32"`, `"index"`, `"f32"`, ...).
     Scalar(&'static str),
+    /// A tensor of `elem` elements with these dimensions: each the name of a scalar parameter
+    /// (bound at launch) or a constant (`"128"`). Every launch checks that its buffer holds at
+    /// least their product, on every device, as for a `.phobos` kernel's tensors.
+    Tensor {
+        /// The element type.
+        elem: build::Scalar,
+        /// The dimensions, outermost first.
+        dims: Vec<String>,
+    },
+}
+
+impl ParamType {
+    /// The element or scalar type's name.
+    fn type_name(&self) -> &str {
+        match self {
+            ParamType::Buffer(t) | ParamType::Scalar(t) => t,
+            ParamType::Tensor { elem, .. } => elem.name(),
+        }
+    }
 }
 
 impl<'s> KernelBuilder<'s> {

@@ -453,3 +453,32 @@ fn compiled_carries_its_remarks() {
     assert_eq!(plans.len(), 1, "{:?}", compiled.diagnostics);
     assert_eq!(plans[0].severity, phobos::api::Severity::Remark);
 }
+
+/// A built kernel's tensor with dimensions: each launch checks its buffer's length against
+/// them (a buffer of 10 floats where N x K = 320 are read is refused), as for `.phobos` tensors;
+/// a dimension that is neither a constant nor a scalar parameter is refused when building.
+#[test]
+fn built_tensors_check_their_lengths() {
+    use phobos::api::build::{self, Dim, Scalar};
+    let c = Compiler::new().unwrap();
+    let params = [
+        ("x", ParamType::Tensor { elem: Scalar::F32, dims: vec!["N".into(), "K".into()] }),
+        ("N", ParamType::Scalar("i32")),
+        ("K", ParamType::Scalar("i32")),
+    ];
+    let k = KernelBuilder::new(&c, "k", 32, &params).unwrap();
+    let [x, ..] = k.args()[..] else { unreachable!() };
+    let b = k.builder_at("dims.rs", 1, 1);
+    let t = build::thread_id(b, Dim::X);
+    let v = build::load(b, x, &[t]).unwrap();
+    build::store(b, v, x, &[t]).unwrap();
+    let module = k.finish(&c).unwrap();
+    let kernel = c.compile_module(&module, &Options::default()).unwrap().remove(0);
+    let mut short = vec![0u8; 10 * 4];
+    let err = kernel.launch(&Device::Simulator, [1, 1, 1], &mut [Arg::Buffer(&mut short), Arg::I32(10), Arg::I32(32)]).unwrap_err();
+    assert!(matches!(&err, Error::Launch(m) if m.contains("N=10") && m.contains("K=32")), "{err}");
+    let mut enough = vec![0u8; 320 * 4];
+    kernel.launch(&Device::Simulator, [1, 1, 1], &mut [Arg::Buffer(&mut enough), Arg::I32(10), Arg::I32(32)]).unwrap();
+    let bad = [("x", ParamType::Tensor { elem: Scalar::F32, dims: vec!["M".into()] })];
+    assert!(KernelBuilder::new(&c, "k2", 32, &bad).is_err());
+}
