@@ -72,8 +72,9 @@ impl IdxExpr {
         };
         Some(v)
     }
-    /// Bounds [lo, hi] from the loop variables' ranges (additions, subtractions and
-    /// multiplications; None for other operations).
+    /// Bounds [lo, hi] from the loop variables' ranges (additions, subtractions,
+    /// multiplications, and / or % by a positive constant, truncating as the kernel does; None
+    /// for other operations).
     fn interval(&self, ranges: &HashMap<String, (i64, i64, i64)>) -> Option<(i64, i64)> {
         Some(match self {
             IdxExpr::Const(c) => (*c, *c),
@@ -90,6 +91,10 @@ impl IdxExpr {
                         let p = [a0 * b0, a0 * b1, a1 * b0, a1 * b1];
                         (*p.iter().min()?, *p.iter().max()?)
                     }
+                    // Truncating division by c > 0 is monotone.
+                    BinOp::Div if b0 == b1 && b0 > 0 => (a0 / b0, a1 / b0),
+                    // x % c keeps x's sign and stays within c - 1 of 0.
+                    BinOp::Rem if b0 == b1 && b0 > 0 => ((a0.max(-(b0 - 1))).min(0), a1.clamp(0, b0 - 1)),
                     _ => return None,
                 }
             }
@@ -255,7 +260,7 @@ impl<'a> Gen<'a> {
                 None => Err(Diag::error(
                     span,
                     format!(
-                        "this index's loops run more than {MAX_CHECKED_ITERATIONS} iterations together, and its / or % cannot be bounded without them"
+                        "this index's loops run more than {MAX_CHECKED_ITERATIONS} iterations together, too many to check one by one, and it divides by something other than a positive constant, so its bounds are not known"
                     ),
                 )),
             },
