@@ -209,6 +209,9 @@ impl Parser {
             // A flag: `@fast_math`, or `@fast_math()`.
             if self.is_punct("(") {
                 self.bump();
+                if !self.is_punct(")") {
+                    return Err(Diag::error(name.span, "@fast_math takes no arguments"));
+                }
                 let end = self.eat_punct(")")?;
                 return Ok(Attr::FastMath { span: at.to(end) });
             }
