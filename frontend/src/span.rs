@@ -116,25 +116,4 @@ impl Diag {
 /// The result type of frontend stages.
 pub type Result<T> = std::result::Result<T, Diag>;
 
-/// The part of a source line shown under a diagnostic: the whole line when it is short, else a
-/// window of [`EXCERPT_CHARS`] characters around the 1-based column `col`, with `...` where it
-/// was cut. Returns the text and the caret's character offset in it.
-pub fn excerpt(line: &str, col: usize) -> (String, usize) {
-    let n = line.chars().count();
-    let at = col.saturating_sub(1).min(n);
-    if n <= EXCERPT_CHARS {
-        return (line.to_string(), at);
-    }
-    let start = at.saturating_sub(EXCERPT_CHARS / 3).min(n - EXCERPT_CHARS);
-    let end = start + EXCERPT_CHARS;
-    let mut text: String = if start > 0 { "...".into() } else { String::new() };
-    let caret = at - start + text.len();
-    text.extend(line.chars().skip(start).take(EXCERPT_CHARS));
-    if end < n {
-        text.push_str("...");
-    }
-    (text, caret)
-}
-
-/// Source lines longer than this are cut around the column a diagnostic points at.
-pub const EXCERPT_CHARS: usize = 120;
+pub use phobos_source::{excerpt, EXCERPT_CHARS};

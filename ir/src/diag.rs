@@ -78,7 +78,7 @@ impl Diagnostic {
         if let (Some(l), Some(src)) = (&self.loc, source) {
             if let Some(text) = src(&l.file) {
                 if let Some(line) = text.lines().nth(l.line.saturating_sub(1) as usize) {
-                    let (line, caret) = phobos_frontend::span::excerpt(line, l.col as usize);
+                    let (line, caret) = phobos_source::excerpt(line, l.col as usize);
                     out.push_str(&line);
                     out.push('\n');
                     let pad: String = line.chars().take(caret).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
