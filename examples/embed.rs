@@ -7,10 +7,10 @@
 //!
 //! Run: `cargo run --example embed [-- --gpu]`.
 
-use phobos::api::build::{self, Dim};
-use phobos::api::{Arg, Compiler, Device, Error, KernelBuilder, Options, ParamType};
-use phobos_dialects::{lane, layout};
-use phobos_ir::Builder;
+use phobos::build::{self, Dim};
+use phobos::dialects::{lane, layout};
+use phobos::ir::Builder;
+use phobos::{Arg, Compiler, Device, Error, KernelBuilder, Options, ParamType};
 
 /// Builds, compiles and runs the kernel on `device`; returns the output and the reference.
 pub fn run(device: &Device) -> Result<(Vec<f32>, Vec<f32>), Error> {
@@ -20,7 +20,7 @@ pub fn run(device: &Device) -> Result<(Vec<f32>, Vec<f32>), Error> {
     let b: Builder = k.builder();
     let t = build::thread_id(b, Dim::X);
     // (8,16):(16,1) maps t = i + 8j to 16i + j: a bijection of [0, 128) into the logical tile.
-    let at = layout::build::apply(b, "(8,16):(16,1)", &[t], None, Some(phobos_layout::Space::Logical));
+    let at = layout::build::apply(b, "(8,16):(16,1)", &[t], None, Some(phobos::layout::Space::Logical));
     let v = build::load(b, x, &[at])?;
     let s = lane::build::reduce(b, lane::Kind::Sum, v, 8);
     build::store(b, s, y, &[t])?;

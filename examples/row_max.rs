@@ -10,9 +10,9 @@
 //!
 //! Run: `cargo run --example row_max [-- --gpu]`; exits 1 on a wrong result or an error.
 
-use phobos::api::build::{self, arith, compare, constant, Arith, Cmp, Dim, Scalar};
-use phobos::api::{Arg, Compiler, Device, Error, KernelBuilder, Options, ParamType, Stage};
-use phobos_dialects::lane;
+use phobos::build::{self, arith, compare, constant, Arith, Cmp, Dim, Scalar};
+use phobos::dialects::lane;
+use phobos::{Arg, Compiler, Device, Error, KernelBuilder, Options, ParamType, Stage};
 
 /// Rows of 16 threads per block.
 const ROWS_PER_BLOCK: u32 = 8;
@@ -30,7 +30,7 @@ pub struct Report {
 }
 
 /// Builds the kernel with the typed builders and compiles it, keeping every stage's IR.
-fn compile(compiler: &Compiler) -> Result<phobos::api::Compiled, Error> {
+fn compile(compiler: &Compiler) -> Result<phobos::Compiled, Error> {
     let params = [
         ("x", ParamType::Buffer("f32")),
         ("y", ParamType::Buffer("f32")),

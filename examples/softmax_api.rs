@@ -8,15 +8,15 @@
 //!
 //! Run: `cargo run --example softmax_api`; exits 1 on a wrong result or an error.
 
-use phobos::api::build::{self, arith, compare, constant, convert, math, Arith, Cmp, Dim, Math, Scalar};
-use phobos::api::{Arg, Compiler, Device, Error, KernelBuilder, Options, ParamType};
-use phobos_dialects::{cta, lane};
+use phobos::build::{self, arith, compare, constant, convert, math, Arith, Cmp, Dim, Math, Scalar};
+use phobos::dialects::{cta, lane};
+use phobos::{Arg, Compiler, Device, Error, KernelBuilder, Options, ParamType};
 
 /// Threads per CTA.
 const THREADS: u32 = 256;
 
 /// Builds and compiles the kernel: `softmax(x, y, counts, cols)`.
-fn compile(compiler: &Compiler) -> Result<Vec<phobos::api::Kernel>, Error> {
+fn compile(compiler: &Compiler) -> Result<Vec<phobos::Kernel>, Error> {
     let params = [
         ("x", ParamType::Buffer("f32")),
         ("y", ParamType::Buffer("f32")),

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: installs what is missing (third_party/install.sh), checks the gates (rustfmt,
 # clippy with warnings as errors, no pending snapshot), then `cargo test`, which runs the unit
-# and property tests, the lit suite (through driver/tests/suite.rs), the end-to-end tests and a
+# and property tests, the lit suite (through cli/tests/suite.rs), the end-to-end tests and a
 # bounded fuzzing run.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -12,7 +12,7 @@ command -v cargo >/dev/null || { echo "scripts/test.sh: cargo not found (install
 cargo fmt --all --check </dev/null
 cargo clippy --workspace --all-targets -- -D warnings </dev/null
 # The embedding API is documented: rustdoc warnings (broken links, bad code blocks) fail.
-RUSTDOCFLAGS="-D warnings" cargo doc -p phobos-driver --no-deps -q </dev/null
+RUSTDOCFLAGS="-D warnings" cargo doc -p phobos -p phobos-runtime -p phobos-compiler --no-deps -q </dev/null
 pending="$(git ls-files '*.snap.new' 2>/dev/null || true)"
 if [ -n "$pending" ]; then
   echo "scripts/test.sh: a pending snapshot is committed ($pending); review it with cargo insta" >&2

@@ -130,10 +130,28 @@ pub fn make_pass(index: usize, info: &PassInfo, state: PassState) -> Pass {
     )
 }
 
+/// Where `--mlir-print-ir-before/after` dumps go: the caller decides (the CLI writes them to
+/// stderr, as mlir-opt does); the default drops them. Libraries never print.
+#[derive(Clone)]
+pub struct IrSink(pub std::sync::Arc<dyn Fn(&str) + Send + Sync>);
+
+impl Default for IrSink {
+    fn default() -> IrSink {
+        IrSink(std::sync::Arc::new(|_| {}))
+    }
+}
+
+impl std::fmt::Debug for IrSink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("IrSink")
+    }
+}
+
 #[derive(Clone)]
 struct Printer {
     header: String,
     generic: bool,
+    sink: IrSink,
 }
 
 impl<'c> RunExternalPass<'c> for Printer {
@@ -142,12 +160,20 @@ impl<'c> RunExternalPass<'c> for Printer {
         // SAFETY: the op MLIR runs the pass on, alive for this call.
         let op = unsafe { Op::from_raw(operation.to_raw()) };
         let text = if self.generic { op.to_generic_string() } else { op.to_string() };
-        eprintln!("// -----// IR Dump {} //----- //\n{}\n", self.header, text);
+        (self.sink.0)(&format!("// -----// IR Dump {} //----- //\n{}\n\n", self.header, text));
     }
 }
 
-/// A pass that prints the IR it runs on to stderr under `// -----// IR Dump <header> //----- //`,
+/// A pass that writes the IR it runs on to `sink` under `// -----// IR Dump <header> //----- //`,
 /// for `--mlir-print-ir-before=FLAG` / `--mlir-print-ir-after=FLAG`.
-pub fn print_pass(header: String, generic: bool) -> Pass {
-    create_external(Printer { header, generic }, TypeId::create(&PASS_IDS[63]), "PrintIR", "phobos-print-ir", "prints the IR", "", &[])
+pub fn print_pass(header: String, generic: bool, sink: IrSink) -> Pass {
+    create_external(
+        Printer { header, generic, sink },
+        TypeId::create(&PASS_IDS[63]),
+        "PrintIR",
+        "phobos-print-ir",
+        "prints the IR",
+        "",
+        &[],
+    )
 }

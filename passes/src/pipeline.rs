@@ -8,7 +8,7 @@
 //! because adding a pass on a manager of the wrong op aborts the process inside LLVM.
 
 use crate::{
-    external::{make_pass, print_pass, PassState},
+    external::{make_pass, print_pass, IrSink, PassState},
     pipelines, registry,
 };
 use melior::pass::{OperationPassManager, PassManager};
@@ -133,6 +133,8 @@ pub struct BuildConfig {
     pub print_after: Vec<String>,
     /// Print in generic form.
     pub generic: bool,
+    /// Where those dumps go.
+    pub ir_sink: IrSink,
     /// Nest a Phobos pass under its anchor op when added at another level (per-pass flags of
     /// `phobos-opt`, like mlir-opt's implicit nesting); pipeline strings must nest explicitly.
     pub implicit_nesting: bool,
@@ -209,7 +211,7 @@ pub fn build_level(opm: OperationPassManager, anchor: &str, elems: &[Elem], cfg:
 
 fn print_around(opm: OperationPassManager, flag: &str, list: &[String], when: &str, cfg: &BuildConfig) {
     if list.iter().any(|f| f == flag) {
-        opm.add_pass(print_pass(format!("{when} {flag}"), cfg.generic));
+        opm.add_pass(print_pass(format!("{when} {flag}"), cfg.generic, cfg.ir_sink.clone()));
     }
 }
 

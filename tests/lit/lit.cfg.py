@@ -1,4 +1,4 @@
-# The Phobos lit suite. Run through `cargo test` (driver/tests/suite.rs), which passes the
+# The Phobos lit suite. Run through `cargo test` (cli/tests/suite.rs), which passes the
 # binaries it built: --param phobos_opt=... --param phobos=... ; or by hand:
 #   lit tests/lit --param phobos_opt=target/debug/phobos-opt --param phobos=target/debug/phobos
 import os

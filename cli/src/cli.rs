@@ -1,0 +1,688 @@
+//! The `phobos` command line: `phobos compile`, `run`, `layout`, `selftest` and `bench`.
+
+use crate::{
+    compile::{self, CompileOptions, Stage},
+    pass_manager::{IrPrinting, PrintFlags},
+    session::Session,
+};
+use clap::{Parser, Subcommand};
+use phobos_ir::diag::Diagnostic;
+use phobos_passes::pipelines::Target;
+use std::{collections::BTreeMap, path::PathBuf};
+
+#[derive(Parser, Debug)]
+#[command(name = "phobos", version, long_version = crate::version_line(), about = "The Phobos GPU kernel compiler")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Compile a kernel to a stage: ast (.phobos only), l1, simt, llvm or ptx.
+    Compile(CompileArgs),
+    /// Run a kernel on tensors from .npy files; write every tensor back to DIR/NAME.npy.
+    Run(RunArgs),
+    /// Evaluate and check a layout expression (CuTe notation): print it, its table, its axes.
+    Layout(crate::layout_cmd::LayoutArgs),
+    /// Run the seed kernels on random data against CPU references: on the simulator, and with
+    /// --gpu on the GPU too (also compared with the simulator).
+    Selftest {
+        /// Also run every kernel on the GPU (exit 1 when there is none).
+        #[arg(long)]
+        gpu: bool,
+        /// Also write the summary to this file.
+        #[arg(long, value_name = "FILE")]
+        summary: Option<PathBuf>,
+    },
+    /// Step through a kernel as the compiler built it, statement by statement: the tensors'
+    /// boxes, the shared-memory plan, barriers kept and elided, threads, lanes and shuffles of
+    /// one CTA, from a simulator run of the whole grid (text, or a self-contained HTML page).
+    Explain(crate::explain_cmd::ExplainArgs),
+    /// Rotate an array in place on the device, as np.roll(a, -D) on its flattened items:
+    /// read IN.npy (never modified), write OUT.npy with IN's dtype and shape.
+    Rotate(RotateArgs),
+    /// Time the seed kernels on the GPU (CUDA events) against a device-to-device copy of the
+    /// same bytes; needs a GPU.
+    Bench {
+        /// Timed launches per kernel (after 5 warm-up launches).
+        #[arg(long, default_value = "20")]
+        reps: usize,
+        /// Also append the table to this file.
+        #[arg(long, value_name = "FILE")]
+        summary: Option<PathBuf>,
+    },
+}
+
+#[derive(clap::Args, Debug)]
+struct RotateArgs {
+    /// The array (.npy; any dtype of 1, 2, 4 or 8 bytes; any shape, rotated as its C-order
+    /// sequence).
+    input: PathBuf,
+    /// The distance: a non-negative integer, taken modulo the item count.
+    #[arg(long = "by", value_name = "D", allow_negative_numbers = true, value_parser = parse_distance)]
+    by: u64,
+    /// The rotated array (`-`: stdout).
+    #[arg(short = 'o', value_name = "OUT.npy")]
+    output: PathBuf,
+    /// Where it runs.
+    #[arg(long, value_enum, default_value = "auto")]
+    backend: crate::run_cmd::Backend,
+}
+
+#[derive(clap::Args, Debug)]
+struct RunArgs {
+    /// A `.phobos` source, or an `.mlir` file at the L1 or SIMT level.
+    file: PathBuf,
+    /// The kernel to run (may be left out when the file has one).
+    #[arg(long)]
+    kernel: Option<String>,
+    /// The grid: X[,Y[,Z]] CTAs.
+    #[arg(long, value_name = "X[,Y[,Z]]")]
+    grid: String,
+    /// A tensor argument: NAME=PATH.npy (repeatable).
+    #[arg(long = "arg", value_name = "NAME=PATH.npy")]
+    args: Vec<String>,
+    /// Where every tensor argument is written after the run.
+    #[arg(long, default_value = "phobos-out")]
+    out: PathBuf,
+    /// Which machine runs the kernel.
+    #[arg(long, value_enum, default_value = "auto")]
+    backend: crate::run_cmd::Backend,
+    /// Bind a dimension (or pick an @autotune value): -D N=1024 (repeatable).
+    #[arg(short = 'D', value_name = "NAME=VALUE")]
+    defines: Vec<String>,
+    /// The target chip (the simulator models its shared-memory limit). Default: the GPU's own
+    /// on the CUDA backend, sm_90 on the simulator.
+    #[arg(long)]
+    chip: Option<String>,
+    /// The simulator reports a warp that runs more instructions than this as a deadlock or a
+    /// runaway spin loop.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    max_warp_instructions: Option<u64>,
+    /// The simulator reports a launch whose warps run more instructions than this in all
+    /// (default 50000000) as a runaway kernel, whatever the grid.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    max_launch_instructions: Option<u64>,
+    /// The simulator refuses a launch of more threads than this (grid x block) in all
+    /// (default 16777216, 2^24), so that no grid runs for hours unasked.
+    #[arg(long, value_name = "N")]
+    max_sim_threads: Option<u64>,
+    /// SMs of the simulated GPU (default 8): CTAs resident at once are N times what one SM
+    /// holds for the launch by occupancy (threads and shared memory per CTA).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    sim_sms: Option<u32>,
+    /// Print the launch's time and instruction counts on stderr (`key: value` lines).
+    #[arg(long)]
+    stats: bool,
+    /// Keep float multiplies and adds apart (no fused multiply-add contraction).
+    #[arg(long)]
+    no_fma: bool,
+    /// Approximate f32 math functions (ex2.approx, lg2.approx, rsqrt.approx, sin/cos.approx,
+    /// tanh.approx on sm_75+), as @fast_math does for one kernel.
+    #[arg(long)]
+    fast_math: bool,
+}
+
+/// What `--emit` accepts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Emit {
+    /// The syntax tree, as JSON (.phobos input only).
+    Ast,
+    L1,
+    Simt,
+    Llvm,
+    Ptx,
+}
+
+#[derive(clap::Args, Debug)]
+struct CompileArgs {
+    /// The input: a `.phobos` kernel, or an `.mlir` file at the L1 level.
+    file: PathBuf,
+    /// The kernel to compile (may be left out when the file has one).
+    #[arg(long)]
+    kernel: Option<String>,
+    /// What to write.
+    #[arg(long, value_enum, default_value = "ptx")]
+    emit: Emit,
+    /// The target chip.
+    #[arg(long, default_value = "sm_90")]
+    chip: String,
+    /// Fix a dimension at compile time: -D K=256 (repeatable).
+    #[arg(short = 'D', value_name = "NAME=VALUE")]
+    defines: Vec<String>,
+    /// Output file; stdout when absent or `-`.
+    #[arg(short = 'o')]
+    output: Option<PathBuf>,
+    /// Write the IR after every pass into DIR, one numbered file per pass, named after the stage
+    /// and the pass.
+    #[arg(long, value_name = "DIR")]
+    dump_ir_dir: Option<PathBuf>,
+    /// Print remarks (e.g. which barriers were elided and why) with the diagnostics.
+    #[arg(long)]
+    remarks: bool,
+    /// Always compile: neither read nor write the kernel cache (PHOBOS_CACHE_DIR).
+    #[arg(long)]
+    no_cache: bool,
+    /// Print `key: value` statistics on stderr (shared bytes, shuffles, barriers; registers and
+    /// spills when ptxas is found).
+    #[arg(long)]
+    stats: bool,
+    /// Write the entries' ABI (parameters, block size, shared memory) as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    manifest: Option<PathBuf>,
+    /// Keep float multiplies and adds apart: no fused multiply-add contraction of sums of
+    /// products (which is on by default, as in CUDA).
+    #[arg(long)]
+    no_fma: bool,
+    /// Approximate f32 math functions (ex2.approx, lg2.approx, rsqrt.approx, sin/cos.approx,
+    /// tanh.approx on sm_75+), as @fast_math does for one kernel.
+    #[arg(long)]
+    fast_math: bool,
+    /// libdevice.10.bc, for math functions (default: $PHOBOS_LIBDEVICE).
+    #[arg(long)]
+    libdevice: Option<PathBuf>,
+    /// Compile N more times in this process through the library API and print the median time
+    /// (`repeat_median_ms: X` on stderr): the warm compile latency.
+    #[arg(long, value_name = "N", hide = true)]
+    repeat: Option<usize>,
+    /// Check diagnostics against `// expected-error {{...}}` comments in the source (lit tests).
+    #[arg(long)]
+    verify_diagnostics: bool,
+    /// Split the source on `// -----` and compile each part on its own (lit tests).
+    #[arg(long)]
+    split_input_file: bool,
+    #[arg(long)]
+    mlir_print_ir_before_all: bool,
+    #[arg(long)]
+    mlir_print_ir_after_all: bool,
+    #[arg(long)]
+    mlir_print_ir_after_change: bool,
+    #[arg(long)]
+    mlir_print_ir_after_failure: bool,
+    #[arg(long, value_delimiter = ',', value_name = "FLAG")]
+    mlir_print_ir_before: Vec<String>,
+    #[arg(long, value_delimiter = ',', value_name = "FLAG")]
+    mlir_print_ir_after: Vec<String>,
+    #[arg(long, value_name = "DIR")]
+    mlir_print_ir_tree_dir: Option<PathBuf>,
+    #[arg(long)]
+    mlir_print_op_generic: bool,
+}
+
+/// Runs the CLI; returns the exit code.
+pub fn main(args: Vec<String>) -> i32 {
+    crate::libdevice::install_default();
+    let cli = match Cli::try_parse_from(args) {
+        Ok(c) => c,
+        Err(e) => return usage_error("phobos", e),
+    };
+    let name = match &cli.command {
+        Command::Compile(_) => "compile",
+        Command::Run(_) => "run",
+        Command::Layout(_) => "layout",
+        Command::Selftest { .. } => "selftest",
+        Command::Rotate(_) => "rotate",
+        Command::Explain(_) => "explain",
+        Command::Bench { .. } => "bench",
+    };
+    phobos_compiler::crash_stage::stage(&format!("running `phobos {name}`"));
+    match cli.command {
+        Command::Compile(a) => compile_cmd(a),
+        Command::Run(a) => run_cmd(a),
+        Command::Layout(a) => crate::layout_cmd::layout_cmd(a),
+        Command::Selftest { gpu, summary } => crate::selftest::selftest(gpu, summary.as_deref()),
+        Command::Rotate(a) => rotate_cmd(&a),
+        Command::Explain(a) => crate::explain_cmd::explain_cmd(&a),
+        Command::Bench { reps, summary } => crate::selftest::bench(reps.max(1), summary.as_deref()),
+    }
+}
+
+fn run_cmd(a: RunArgs) -> i32 {
+    let parsed = (|| -> Result<crate::run_cmd::RunRequest, String> {
+        Ok(crate::run_cmd::RunRequest {
+            file: a.file.clone(),
+            kernel: a.kernel.clone(),
+            grid: phobos_runtime::bind::parse_grid(&a.grid)?,
+            args: a.args.iter().map(|s| phobos_runtime::bind::parse_arg(s)).collect::<Result<_, _>>()?,
+            out: a.out.clone(),
+            backend: a.backend,
+            defines: parse_defines(&a.defines)?,
+            chip: a.chip.clone().unwrap_or_else(|| "sm_90".into()),
+            chip_given: a.chip.clone(),
+            sim: phobos_runtime::bind::SimBounds {
+                max_warp_insts: a.max_warp_instructions,
+                max_launch_insts: a.max_launch_instructions,
+                max_threads: a.max_sim_threads,
+                sms: a.sim_sms,
+            },
+            stats: a.stats,
+            no_fma: a.no_fma,
+            fast_math: a.fast_math,
+        })
+    })();
+    let req = match parsed {
+        Ok(r) => r,
+        Err(e) => return fail(e),
+    };
+    match crate::run_cmd::run(&req) {
+        Ok(()) => 0,
+        Err(e) => crate::run_cmd::report(&e),
+    }
+}
+
+/// A command-line parse error as every other error reads: `TOOL: error: MESSAGE` on one line,
+/// exit 1; clap's tip and usage follow as hints. `--help` and `--version` print as they are
+/// (exit 0).
+pub fn usage_error(tool: &str, e: clap::Error) -> i32 {
+    if !e.use_stderr() {
+        let _ = e.print();
+        return 0;
+    }
+    let text = e.render().to_string();
+    let (first, rest) = text.split_once("\n\n").unwrap_or((&text, ""));
+    // The message may wrap onto indented lines (`... were not provided:\n  <FILE>`): one line.
+    let message = first.trim().strip_prefix("error:").unwrap_or(first).split('\n').map(str::trim).collect::<Vec<_>>().join(" ");
+    eprintln!("{tool}: error: {}", message.trim());
+    if !rest.trim().is_empty() {
+        eprintln!("{}", rest.trim_end());
+    }
+    1
+}
+
+pub(crate) fn fail(msg: impl std::fmt::Display) -> i32 {
+    eprintln!("phobos: error: {msg}");
+    1
+}
+
+/// `--by D`: a non-negative integer (a negative one reaches here as a value, not as a flag).
+fn parse_distance(s: &str) -> Result<u64, String> {
+    s.trim().parse::<u64>().map_err(|_| format!("the distance is a non-negative integer below 2^64 (np.roll(a, -D)); got '{s}'"))
+}
+
+/// Parses `-D NAME=VALUE` flags.
+pub fn parse_defines(defs: &[String]) -> Result<BTreeMap<String, i64>, String> {
+    let mut out = BTreeMap::new();
+    for d in defs {
+        let (k, v) = d.split_once('=').ok_or_else(|| format!("-D {d}: expected NAME=VALUE"))?;
+        let v: i64 = v.trim().parse().map_err(|_| format!("-D {d}: the value must be an integer"))?;
+        if k.is_empty() || !k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return Err(format!("-D {d}: '{k}' is not a dimension name"));
+        }
+        if out.insert(k.to_string(), v).is_some() {
+            return Err(format!("-D {k} is given twice"));
+        }
+    }
+    Ok(out)
+}
+
+fn compile_cmd(mut a: CompileArgs) -> i32 {
+    // `-o -` is stdout, as for mlir-opt.
+    if a.output.as_deref() == Some(std::path::Path::new("-")) {
+        a.output = None;
+    }
+    for o in [&a.output, &a.manifest].into_iter().flatten() {
+        if let Err(e) = crate::staged::refuse_overwrite(o, std::slice::from_ref(&a.file)) {
+            return fail(e);
+        }
+    }
+    if a.verify_diagnostics || a.split_input_file {
+        return verify_cmd(&a);
+    }
+    compile_one(&a)
+}
+
+/// `--split-input-file` / `--verify-diagnostics` for sources: each part is compiled to
+/// `--emit`; its diagnostics (frontend's and MLIR's) are printed or checked against the part's
+/// `expected-*` comments.
+fn verify_cmd(a: &CompileArgs) -> i32 {
+    let filename = a.file.display().to_string();
+    let text = match crate::read_source(&a.file) {
+        Ok(t) => t,
+        Err(e) => return fail(e),
+    };
+    if !filename.ends_with(".phobos") {
+        return fail("phobos compile --verify-diagnostics/--split-input-file take a .phobos source (use phobos-opt for .mlir)");
+    }
+    let defines = match parse_defines(&a.defines) {
+        Ok(d) => d,
+        Err(e) => return fail(e),
+    };
+    let target = match Target::parse(&format!("chip={}", a.chip)) {
+        Ok(t) => t,
+        Err(e) => return fail(e),
+    };
+    let stage = match a.emit {
+        Emit::Ast | Emit::L1 => Stage::L1,
+        Emit::Simt => Stage::Simt,
+        Emit::Llvm => Stage::Llvm,
+        Emit::Ptx => Stage::Ptx,
+    };
+    let chunks =
+        if a.split_input_file { crate::split::split(&text) } else { vec![crate::split::Chunk { text: text.clone(), first_line: 1 }] };
+    let session = match Session::new(true) {
+        Ok(s) => s,
+        Err(e) => return fail(e),
+    };
+    let source = |f: &str| (f == filename).then(|| text.clone());
+    let mut ok = true;
+    let mut outputs = Vec::new();
+    for chunk in &chunks {
+        let src = phobos_frontend::Source::new(filename.clone(), chunk.text.clone());
+        let fopts =
+            phobos_frontend::Options { defines: defines.clone(), kernel: a.kernel.clone(), no_fma: a.no_fma, fast_math: a.fast_math };
+        let mut diags: Vec<Diagnostic> = Vec::new();
+        match phobos_frontend::compile(&src, &fopts) {
+            Err(ds) => diags.extend(ds.iter().map(|d| crate::render::frontend_diagnostic(d, &src))),
+            Ok(out) => {
+                let module = session.parse(&out.mlir, &format!("{filename}.l1.mlir"));
+                if let Some(m) = &module {
+                    let opts = CompileOptions { target: target.clone(), ..Default::default() };
+                    if compile::lower(&session, m, stage, &opts).is_ok() {
+                        if let Ok(t) = compile::output_text(m, stage) {
+                            outputs.push(t);
+                        }
+                    }
+                }
+                diags.extend(session.diags.take());
+            }
+        }
+        if a.verify_diagnostics {
+            let expected = match crate::verify_diagnostics::parse_expectations(&chunk.text) {
+                Ok(e) => e,
+                Err((l, c, m)) => return fail(format!("{filename}:{l}:{c}: {m}")),
+            };
+            // Dialect errors read as the source author sees them (no op names).
+            let shown: Vec<Diagnostic> = crate::render::render_map(&diags, true);
+            for f in crate::verify_diagnostics::check(&filename, &expected, &shown) {
+                eprintln!("{f}");
+                ok = false;
+            }
+        } else {
+            eprint!("{}", crate::render::render_for(&diags, true, &source));
+            ok &= !diags.iter().any(|d| d.severity == phobos_ir::diag::Severity::Error);
+        }
+    }
+    if !a.verify_diagnostics || !outputs.is_empty() {
+        let code = write_out(&a.output, &outputs.join("// -----\n"));
+        if code != 0 {
+            return code;
+        }
+    }
+    if ok {
+        0
+    } else {
+        1
+    }
+}
+
+fn compile_one(a: &CompileArgs) -> i32 {
+    let libdevice = a.libdevice.clone().or_else(|| crate::env::get("PHOBOS_LIBDEVICE").map(PathBuf::from));
+    let mut opts_text = format!("chip={} fma={} fast-math={}", a.chip, !a.no_fma, a.fast_math);
+    if let Some(l) = &libdevice {
+        opts_text.push_str(&format!(" libdevice={}", l.display()));
+    }
+    let target = match Target::parse(&opts_text) {
+        Ok(t) => t,
+        Err(e) => return fail(e),
+    };
+    let defines = match parse_defines(&a.defines) {
+        Ok(d) => d,
+        Err(e) => return fail(e),
+    };
+    let filename = a.file.display().to_string();
+    let text = match crate::read_source(&a.file) {
+        Ok(t) => t,
+        Err(e) => return fail(e),
+    };
+    let is_phobos = filename.ends_with(".phobos");
+    if !is_phobos && !filename.ends_with(".mlir") {
+        return fail(format!("{filename}: expected a .phobos source or an .mlir file (L1 IR)"));
+    }
+    if !is_phobos && (a.emit == Emit::Ast || a.kernel.is_some() || !defines.is_empty()) {
+        return fail("--emit=ast, --kernel and -D apply to .phobos sources");
+    }
+    // Step 1. The frontend: .phobos to L1 MLIR text.
+    let src = phobos_frontend::Source::new(filename.clone(), text.clone());
+    let (l1_text, entries) = if is_phobos {
+        if a.emit == Emit::Ast {
+            return match phobos_frontend::parse(&src) {
+                Ok(ast) => write_out(&a.output, &(serde_json::to_string_pretty(&ast).expect("AST serializes") + "\n")),
+                Err(d) => {
+                    eprint!("{}", d.render(&src));
+                    1
+                }
+            };
+        }
+        let fopts = phobos_frontend::Options { defines, kernel: a.kernel.clone(), no_fma: a.no_fma, fast_math: a.fast_math };
+        match phobos_frontend::compile(&src, &fopts) {
+            Ok(out) => (out.mlir, out.entries),
+            Err(diags) => {
+                for d in diags {
+                    eprint!("{}", d.render(&src));
+                }
+                return 1;
+            }
+        }
+    } else {
+        (text.clone(), Vec::new())
+    };
+    // Step 2. MLIR: parse, verify, lower to the stage asked for.
+    let stage = match a.emit {
+        Emit::Ast => unreachable!("handled above"),
+        Emit::L1 => Stage::L1,
+        Emit::Simt => Stage::Simt,
+        Emit::Llvm => Stage::Llvm,
+        Emit::Ptx => Stage::Ptx,
+    };
+    let printing = IrPrinting {
+        before_all: a.mlir_print_ir_before_all,
+        after_all: a.mlir_print_ir_after_all,
+        after_change: a.mlir_print_ir_after_change,
+        after_failure: a.mlir_print_ir_after_failure,
+        module_scope: a.dump_ir_dir.is_some(),
+        tree_dir: a.mlir_print_ir_tree_dir.clone(),
+        flags: PrintFlags { generic: a.mlir_print_op_generic, ..Default::default() },
+    };
+    let session = match Session::new(!printing.module_scope) {
+        Ok(s) => s,
+        Err(e) => return fail(e),
+    };
+    let opts = CompileOptions {
+        target,
+        dump_dir: a.dump_ir_dir.clone(),
+        printing,
+        print_before: a.mlir_print_ir_before.clone(),
+        print_after: a.mlir_print_ir_after.clone(),
+        ir_sink: crate::stderr_sink(),
+        ..Default::default()
+    };
+    let parse_name = if is_phobos { format!("{filename}.l1.mlir") } else { filename.clone() };
+    // The cache serves plain compiles: dumps, IR printing, remarks, --stats (which reads the
+    // module) and --repeat always compile.
+    let plain = opts.dump_dir.is_none()
+        && !a.stats
+        && opts.print_before.is_empty()
+        && opts.print_after.is_empty()
+        && !opts.printing.before_all
+        && !opts.printing.after_all
+        && opts.printing.tree_dir.is_none()
+        && !a.remarks
+        && a.repeat.is_none();
+    let cache = if plain && !a.no_cache && stage != Stage::L1 { crate::cache::Cache::open() } else { None };
+    let target_text = format!("{:?}", opts.target);
+    let key = crate::cache::key(&[stage.name(), &target_text, &l1_text]);
+    if let Some(hit) = cache.as_ref().and_then(|c| c.get(&key)) {
+        tracing::info!("kernel cache: hit {key}");
+        return finish_cached(a, hit, entries);
+    }
+    if cache.is_some() {
+        tracing::info!("kernel cache: miss {key}");
+    }
+    let module = session.parse(&l1_text, &parse_name);
+    let result = match &module {
+        Some(m) if stage == Stage::Ptx && !compile::one_gpu_module(&session, m) => Err(compile::CompileError::Invalid),
+        Some(m) => compile::lower(&session, m, stage, &opts).and_then(|info| compile::output_text(m, stage).map(|t| (t, info))),
+        None => Err(compile::CompileError::Invalid),
+    };
+    let source = |f: &str| (f == filename).then(|| text.clone());
+    let mut diags = session.diags.take();
+    if !a.remarks {
+        diags.retain(|d| d.severity != phobos_ir::diag::Severity::Remark);
+    }
+    eprint!("{}", crate::render::render_for(&diags, is_phobos, &source));
+    let (out, info) = match result {
+        Ok(t) => t,
+        Err(compile::CompileError::Invalid) => return 1,
+        // After a located error, "pass 'X' failed" says nothing more.
+        Err(compile::CompileError::Run(_)) if diags.iter().any(|d| d.severity == phobos_ir::diag::Severity::Error) => return 1,
+        Err(e) => return fail(e),
+    };
+    if let Some(c) = &cache {
+        if diags.is_empty() {
+            c.put(&key, &crate::cache::Entry { output: out.clone(), dynamic_shared: info.dynamic_shared.clone() });
+        }
+    }
+    if let Some(n) = a.repeat {
+        let mut times = Vec::new();
+        for _ in 0..n {
+            let t0 = std::time::Instant::now();
+            let l1 = if is_phobos {
+                let fopts = phobos_frontend::Options {
+                    defines: parse_defines(&a.defines).unwrap_or_default(),
+                    kernel: a.kernel.clone(),
+                    no_fma: a.no_fma,
+                    fast_math: a.fast_math,
+                };
+                match phobos_frontend::compile(&src, &fopts) {
+                    Ok(o) => o.mlir,
+                    Err(_) => return fail("the source stopped compiling"),
+                }
+            } else {
+                l1_text.clone()
+            };
+            let Some(m) = session.parse(&l1, &parse_name) else { return fail("the L1 stopped parsing") };
+            let quiet = CompileOptions { target: opts.target.clone(), ..Default::default() };
+            if compile::lower(&session, &m, stage, &quiet).and_then(|_| compile::output_text(&m, stage)).is_err() {
+                return fail("the repeated compile failed");
+            }
+            times.push(t0.elapsed().as_secs_f64() * 1e3);
+        }
+        times.sort_by(|x, y| x.partial_cmp(y).expect("no NaN"));
+        if let Some(med) = times.get(times.len() / 2) {
+            eprintln!("repeat_median_ms: {med:.3}");
+        }
+    }
+    if a.stats {
+        if let Some(m) = &module {
+            let dynamic: u64 = info.dynamic_shared.values().sum();
+            for (k, v) in crate::stats::collect(m.op(), stage, &out, &a.chip, dynamic) {
+                eprintln!("{k}: {v}");
+            }
+        }
+    }
+    finish(a, entries, &info.dynamic_shared, &out)
+}
+
+/// A compile the cache answered: the manifest and the output, as a fresh compile writes them.
+fn finish_cached(a: &CompileArgs, hit: crate::cache::Entry, entries: Vec<phobos_frontend::Entry>) -> i32 {
+    finish(a, entries, &hit.dynamic_shared, &hit.output)
+}
+
+/// Writes the manifest (`--manifest`, every entry with its dynamic shared memory) and the
+/// output together: both files, or neither.
+fn finish(a: &CompileArgs, mut entries: Vec<phobos_frontend::Entry>, dynamic_shared: &BTreeMap<String, u64>, out: &str) -> i32 {
+    let mut staged = crate::staged::Staged::new();
+    let mut manifest_out = None;
+    if let Some(m) = &a.manifest {
+        for e in entries.iter_mut() {
+            e.dynamic_shared_bytes = dynamic_shared.get(&e.name).copied().unwrap_or(0);
+        }
+        #[derive(serde::Serialize)]
+        struct Manifest<'a> {
+            entries: &'a [phobos_frontend::Entry],
+        }
+        let json = serde_json::to_string_pretty(&Manifest { entries: &entries }).unwrap_or_default() + "\n";
+        if m == std::path::Path::new("-") {
+            manifest_out = Some(json);
+        } else if let Err(e) = staged.write(m, json.as_bytes()) {
+            return fail(e);
+        }
+    }
+    if let Some(p) = &a.output {
+        if let Err(e) = staged.write(p, out.as_bytes()) {
+            return fail(e);
+        }
+    }
+    if let Err(e) = staged.commit() {
+        return fail(e);
+    }
+    if let Some(json) = manifest_out {
+        print!("{json}");
+    }
+    if a.output.is_none() {
+        print!("{out}");
+    }
+    0
+}
+
+/// `phobos rotate`: exit 0, 1 (bad input, no device), or 2 (a fault on the simulator).
+fn rotate_cmd(a: &RotateArgs) -> i32 {
+    use crate::{api::Device, run_cmd::Backend};
+    let to_stdout = a.output == std::path::Path::new("-");
+    if let Err(e) = crate::staged::refuse_overwrite(&a.output, std::slice::from_ref(&a.input)) {
+        return fail(e);
+    }
+    let mut arr = match crate::npy::read(&a.input) {
+        Ok(x) => x,
+        Err(e) => return fail(e),
+    };
+    let item = arr.dtype.bytes();
+    let device = match a.backend {
+        Backend::Sim => Device::Simulator,
+        Backend::Auto => Device::best(),
+        Backend::Cuda => match Device::cuda() {
+            Ok(d) => d,
+            Err(e) => return fail(e.to_string()),
+        },
+    };
+    eprintln!("backend: {}", device.name());
+    match crate::rotate::rotate(&device, &mut arr.data, item, a.by) {
+        Ok(()) => {}
+        Err(crate::api::Error::Fault(f)) => {
+            eprintln!("{f}");
+            return 2;
+        }
+        Err(e) => return fail(e.to_string()),
+    }
+    let bytes = match crate::npy::encode(&arr) {
+        Ok(b) => b,
+        Err(e) => return fail(e),
+    };
+    if to_stdout {
+        use std::io::Write;
+        return match std::io::stdout().lock().write_all(&bytes) {
+            Ok(()) => 0,
+            Err(e) => fail(format!("stdout: {e}")),
+        };
+    }
+    let mut staged = crate::staged::Staged::new();
+    match staged.write(&a.output, &bytes).and_then(|_| staged.commit()) {
+        Ok(()) => 0,
+        Err(e) => fail(e),
+    }
+}
+
+/// Writes `out` to `dest`, or to stdout.
+pub(crate) fn write_out(dest: &Option<PathBuf>, out: &str) -> i32 {
+    match dest {
+        Some(p) => {
+            let mut staged = crate::staged::Staged::new();
+            if let Err(e) = staged.write(p, out.as_bytes()).and_then(|_| staged.commit()) {
+                return fail(e);
+            }
+        }
+        None => print!("{out}"),
+    }
+    0
+}

@@ -1,0 +1,112 @@
+//! What a crash inside MLIR or LLVM looks like to a user: one line naming the tool, the input
+//! and the stage, a pointer to where to report it, and exit code 3. Phobos's own code reports
+//! errors and never panics on input; upstream code can still abort (`LLVM ERROR: ...`), fault
+//! on input it does not check, or overflow the stack on deep nesting (docs/debugging.md lists
+//! the known cases). Without this, such a crash is a bare "Segmentation fault".
+
+use phobos_compiler::crash_stage::{HEAD, STAGE};
+
+/// The exit code of a crash inside MLIR/LLVM (documented in docs/debugging.md).
+pub const CRASH_EXIT: i32 = 3;
+
+/// Installs the handler for SIGSEGV, SIGBUS, SIGILL, SIGFPE and SIGABRT, on an alternate stack
+/// so that a stack overflow is reported too. `tool` is the binary's name.
+pub fn install(tool: &str) {
+    HEAD.set(&format!("{tool}: internal error: crashed "));
+    STAGE.set("starting up");
+    install_panic_hook(tool);
+    // A closed pipe on stdout or stderr ends the process quietly, as it does for cat or grep,
+    // instead of a panic in a print.
+    // SAFETY: resetting a signal's disposition to the default.
+    unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
+    // SAFETY: plain libc calls with valid arguments; the alternate stack is leaked on purpose
+    // (it must outlive every signal).
+    unsafe {
+        LLVMInstallFatalErrorHandler(fatal);
+        let size = 256 * 1024;
+        let stack = Box::leak(vec![0u8; size].into_boxed_slice());
+        let ss = libc::stack_t { ss_sp: stack.as_mut_ptr() as *mut libc::c_void, ss_flags: 0, ss_size: size };
+        libc::sigaltstack(&ss, std::ptr::null_mut());
+        for sig in [libc::SIGSEGV, libc::SIGBUS, libc::SIGILL, libc::SIGFPE, libc::SIGABRT] {
+            let mut sa: libc::sigaction = std::mem::zeroed();
+            sa.sa_sigaction = handler as *const () as usize;
+            sa.sa_flags = libc::SA_ONSTACK | libc::SA_SIGINFO;
+            libc::sigemptyset(&mut sa.sa_mask);
+            libc::sigaction(sig, &sa, std::ptr::null_mut());
+        }
+    }
+}
+
+extern "C" {
+    /// LLVM's C API (llvm-c/ErrorHandling.h), linked in with MLIR: called instead of printing
+    /// `LLVM ERROR: ...` and exiting when LLVM or MLIR meets a fatal error.
+    fn LLVMInstallFatalErrorHandler(handler: extern "C" fn(*const libc::c_char));
+}
+
+extern "C" fn fatal(reason: *const libc::c_char) {
+    // SAFETY: LLVM passes a NUL-terminated message.
+    let reason = if reason.is_null() { String::new() } else { unsafe { std::ffi::CStr::from_ptr(reason) }.to_string_lossy().into_owned() };
+    let out = |b: &[u8]| unsafe { libc::write(2, b.as_ptr() as *const libc::c_void, b.len()) };
+    HEAD.write(2);
+    out(b"(LLVM ERROR: ");
+    out(reason.trim().as_bytes());
+    out(b") while ");
+    STAGE.write(2);
+    out(b"; this is a bug in Phobos or in MLIR/LLVM: please report it with the input (known upstream crashes: docs/debugging.md)\n");
+    // SAFETY: leaves at once, as LLVM's own handler would.
+    unsafe { libc::_exit(CRASH_EXIT) };
+}
+
+/// Reports a panic (a bug in Phobos) as one line naming the tool, the place and the stage, and
+/// exits with [`CRASH_EXIT`]; a pass's panic is caught before it gets here (the pass wrapper
+/// reports it as an internal error at the op).
+fn install_panic_hook(tool: &str) {
+    let tool = tool.to_string();
+    std::panic::set_hook(Box::new(move |info| {
+        let msg = info
+            .payload()
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| info.payload().downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_default();
+        let at = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
+        let stage = STAGE.text();
+        eprintln!("{tool}: internal error: panicked{at} ({msg}) while {stage}; this is a bug in Phobos: please report it with the input");
+        std::process::exit(CRASH_EXIT);
+    }));
+}
+
+extern "C" fn handler(sig: libc::c_int, _: *mut libc::siginfo_t, _: *mut libc::c_void) {
+    let name: &[u8] = match sig {
+        libc::SIGSEGV => b"(segmentation fault, or a stack overflow on deep nesting)",
+        libc::SIGBUS => b"(bus error)",
+        libc::SIGILL => b"(illegal instruction)",
+        libc::SIGFPE => b"(arithmetic exception)",
+        _ => b"(abort)",
+    };
+    let out = |b: &[u8]| unsafe { libc::write(2, b.as_ptr() as *const libc::c_void, b.len()) };
+    HEAD.write(2);
+    out(name);
+    out(b" while ");
+    STAGE.write(2);
+    out(b"; this is a bug in Phobos or in MLIR/LLVM: please report it with the input (known upstream crashes: docs/debugging.md)\n");
+    // SAFETY: `_exit` is async-signal-safe and does not return.
+    unsafe { libc::_exit(CRASH_EXIT) };
+}
+
+/// Runs `f` on a thread with a 256 MB stack (reserved, not committed), so that legal but deep
+/// input (MLIR's parser and verifier recurse per nesting level) rarely reaches the guard page;
+/// returns what `f` returns. The handler's alternate stack is installed on that thread too.
+pub fn with_big_stack(tool: &'static str, f: impl FnOnce() -> i32 + Send + 'static) -> i32 {
+    let t = std::thread::Builder::new().stack_size(256 << 20).spawn(move || {
+        install(tool);
+        f()
+    });
+    match t.map(|h| h.join()) {
+        Ok(Ok(code)) => code,
+        _ => {
+            eprintln!("{tool}: internal error: the compiler thread did not finish");
+            CRASH_EXIT
+        }
+    }
+}

@@ -1,0 +1,297 @@
+//! `phobos-opt`: mlir-opt's conventions over Phobos's dialects and passes, for lit tests.
+
+use crate::{
+    pass_manager::{run_pipeline, IrPrinting, PipelineRunError, PrintFlags},
+    ptx,
+    session::Session,
+    split, verify_diagnostics,
+};
+use clap::{Arg, ArgAction, ArgMatches, Command};
+use phobos_ir::diag::{Diagnostic, Severity};
+use phobos_passes::{pipeline::BuildConfig, pipelines::PIPELINES, registry};
+use std::io::{Read, Write};
+
+fn command() -> Command {
+    let mut cmd = Command::new("phobos-opt")
+        .about("Phobos's MLIR optimizer driver: parses MLIR, runs a pass pipeline, prints the result")
+        .version(env!("CARGO_PKG_VERSION"))
+        .long_version(crate::version_line())
+        .arg(Arg::new("input").default_value("-").help("input file, '-' for stdin"))
+        .arg(Arg::new("output").short('o').default_value("-").help("output file, '-' for stdout"))
+        .arg(
+            Arg::new("pass-pipeline")
+                .long("pass-pipeline")
+                .value_name("PIPELINE")
+                .help("a pass pipeline, e.g. 'builtin.module(gpu.module(convert-lane-to-gpu))'"),
+        )
+        .arg(flag("split-input-file", "split the input on '// -----' and process each chunk on its own"))
+        .arg(flag("verify-diagnostics", "check diagnostics against expected-* comments in the input"))
+        .arg(flag("list-passes", "list the Phobos passes and pipelines, with their options"))
+        .arg(
+            Arg::new("emit")
+                .long("emit")
+                .value_parser(["mlir", "ptx"])
+                .default_value("mlir")
+                .help("what to write: the IR, or the PTX of the gpu.binary ops"),
+        )
+        .arg(flag("mlir-print-ir-before-all", "print the IR before every pass"))
+        .arg(flag("mlir-print-ir-after-all", "print the IR after every pass"))
+        .arg(flag("mlir-print-ir-after-change", "print the IR after every pass that changed it"))
+        .arg(flag("mlir-print-ir-after-failure", "print the IR after a pass that failed"))
+        .arg(flag("mlir-print-ir-module-scope", "print the whole module, not just the pass's op"))
+        .arg(list("mlir-print-ir-before", "FLAG", "print the IR before these passes (comma-separated)"))
+        .arg(list("mlir-print-ir-after", "FLAG", "print the IR after these passes (comma-separated)"))
+        .arg(
+            Arg::new("mlir-print-ir-tree-dir")
+                .long("mlir-print-ir-tree-dir")
+                .value_name("DIR")
+                .help("write the printed IR into files under DIR instead of stderr"),
+        )
+        .arg(flag("mlir-print-op-generic", "print ops in generic form"))
+        .arg(flag("mlir-print-debuginfo", "print locations"))
+        .arg(flag("mlir-print-local-scope", "print with local scope (no aliases)"))
+        .arg(
+            Arg::new("mlir-elide-elementsattrs-if-larger")
+                .long("mlir-elide-elementsattrs-if-larger")
+                .value_name("N")
+                .value_parser(clap::value_parser!(usize))
+                .help("elide element attributes with more than N elements"),
+        )
+        .arg(flag("mlir-disable-threading", "run passes on one thread"));
+    for p in registry::passes() {
+        cmd = cmd.arg(pass_flag(p.flag, p.summary));
+    }
+    for (name, summary) in PIPELINES {
+        cmd = cmd.arg(pass_flag(name, summary));
+    }
+    cmd
+}
+
+fn flag(name: &'static str, help: &'static str) -> Arg {
+    Arg::new(name).long(name).action(ArgAction::SetTrue).help(help)
+}
+
+fn list(name: &'static str, value: &'static str, help: &'static str) -> Arg {
+    Arg::new(name).long(name).value_name(value).action(ArgAction::Append).value_delimiter(',').help(help)
+}
+
+fn pass_flag(name: &'static str, summary: &'static str) -> Arg {
+    Arg::new(name)
+        .long(name)
+        .value_name("OPTIONS")
+        .num_args(0..=1)
+        .require_equals(true)
+        .default_missing_value("")
+        .action(ArgAction::Append)
+        .help(summary)
+}
+
+/// The pipeline from per-pass flags, in command-line order.
+fn pipeline_from_flags(m: &ArgMatches) -> Option<String> {
+    let names = registry::passes().iter().map(|p| p.flag).chain(PIPELINES.iter().map(|(n, _)| *n));
+    let mut items: Vec<(usize, String)> = Vec::new();
+    for name in names {
+        if let (Some(idx), Some(vals)) = (m.indices_of(name), m.get_many::<String>(name)) {
+            for (i, v) in idx.zip(vals) {
+                let e = if v.is_empty() { name.to_string() } else { format!("{name}{{{v}}}") };
+                items.push((i, e));
+            }
+        }
+    }
+    if items.is_empty() {
+        return None;
+    }
+    items.sort();
+    Some(format!("builtin.module({})", items.into_iter().map(|(_, e)| e).collect::<Vec<_>>().join(",")))
+}
+
+fn list_passes() -> String {
+    let mut s = String::from("Phobos passes:\n");
+    for p in registry::passes() {
+        s.push_str(&format!("  --{:<28} {} [on {}]\n", p.flag, p.summary, if p.anchor.is_empty() { "any op" } else { p.anchor }));
+        for o in p.options {
+            s.push_str(&format!("      {}={:<10} {}\n", o.name, o.default, o.help));
+        }
+    }
+    s.push_str("Pipelines:\n");
+    for (name, summary) in PIPELINES {
+        s.push_str(&format!("  --{name:<28} {summary}\n"));
+    }
+    s.push_str("Upstream MLIR passes are available in --pass-pipeline by their mlir-opt names.\n");
+    s
+}
+
+/// Runs phobos-opt on `args`; returns the process exit code.
+pub fn main(args: Vec<String>) -> i32 {
+    crate::libdevice::install_default();
+    let m = match command().try_get_matches_from(args) {
+        Ok(m) => m,
+        Err(e) => return crate::cli::usage_error("phobos-opt", e),
+    };
+    if m.get_flag("list-passes") {
+        print!("{}", list_passes());
+        return 0;
+    }
+    match run(&m) {
+        Ok(true) => 0,
+        Ok(false) => 1,
+        Err(msg) => {
+            eprintln!("phobos-opt: error: {msg}");
+            1
+        }
+    }
+}
+
+fn run(m: &ArgMatches) -> Result<bool, String> {
+    let input = m.get_one::<String>("input").expect("default");
+    let (text, filename) = if input == "-" {
+        let mut s = String::new();
+        std::io::stdin().read_to_string(&mut s).map_err(|e| format!("reading stdin: {e}"))?;
+        (s, "<stdin>".to_string())
+    } else {
+        // Bytes that are not UTF-8 are replaced, so the parser reports them at their place.
+        (crate::read_source(std::path::Path::new(input))?, input.clone())
+    };
+    let from_flags = pipeline_from_flags(m);
+    let pipeline = match (m.get_one::<String>("pass-pipeline"), from_flags) {
+        (Some(_), Some(_)) => return Err("give either --pass-pipeline or pass flags, not both".into()),
+        (Some(p), None) => Some((p.clone(), false)),
+        (None, Some(p)) => Some((p, true)),
+        (None, None) => None,
+    };
+    let flags = PrintFlags {
+        generic: m.get_flag("mlir-print-op-generic"),
+        debuginfo: m.get_flag("mlir-print-debuginfo"),
+        local_scope: m.get_flag("mlir-print-local-scope"),
+        elide_elements_above: m.get_one::<usize>("mlir-elide-elementsattrs-if-larger").copied(),
+    };
+    let printing = IrPrinting {
+        before_all: m.get_flag("mlir-print-ir-before-all"),
+        after_all: m.get_flag("mlir-print-ir-after-all"),
+        after_change: m.get_flag("mlir-print-ir-after-change"),
+        after_failure: m.get_flag("mlir-print-ir-after-failure"),
+        module_scope: m.get_flag("mlir-print-ir-module-scope"),
+        tree_dir: m.get_one::<String>("mlir-print-ir-tree-dir").map(Into::into),
+        flags: flags.clone(),
+    };
+    let strings = |id: &str| -> Vec<String> { m.get_many::<String>(id).map(|v| v.cloned().collect()).unwrap_or_default() };
+    let verify = m.get_flag("verify-diagnostics");
+    let emit_ptx = m.get_one::<String>("emit").map(String::as_str) == Some("ptx");
+    let threading = !(printing.module_scope || m.get_flag("mlir-disable-threading"));
+    let session = Session::new(threading).map_err(|e| e.to_string())?;
+    let cfg = BuildConfig {
+        diags: session.diags.clone(),
+        print_before: strings("mlir-print-ir-before"),
+        print_after: strings("mlir-print-ir-after"),
+        generic: flags.generic,
+        ir_sink: crate::stderr_sink(),
+        implicit_nesting: pipeline.as_ref().is_some_and(|(_, f)| *f),
+    };
+
+    let chunks = if m.get_flag("split-input-file") {
+        for (i, line) in text.lines().enumerate() {
+            if split::is_near_miss(line) {
+                eprintln!("{filename}:{}:1: warning: near miss with file split marker '// -----'", i + 1);
+            }
+        }
+        split::split(&text)
+    } else {
+        vec![split::Chunk { text: text.clone(), first_line: 1 }]
+    };
+    let source = |f: &str| (f == filename).then(|| text.clone());
+    let mut outputs = Vec::new();
+    let mut all_ok = true;
+    for chunk in &chunks {
+        // Step 1. Parse, then run the Rust verifiers (IRDL and upstream verifiers ran in the parser).
+        let module = session.parse(&chunk.text, &filename);
+        let mut ok = module.as_ref().is_some_and(|md| phobos_dialects::verify(md.op(), &session.diags));
+        // Step 2. Run the pipeline.
+        let mut failure = None;
+        if let (true, Some(md), Some((p, _))) = (ok, module.as_ref(), pipeline.as_ref()) {
+            match run_pipeline(&session, md, p, &cfg, &printing) {
+                // A PTX that calls a function nothing defines is never emitted.
+                Ok(()) => {
+                    ok = phobos_dialects::verify(md.op(), &session.diags) && (!emit_ptx || crate::compile::resolved(&session, md, &[]))
+                }
+                Err(PipelineRunError::Pipeline(e)) => {
+                    // A wrong pipeline is the command's error, not the input's: stop here.
+                    eprintln!("{e}");
+                    return Ok(false);
+                }
+                Err(e) => {
+                    ok = false;
+                    failure = Some(e);
+                }
+            }
+        }
+        // Step 3. Report (or check) the diagnostics.
+        let diags = session.diags.take();
+        if verify {
+            let expected =
+                verify_diagnostics::parse_expectations(&chunk.text).map_err(|(l, c, msg)| format!("{filename}:{l}:{c}: {msg}"))?;
+            let failures = verify_diagnostics::check(&filename, &expected, &diags);
+            for f in &failures {
+                eprintln!("{f}");
+            }
+            all_ok &= failures.is_empty();
+        } else {
+            print_diagnostics(&diags, &source);
+            if let Some(f) = &failure {
+                eprintln!("phobos-opt: error: {f}");
+            }
+            let has_error = diags.iter().any(|d| d.severity == Severity::Error);
+            all_ok &= ok && !has_error;
+        }
+        // Step 4. Output.
+        if let (true, Some(md)) = (ok, module.as_ref()) {
+            if emit_ptx {
+                let ptx = ptx::extract(md.op());
+                if ptx.is_empty() {
+                    eprintln!(
+                        "phobos-opt: error: no gpu.binary to emit PTX from; end the pipeline with \
+                         gpu-module-to-binary{{format=isa}} (phobos-to-ptx does)"
+                    );
+                    all_ok = false;
+                } else if ptx.len() > 1 {
+                    // Two PTX modules concatenated are not one PTX file: ptxas rejects the second header.
+                    let names: Vec<&str> = ptx.iter().map(|(n, _)| n.as_str()).collect();
+                    eprintln!(
+                        "phobos-opt: error: --emit=ptx needs one gpu.binary, the module has {} ({}): a PTX file \
+                         holds one module",
+                        ptx.len(),
+                        names.join(", ")
+                    );
+                    all_ok = false;
+                    continue;
+                }
+                outputs.push(ptx.into_iter().map(|(_, t)| t).collect::<Vec<_>>().join("\n"));
+            } else {
+                let flags = flags.to_melior();
+                let text = md.op().print_with_flags(&flags);
+                outputs.push(text);
+            }
+        }
+    }
+    let out = outputs.join("// -----\n");
+    let dest = m.get_one::<String>("output").expect("default");
+    if dest == "-" {
+        let mut so = std::io::stdout().lock();
+        let _ = so.write_all(out.as_bytes());
+        if !out.ends_with('\n') && !out.is_empty() {
+            let _ = so.write_all(b"\n");
+        }
+    } else if all_ok {
+        // A file is written only when everything succeeded (docs/debugging.md); stdout gets the
+        // parts that did, as mlir-opt prints them.
+        let mut staged = crate::staged::Staged::new();
+        staged.write(std::path::Path::new(dest), out.as_bytes()).and_then(|_| staged.commit())?;
+    }
+    Ok(all_ok)
+}
+
+/// Prints diagnostics to stderr with the source line and a caret, as mlir-opt does.
+pub fn print_diagnostics(diags: &[Diagnostic], source: &dyn Fn(&str) -> Option<String>) {
+    for d in diags {
+        eprint!("{}", d.render_with_source(source));
+    }
+}

@@ -1,0 +1,134 @@
+//! `phobos run`: compile a kernel through the front door, bind its tensors from `.npy` files
+//! and its dimensions from their shapes and `-D`, launch it through the runtime on a backend,
+//! and write every tensor back.
+
+use phobos_compiler::{
+    front_door::{self, RunError},
+    session::Session,
+    staged::{refuse_overwrite, Staged},
+};
+use phobos_frontend::AbiParam;
+use phobos_runtime::{
+    bind::{read_arrays, sim_options, SimBounds},
+    cuda::Gpu,
+    npy, Device, LaunchOptions,
+};
+use std::{collections::BTreeMap, path::PathBuf};
+
+/// Which machine runs the kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Backend {
+    /// A usable GPU if there is one, else the simulator.
+    Auto,
+    Sim,
+    Cuda,
+}
+
+/// Everything `phobos run` takes.
+#[derive(Clone, Debug)]
+pub struct RunRequest {
+    pub file: PathBuf,
+    pub kernel: Option<String>,
+    pub grid: [u32; 3],
+    pub args: Vec<(String, PathBuf)>,
+    pub out: PathBuf,
+    pub backend: Backend,
+    pub defines: BTreeMap<String, i64>,
+    pub chip: String,
+    /// `--chip` as given (None: the GPU's own chip on the CUDA backend, sm_90 on the simulator).
+    pub chip_given: Option<String>,
+    /// The simulator's bounds and size.
+    pub sim: SimBounds,
+    /// Print the launch's time and counts.
+    pub stats: bool,
+    /// No fused multiply-add contraction.
+    pub no_fma: bool,
+    /// Approximate f32 math functions (`--fast-math`).
+    pub fast_math: bool,
+}
+
+/// Runs a request end to end: reads the arrays, runs, writes every tensor to `req.out`.
+pub fn run(req: &RunRequest) -> Result<(), RunError> {
+    let device = choose_backend(req.backend)?;
+    let mut req = req.clone();
+    if let (Device::Cuda(gpu), None) = (&device, &req.chip_given) {
+        // Compile for the GPU at hand unless told otherwise.
+        req.chip = gpu.chip.clone();
+    }
+    let session = Session::new(true).map_err(|e| RunError::Usage(e.to_string()))?;
+    let fopts = phobos_frontend::Options { no_fma: req.no_fma, fast_math: req.fast_math, ..Default::default() };
+    let loaded = front_door::load_file(&session, &req.file, req.kernel.as_deref(), &req.chip, &fopts)?;
+    eprint!("{}", loaded.warnings);
+    // No tensor written back may replace an input (the source, or an --arg array in --out).
+    let inputs: Vec<PathBuf> = std::iter::once(req.file.clone()).chain(req.args.iter().map(|(_, p)| p.clone())).collect();
+    for p in &loaded.sig.params {
+        if let AbiParam::Tensor { name, .. } = p {
+            refuse_overwrite(&req.out.join(format!("{name}.npy")), &inputs).map_err(RunError::Usage)?;
+        }
+    }
+    let arrays = read_arrays(&req.args).map_err(RunError::Usage)?;
+    let opts = match &device {
+        Device::Cuda(gpu) => {
+            eprintln!("backend: cuda ({}, {})", gpu.name, gpu.chip);
+            LaunchOptions::default()
+        }
+        _ => {
+            eprintln!("backend: sim");
+            LaunchOptions { sim: Some(sim_options(&req.chip, &req.sim).map_err(RunError::Usage)?), ..Default::default() }
+        }
+    };
+    let run = front_door::execute(&session, &loaded.module, &loaded.sig, &arrays, &req.defines, req.grid, &device, &req.chip, &opts)?;
+    if req.stats {
+        match &run.report.stats {
+            Some(stats) => {
+                let secs = run.report.ms / 1e3;
+                eprintln!("sim_ms: {:.3}", run.report.ms);
+                eprintln!("ctas: {}", stats.ctas);
+                eprintln!("warp_instructions: {}", stats.warp_insts);
+                eprintln!("thread_instructions: {}", stats.thread_insts);
+                eprintln!("thread_instructions_per_s: {:.0}", stats.thread_insts as f64 / secs.max(1e-9));
+                eprintln!("bank_conflicts: {}", stats.bank_conflicts);
+            }
+            None => eprintln!("gpu_ms: {:.3}", run.report.ms),
+        }
+    }
+    // Every tensor is written, or none: temporaries renamed into place at the end. Names are
+    // plain identifiers (the verifier checks `phobos.tensor`), so each file is inside --out.
+    std::fs::create_dir_all(&req.out).map_err(|e| RunError::Usage(format!("{}: {e}", req.out.display())))?;
+    let mut staged = Staged::new();
+    for (name, arr) in run.outputs {
+        if !phobos_dialects::kernel::is_identifier(&name) {
+            return Err(RunError::Usage(format!("tensor name '{name}' is not a plain identifier; it cannot name a file in --out")));
+        }
+        let bytes = npy::encode(&arr).map_err(RunError::Usage)?;
+        staged.write(&req.out.join(format!("{name}.npy")), &bytes).map_err(RunError::Usage)?;
+    }
+    staged.commit().map_err(RunError::Usage)
+}
+
+/// Opens the backend a request asks for: `cuda` fails with the reason when there is no usable
+/// GPU; `auto` falls back to the simulator.
+pub fn choose_backend(b: Backend) -> Result<Device, RunError> {
+    match b {
+        Backend::Sim => Ok(Device::Simulator),
+        Backend::Cuda => {
+            Gpu::open().map(Device::Cuda).map_err(|e| RunError::Usage(format!("--backend cuda: {e}; use --backend sim or auto")))
+        }
+        Backend::Auto => Ok(Device::best()),
+    }
+}
+
+/// Prints why a run or an explain stopped; returns its exit code.
+pub fn report(e: &RunError) -> i32 {
+    match e {
+        RunError::Usage(m) => eprintln!("phobos: error: {m}"),
+        RunError::Located(m) | RunError::Fault(m) => eprintln!("{m}"),
+        RunError::Compile { diagnostics, failure } => {
+            eprint!("{diagnostics}");
+            if let Some(m) = failure {
+                eprintln!("phobos: error: {m}");
+            }
+        }
+    }
+    e.exit_code()
+}

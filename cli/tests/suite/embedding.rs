@@ -1,0 +1,484 @@
+//! The embedding API from a frontend's side (issue 13): staged IR in memory, device buffers and
+//! streams, typed builders for every Phobos op, several kernels and 2-D blocks in one module, and
+//! Phobos in an embedder's own MLIR context.
+
+use super::workspace_root;
+use phobos::build::{self, Dim};
+use phobos::{Arg, Compiler, Device, Error, KernelBuilder, Options, ParamType, Stage};
+use phobos_dialects::{cta, lane, layout, tile};
+
+#[path = "../../../examples/row_max.rs"]
+mod row_max;
+
+#[path = "../../../examples/softmax_api.rs"]
+mod softmax_api;
+
+fn floats(b: &[u8]) -> Vec<f32> {
+    b.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect()
+}
+
+fn ints(b: &[u8]) -> Vec<i32> {
+    b.chunks_exact(4).map(|c| i32::from_le_bytes(c.try_into().unwrap())).collect()
+}
+
+/// The softmax example, built through `api::build` alone (math, CTA folds, a conversion), on
+/// the simulator against the CPU reference.
+#[test]
+fn softmax_api_example_runs_on_the_simulator() {
+    let err = softmax_api::run(&Device::Simulator).unwrap_or_else(|e| panic!("{e}"));
+    assert!(err < 1e-6, "max error {err}");
+}
+
+/// The math and conversion builders refuse misuse instead of building bad IR.
+#[test]
+fn math_and_convert_builders_refuse_misuse() {
+    use phobos::build::{constant, convert, math, Math, Scalar};
+    let c = Compiler::new().unwrap();
+    let k = KernelBuilder::new(&c, "k", 32, &[("x", ParamType::Buffer("f32"))]).unwrap();
+    let b = k.builder_at("m.rs", 1, 1);
+    let (f, i, d) = (constant(b, Scalar::F32, 1.0), constant(b, Scalar::I32, 1.0), constant(b, Scalar::F64, 1.0));
+    assert!(math(b, Math::Exp, &[i]).is_err(), "exp of an integer");
+    assert!(math(b, Math::Pow, &[f, d]).is_err(), "mixed types");
+    assert!(math(b, Math::Fma, &[f, f]).is_err(), "two values for fma");
+    assert!(math(b, Math::Abs, &[i]).is_ok(), "abs of an integer");
+    assert_eq!(convert(b, i, Scalar::F64).unwrap().ty().to_string(), "f64");
+    assert_eq!(convert(b, d, Scalar::Index).unwrap().ty().to_string(), "index");
+    assert_eq!(convert(b, f, Scalar::Bool).unwrap().ty().to_string(), "i1");
+}
+
+/// The row-max example: typed builders only, every stage's IR in memory, two launches reusing
+/// device buffers (the second on a stream), each checked against the CPU reference.
+#[test]
+fn row_max_example_runs_on_the_simulator() {
+    let r = row_max::run(&Device::Simulator).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(r.launches.len(), 2);
+    for (got, want) in &r.launches {
+        assert_eq!(got, want);
+    }
+    assert_ne!(r.launches[0].1, r.launches[1].1, "the second launch has new data");
+    let names: Vec<&str> = r.stages.iter().map(|(s, _)| *s).collect();
+    assert_eq!(names, ["l1", "simt", "llvm", "ptx"]);
+    assert!(r.passes > 10, "{} passes", r.passes);
+    // A width-16 fold is 4 butterfly steps.
+    assert_eq!(r.ptx.matches("shfl.sync.bfly").count(), 4, "{}", r.ptx);
+}
+
+/// With a GPU, the example runs there too; elsewhere the test says why it is skipped.
+#[test]
+fn row_max_example_runs_on_the_gpu_when_present() {
+    let device = match Device::cuda() {
+        Ok(d) => d,
+        Err(e) => return eprintln!("skipped: no usable GPU ({e})"),
+    };
+    let r = row_max::run(&device).unwrap_or_else(|e| panic!("{e}"));
+    for (got, want) in &r.launches {
+        assert_eq!(got, want);
+    }
+}
+
+/// Each stage's text, the IR after every pass and the PTX come back as values; the module
+/// handed in is left as it was; a dump directory holds exactly the passes returned.
+#[test]
+fn staged_compilation_returns_every_stage_in_memory() {
+    let c = Compiler::new().unwrap();
+    let src = std::fs::read_to_string(workspace_root().join("examples/lane_sum.mlir")).unwrap();
+    let module = c.session().parse(&src, "lane_sum.mlir").unwrap();
+    let l1 = c.lower(&module, Stage::L1, false, &Options::default()).unwrap();
+    assert_eq!(l1.stages.len(), 1);
+    assert!(l1.text(Stage::L1).unwrap().contains("lane.reduce"));
+    let simt = c.lower(&module, Stage::Simt, true, &Options::default()).unwrap();
+    let simt_text = simt.text(Stage::Simt).unwrap();
+    assert!(!simt_text.contains("lane.reduce") && simt_text.contains("gpu.shuffle"), "{simt_text}");
+    assert!(simt.passes.iter().any(|p| p.pass == "convert-lane-to-gpu" && p.stage == Stage::Simt));
+    assert!(simt.passes.iter().all(|p| p.stage == Stage::Simt));
+    let dir = workspace_root().join("target/api-staged-dump");
+    let _ = std::fs::remove_dir_all(&dir);
+    let opts = Options { dump_dir: Some(dir.clone()), ..Options::default() };
+    let ptx = c.lower(&module, Stage::Ptx, true, &opts).unwrap();
+    let stages: Vec<Stage> = ptx.stages.iter().map(|(s, _)| *s).collect();
+    assert_eq!(stages, [Stage::L1, Stage::Simt, Stage::Llvm, Stage::Ptx]);
+    assert!(ptx.text(Stage::Llvm).unwrap().contains("llvm.func"));
+    assert!(ptx.text(Stage::Ptx).unwrap().contains(".visible .entry sum32("));
+    assert_eq!(ptx.passes.last().map(|p| (p.pass.as_str(), p.stage)), Some(("gpu-module-to-binary", Stage::Ptx)));
+    // The dump directory is written from the same list: the input, then one file per pass.
+    let mut files: Vec<String> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    files.sort();
+    assert_eq!(files.len(), ptx.passes.len() + 1, "{files:?}");
+    let last = std::fs::read_to_string(dir.join(files.last().unwrap())).unwrap();
+    assert_eq!(last, ptx.passes.last().unwrap().ir);
+    // The input module was lowered as a copy.
+    assert!(module.op().to_string().contains("lane.reduce"));
+    match c.lower(&module, Stage::Cubin, false, &Options::default()) {
+        Ok(s) => assert!(s.cubins[0].1.starts_with(b"\x7fELF"), "a cubin is an ELF file"),
+        Err(e) => assert!(e.to_string().contains("no ptxas found"), "{e}"),
+    }
+    // compile_staged gives the kernels with the IR of the compile that made their PTX.
+    let compiled = c.compile_staged(&module, &Options::default()).unwrap();
+    assert_eq!(compiled.kernels[0].ptx, compiled.ir.text(Stage::Ptx).unwrap());
+    // A failing lowering is an error with its diagnostics, never an abort.
+    let bad = c.session().parse(&src.replace("kind = \"sum\"", "kind = \"sum\", width = 3 : i32"), "bad.mlir").unwrap();
+    assert!(matches!(c.lower(&bad, Stage::Ptx, true, &Options::default()), Err(Error::Compile(_))));
+}
+
+/// Device buffers live across launches and are read back on demand; launches on a stream
+/// finish by an event; wrong lengths are errors.
+#[test]
+fn device_buffers_and_streams_on_the_simulator() {
+    let c = Compiler::new().unwrap();
+    let src = std::fs::read_to_string(workspace_root().join("examples/lane_sum.mlir")).unwrap();
+    let k = &c.compile_mlir(&src, "lane_sum.mlir", &Options::default()).unwrap()[0];
+    let device = Device::Simulator;
+    let xs: Vec<f32> = (0..1024).map(|i| (i % 5) as f32).collect();
+    let x = device.upload(&xs.iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>()).unwrap();
+    // lane_sum (one CTA of 128 threads) writes each warp's sum over its 32 values: twice is
+    // 32 * the sum; the rest of the buffer stays.
+    k.launch(&device, [1, 1, 1], &mut [Arg::Device(&x)]).unwrap();
+    let stream = device.stream().unwrap();
+    let start = stream.record().unwrap();
+    k.launch_async(&stream, [1, 1, 1], &mut [Arg::Device(&x)]).unwrap();
+    let end = stream.record().unwrap();
+    end.synchronize().unwrap();
+    assert!(start.elapsed_ms(&end).unwrap() >= 0.0);
+    let got = floats(&x.read().unwrap());
+    for (w, chunk) in got.chunks(32).enumerate().take(4) {
+        let s: f32 = xs[w * 32..w * 32 + 32].iter().sum();
+        assert!(chunk.iter().all(|v| *v == 32.0 * s), "warp {w}: {chunk:?}");
+    }
+    assert_eq!(got[128..], xs[128..]);
+    assert!(matches!(x.write(&[0u8; 3]), Err(Error::Launch(_))));
+    assert!(matches!(x.read_into(&mut [0u8; 5]), Err(Error::Launch(_))));
+}
+
+/// Every Phobos op has a typed builder, as do scf.if with results and scf.while: one kernel uses
+/// them all and runs on the simulator against a CPU reference. Misused builders return errors.
+#[test]
+fn typed_builders_cover_every_phobos_op() {
+    let c = Compiler::new().unwrap();
+    let params = [("x", ParamType::Buffer("f32")), ("y", ParamType::Buffer("f32")), ("z", ParamType::Buffer("i32"))];
+    let k = KernelBuilder::new(&c, "every_op", 64, &params).unwrap();
+    let [x, y, z] = k.args()[..] else { panic!("three parameters") };
+    let b = k.builder();
+    let (f32t, i32t) = (b.ctx.known_type("f32"), b.ctx.i(32));
+    let t = build::thread_id(b, Dim::X);
+    let at = |k: i64| b.bin("arith.addi", b.index(64 * k), t);
+    let v = build::load(b, x, &[t]).unwrap();
+    let put_f = |k: i64, v| build::store(b, v, y, &[at(k)]).unwrap();
+    let put_i = |k: i64, v| build::store(b, v, z, &[at(k)]).unwrap();
+    put_i(0, lane::build::argmax(b, v, 8));
+    put_f(0, lane::build::reduce_with(b, v, 4, |ib, p, q| ib.bin("arith.addf", p, q)));
+    put_i(1, cta::build::argmax(b, v));
+    put_f(1, cta::build::reduce_with(b, v, |ib, p, q| ib.bin("arith.maximumf", p, q)));
+    // The whole of x in shared memory, read back reversed.
+    let tile = tile::build::copy(b, x, &[b.index(0)], &[b.index(64)], &[64]);
+    put_f(2, build::load(b, tile, &[b.bin("arith.subi", b.index(63), t)]).unwrap());
+    let (hi, lo) = (b.bin("arith.divui", t, b.index(16)), b.bin("arith.remui", t, b.index(16)));
+    put_i(2, b.cast("arith.index_cast", layout::build::restrict(b, "(4,16):(1,4)", &[hi, lo], &[0]), i32t));
+    let low_half = b.cmpi("ult", t, b.index(32));
+    let two = b.const_float(f32t, 2.0);
+    let one = b.const_float(f32t, 1.0);
+    let picked =
+        build::if_else(b, low_half, |ib| Ok(vec![ib.bin("arith.mulf", v, two)]), |ib| Ok(vec![ib.bin("arith.subf", v, one)])).unwrap();
+    put_f(3, picked[0]);
+    // The smallest n with n * n >= t.
+    let n = build::while_loop(
+        b,
+        &[b.index(0)],
+        |ib, vals| Ok((ib.cmpi("ult", ib.bin("arith.muli", vals[0], vals[0]), t), vec![vals[0]])),
+        |ib, vals| Ok(vec![ib.bin("arith.addi", vals[0], ib.index(1))]),
+    )
+    .unwrap();
+    put_i(3, b.cast("arith.index_cast", n[0], i32t));
+    // Misuse: branches of different types, a loop whose body changes what it carries.
+    assert!(build::if_else(b, low_half, |_| Ok(vec![v]), |_| Ok(vec![])).is_err());
+    assert!(build::while_loop(b, &[t], |ib, vals| Ok((ib.cmpi("ult", vals[0], t), vec![vals[0]])), |_, _| Ok(vec![])).is_err());
+    let module = k.finish(&c).unwrap_or_else(|e| panic!("{e}"));
+    let kernels = c.compile_module(&module, &Options::default()).unwrap_or_else(|e| panic!("{e}"));
+
+    let xs: Vec<f32> = (0..64).map(|t| ((t * 37) % 64) as f32).collect();
+    let mut xb: Vec<u8> = xs.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let (mut yb, mut zb) = (vec![0u8; 4 * 64 * 4], vec![0u8; 4 * 64 * 4]);
+    kernels[0].launch(&Device::Simulator, [1, 1, 1], &mut [Arg::Buffer(&mut xb), Arg::Buffer(&mut yb), Arg::Buffer(&mut zb)]).unwrap();
+    let (ys, zs) = (floats(&yb), ints(&zb));
+    let argmax = |r: std::ops::Range<usize>| r.clone().max_by(|a, b| xs[*a].total_cmp(&xs[*b])).unwrap();
+    let cta_max = xs.iter().copied().fold(f32::MIN, f32::max);
+    for t in 0..64usize {
+        assert_eq!(zs[t], (argmax(t / 8 * 8..t / 8 * 8 + 8) % 32) as i32, "lane argmax, thread {t}");
+        assert_eq!(ys[t], xs[t / 4 * 4..t / 4 * 4 + 4].iter().sum::<f32>(), "lane reduce_with, thread {t}");
+        assert_eq!(zs[64 + t], argmax(0..64) as i32, "cta argmax, thread {t}");
+        assert_eq!(ys[64 + t], cta_max, "cta reduce_with, thread {t}");
+        assert_eq!(ys[128 + t], xs[63 - t], "tile copy, thread {t}");
+        assert_eq!(zs[128 + t], (t / 16 + 4 * (t % 16)) as i32, "layout restrict, thread {t}");
+        assert_eq!(ys[192 + t], if t < 32 { xs[t] * 2.0 } else { xs[t] - 1.0 }, "if_else, thread {t}");
+        assert_eq!(zs[192 + t], (0..).find(|n: &i32| n * n >= t as i32).unwrap(), "while_loop, thread {t}");
+    }
+}
+
+/// Three kernels and a device function in one module (one PTX module holding them) and a 2-D
+/// block: each kernel runs on the simulator; the 2-D thread ids and the call come out right.
+#[test]
+fn kernel_builder_makes_several_kernels_and_2d_blocks() {
+    let c = Compiler::new().unwrap();
+    let out = [("y", ParamType::Buffer("i32"))];
+    let mut k = KernelBuilder::with_block(&c, "ids2d", [8, 4, 1], &out).unwrap();
+    {
+        let b = k.builder();
+        let y = k.args()[0];
+        let (tx, ty) = (build::thread_id(b, Dim::X), build::thread_id(b, Dim::Y));
+        let flat = b.bin("arith.addi", b.bin("arith.muli", ty, b.index(8)), tx);
+        let code = b.bin("arith.addi", b.bin("arith.muli", tx, b.index(100)), ty);
+        build::store(b, b.cast("arith.index_cast", code, b.ctx.i(32)), y, &[flat]).unwrap();
+    }
+    k.add_kernel(&c, "fill7", [32, 1, 1], &out).unwrap();
+    {
+        let b = k.builder();
+        let y = k.args()[0];
+        build::store(b, b.i32(7), y, &[build::thread_id(b, Dim::X)]).unwrap();
+    }
+    assert!(k.add_kernel(&c, "fill7", [32, 1, 1], &out).is_err(), "a second kernel of one name");
+    // A device function, called by a third kernel: a * b + 1.
+    k.add_function(&c, "fma1", &["i32", "i32"], &["i32"], |fb, a| vec![fb.bin("arith.addi", fb.bin("arith.muli", a[0], a[1]), fb.i32(1))])
+        .unwrap();
+    assert!(k.add_function(&c, "bad", &["i32"], &["f32"], |_, a| vec![a[0]]).is_err(), "returns i32, declared f32");
+    assert!(k.add_function(&c, "fma1", &[], &[], |_, _| vec![]).is_err(), "a second function of one name");
+    k.add_kernel(&c, "calls", [32, 1, 1], &out).unwrap();
+    {
+        let b = k.builder();
+        let y = k.args()[0];
+        let t = build::thread_id(b, Dim::X);
+        let ti = b.cast("arith.index_cast", t, b.ctx.i(32));
+        let r = build::call(b, "fma1", &[ti, ti], &[b.ctx.i(32)]).unwrap();
+        build::store(b, r[0], y, &[t]).unwrap();
+        assert!(build::call(b, "no such", &[], &[]).is_err());
+    }
+    assert!(KernelBuilder::with_block(&c, "k", [8, 8, 128], &out).is_err(), "z above 64");
+    let module = k.finish(&c).unwrap_or_else(|e| panic!("{e}"));
+    let kernels = c.compile_module(&module, &Options::default()).unwrap_or_else(|e| panic!("{e}"));
+    let names: Vec<&str> = kernels.iter().map(|k| k.name.as_str()).collect();
+    assert_eq!(names, ["ids2d", "fill7", "calls"]);
+    assert_eq!(kernels[0].block, [8, 4, 1]);
+    assert_eq!(kernels[0].ptx, kernels[1].ptx, "one gpu.module, one PTX module");
+    assert!(kernels[0].ptx.contains(".entry ids2d(") && kernels[0].ptx.contains(".entry fill7("));
+    let mut yb = vec![0u8; 32 * 4];
+    kernels[0].launch(&Device::Simulator, [1, 1, 1], &mut [Arg::Buffer(&mut yb)]).unwrap();
+    let want: Vec<i32> = (0..32).map(|i| (i % 8) * 100 + i / 8).collect();
+    assert_eq!(ints(&yb), want);
+    kernels[1].launch(&Device::Simulator, [1, 1, 1], &mut [Arg::Buffer(&mut yb)]).unwrap();
+    assert_eq!(ints(&yb), vec![7; 32]);
+    kernels[2].launch(&Device::Simulator, [1, 1, 1], &mut [Arg::Buffer(&mut yb)]).unwrap();
+    assert_eq!(ints(&yb), (0..32).map(|t| t * t + 1).collect::<Vec<i32>>());
+    assert!(kernels[2].ptx.contains(".func") && kernels[2].ptx.contains("call"), "{}", kernels[2].ptx);
+}
+
+/// Phobos in an embedder's own MLIR context and pass manager, through the C API: the
+/// dialects load, the pipeline lowers a lane op, a bad pipeline is an error.
+#[test]
+fn phobos_loads_into_an_embedders_own_context() {
+    use melior::{dialect::DialectRegistry, ir::Module, pass::PassManager, Context};
+    let ctx = Context::new_with_registry(&DialectRegistry::new(), false);
+    unsafe { phobos::embed::load_into(ctx.to_raw()) }.unwrap();
+    let src = std::fs::read_to_string(workspace_root().join("examples/lane_sum.mlir")).unwrap();
+    let module = Module::parse(&ctx, &src).expect("the embedder parses Phobos IR");
+    let pm = PassManager::new(&ctx);
+    let diags = unsafe { phobos::embed::add_passes(pm.to_raw(), "builtin.module(gpu.module(convert-lane-to-gpu))") }.unwrap();
+    let mut module = module;
+    pm.run(&mut module).unwrap();
+    let text = module.as_operation().to_string();
+    assert!(!text.contains("lane.reduce") && text.contains("gpu.shuffle"), "{text}");
+    assert!(diags.take().is_empty());
+    assert!(unsafe { phobos::embed::add_passes(pm.to_raw(), "builtin.module(no-such-pass)") }.is_err());
+}
+
+/// The arithmetic builders pick the integer or float op by the operands' type (no op-name
+/// string), and refuse mixed types, bit operations on floats and a non-i1 select condition.
+#[test]
+fn arithmetic_builders_pick_ops_by_type_and_refuse_misuse() {
+    use build::{arith, compare, constant, select, Arith, Cmp, Scalar};
+    let c = Compiler::new().unwrap();
+    let k = KernelBuilder::new(&c, "k", 32, &[("x", ParamType::Buffer("f32")), ("n", ParamType::Scalar("index"))]).unwrap();
+    let [x, n] = k.args()[..] else { unreachable!() };
+    let b = k.builder();
+    let t = build::thread_id(b, Dim::X);
+    let i = arith(b, Arith::Rem, t, n).unwrap();
+    let v = build::load(b, x, &[i]).unwrap();
+    let w = arith(b, Arith::Max, arith(b, Arith::Mul, v, constant(b, Scalar::F32, 2.0)).unwrap(), v).unwrap();
+    let low = compare(b, Cmp::Lt, t, n).unwrap();
+    let neg = compare(b, Cmp::Lt, w, constant(b, Scalar::F32, 0.0)).unwrap();
+    let both = arith(b, Arith::And, low, neg).unwrap();
+    let out = select(b, both, w, v).unwrap();
+    build::store(b, out, x, &[t]).unwrap();
+    for (what, e) in [
+        ("Add(index, f32)", arith(b, Arith::Add, t, v).err()),
+        ("Xor(f32, f32)", arith(b, Arith::Xor, v, v).err()),
+        ("Lt(f32, index)", compare(b, Cmp::Lt, v, t).err()),
+        ("select(f32, ..)", select(b, v, v, v).err()),
+        ("select(i1, f32, index)", select(b, both, v, t).err()),
+    ] {
+        assert!(matches!(e, Some(Error::Compile(_))), "{what} was accepted");
+    }
+    let text = k.finish(&c).unwrap().op().to_string();
+    for op in ["arith.remsi", "arith.mulf", "arith.maximumf", "arith.cmpi slt", "arith.cmpf olt", "arith.andi", "arith.select"] {
+        assert!(text.contains(op), "{op} missing:\n{text}");
+    }
+}
+
+/// Every math function built with `build::math`, lowered to PTX through the API: libdevice is
+/// linked by default, so no `.extern .func` is left.
+#[test]
+fn every_math_builder_lowers_to_ptx_with_no_extern() {
+    use phobos::build::{self, math, Dim, Math};
+    use phobos::Stage;
+    let c = Compiler::new().unwrap();
+    let k = KernelBuilder::new(&c, "k", 32, &[("x", ParamType::Buffer("f32"))]).unwrap();
+    let [x] = k.args()[..] else { unreachable!() };
+    let b = k.builder_at("math.rs", 1, 1);
+    let t = build::thread_id(b, Dim::X);
+    let mut v = build::load(b, x, &[t]).unwrap();
+    use Math::*;
+    for f in [
+        Exp, Exp2, Log, Log2, Log10, Log1p, Expm1, Sqrt, Rsqrt, Cbrt, Sin, Cos, Tan, Tanh, Sinh, Cosh, Asin, Acos, Atan, Erf, Erfc, Floor,
+        Ceil, Round, Trunc, Abs, Neg,
+    ] {
+        v = math(b, f, &[v]).unwrap();
+    }
+    for f in [Atan2, Pow, CopySign] {
+        v = math(b, f, &[v, v]).unwrap();
+    }
+    v = math(b, Fma, &[v, v, v]).unwrap();
+    build::store(b, v, x, &[t]).unwrap();
+    let module = k.finish(&c).unwrap();
+    let staged = c.lower(&module, Stage::Ptx, false, &Options::default()).unwrap_or_else(|e| panic!("{e}"));
+    let ptx = &staged.ptx[0].1;
+    assert!(!ptx.contains(".extern .func"), "an unresolved function:\n{ptx}");
+    assert!(ptx.contains("fma.rn.f32"));
+}
+
+/// Launches from several threads with the same two device buffers in opposite argument orders
+/// cannot deadlock (one buffer given twice is refused): a watchdog fails a hang instead of
+/// stalling the suite.
+#[test]
+fn opposite_argument_orders_do_not_deadlock() {
+    let src = "@launch(32)\nkernel k(X: tensor<f32>[32], Y: tensor<f32>[32]) {\n  Y[ctx.thread] = X[ctx.thread] + Y[ctx.thread]\n}\n";
+    let c = Compiler::new().unwrap();
+    let kernel = std::sync::Arc::new(c.compile_phobos(src, "k.phobos", &Options::default()).unwrap().remove(0));
+    let dev = Device::Simulator;
+    let p = std::sync::Arc::new(dev.upload(&[0u8; 128]).unwrap());
+    let q = std::sync::Arc::new(dev.upload(&[0u8; 128]).unwrap());
+    let (tx, rx) = std::sync::mpsc::channel();
+    for t in 0..4 {
+        let (kernel, p, q, tx) = (kernel.clone(), p.clone(), q.clone(), tx.clone());
+        std::thread::spawn(move || {
+            for i in 0..3000 {
+                let (a, b) = if (t + i) % 2 == 0 { (&*p, &*q) } else { (&*q, &*p) };
+                // The same buffer twice is refused (the tensors are noalias), never a self-deadlock.
+                if i % 7 == 0 {
+                    assert!(kernel.launch(&Device::Simulator, [1, 1, 1], &mut [Arg::Device(a), Arg::Device(a)]).is_err());
+                }
+                kernel.launch(&Device::Simulator, [1, 1, 1], &mut [Arg::Device(a), Arg::Device(b)]).unwrap();
+            }
+            let _ = tx.send(t);
+        });
+    }
+    drop(tx);
+    for _ in 0..4 {
+        rx.recv_timeout(std::time::Duration::from_secs(120)).expect("a thread finished its launches (no deadlock)");
+    }
+}
+
+/// `Debug` of a kernel and of a staged compile is a few lines, not the PTX and the IR.
+#[test]
+fn debug_of_kernels_is_short() {
+    let c = Compiler::new().unwrap();
+    let src = "@launch(64)\nkernel k(X: tensor<f32>[N]) {\n  X[ctx.thread] = exp(X[ctx.thread])\n}\n";
+    let k = c.compile_phobos(src, "k.phobos", &Options::default()).unwrap().remove(0);
+    let text = format!("{k:?}");
+    assert!(text.len() < 600, "{} bytes: {text}", text.len());
+    assert!(text.contains("name: \"k\"") && text.contains("block: [64, 1, 1]") && text.contains("ptx_bytes"), "{text}");
+}
+
+/// A dump directory that cannot be created is an I/O error naming it, not a compile error
+/// holding an earlier compile's remarks.
+#[test]
+fn an_unwritable_dump_dir_is_an_io_error_naming_it() {
+    let c = Compiler::new().unwrap();
+    let src = "@launch(64)\nkernel k(X: tensor<f32>[N]) {\n  X[ctx.thread] = X[ctx.thread] + 1.0\n}\n";
+    let bad = std::path::PathBuf::from("/proc/phobos-no-such-dir/dumps");
+    let opts = Options { dump_dir: Some(bad), ..Options::default() };
+    match c.compile_phobos(src, "k.phobos", &opts) {
+        Err(Error::Io(m)) => assert!(m.contains("/proc/phobos-no-such-dir/dumps"), "{m}"),
+        other => panic!("expected Error::Io, got {other:?}"),
+    }
+}
+
+/// One diagnostic scope per call: a remark left in the context by earlier work is not part of
+/// a later call's error.
+#[test]
+fn diagnostics_do_not_leak_between_calls() {
+    use phobos::build;
+    let c = Compiler::new().unwrap();
+    c.session().diags.emit(phobos::Diagnostic::new(phobos::Severity::Remark, None, "left over from an earlier call"));
+    let k = KernelBuilder::new(&c, "k", 32, &[("x", ParamType::Buffer("f32"))]).unwrap();
+    let b = k.builder_at("leak.rs", 1, 1);
+    // A kernel whose body does not verify: a store of an index into an f32 buffer.
+    let [x] = k.args()[..] else { unreachable!() };
+    let t = build::thread_id(b, build::Dim::X);
+    b.op("memref.store", &[t, x, t], &[], &[]);
+    match k.finish(&c) {
+        Err(Error::Compile(d)) => {
+            assert!(d.first_error().is_some(), "{d}");
+            assert!(!d.to_string().contains("left over"), "{d}");
+        }
+        other => panic!("expected a compile error, got {:?}", other.map(|_| ())),
+    };
+}
+
+/// A staged compile returns its remarks: the shared-memory plan of a built kernel's buffer,
+/// once (the module is lowered twice).
+#[test]
+fn compiled_carries_its_remarks() {
+    use phobos::build::{self, Dim};
+    let c = Compiler::new().unwrap();
+    let k = KernelBuilder::new(&c, "k", 32, &[("x", ParamType::Buffer("f32"))]).unwrap();
+    let [x] = k.args()[..] else { unreachable!() };
+    let b = k.builder_at("plan.rs", 1, 1);
+    let f32t = build::Scalar::F32.ty(b);
+    let buf = phobos_dialects::tile::build::alloc(b, "stage", f32t, &[32]);
+    let t = build::thread_id(b, Dim::X);
+    let v = build::load(b, x, &[t]).unwrap();
+    build::store(b, v, buf, &[t]).unwrap();
+    let w = build::load(b, buf, &[t]).unwrap();
+    build::store(b, w, x, &[t]).unwrap();
+    let module = k.finish(&c).unwrap();
+    let compiled = c.compile_staged(&module, &Options::default()).unwrap_or_else(|e| panic!("{e}"));
+    let plans: Vec<&phobos::Diagnostic> = compiled.diagnostics.iter().filter(|d| d.message.starts_with("shared 'stage'")).collect();
+    assert_eq!(plans.len(), 1, "{:?}", compiled.diagnostics);
+    assert_eq!(plans[0].severity, phobos::Severity::Remark);
+}
+
+/// A built kernel's tensor with dimensions: each launch checks its buffer's length against
+/// them (a buffer of 10 floats where N x K = 320 are read is refused), as for `.phobos` tensors;
+/// a dimension that is neither a constant nor a scalar parameter is refused when building.
+#[test]
+fn built_tensors_check_their_lengths() {
+    use phobos::build::{self, Dim, Scalar};
+    let c = Compiler::new().unwrap();
+    let params = [
+        ("x", ParamType::Tensor { elem: Scalar::F32, dims: vec!["N".into(), "K".into()] }),
+        ("N", ParamType::Scalar("i32")),
+        ("K", ParamType::Scalar("i32")),
+    ];
+    let k = KernelBuilder::new(&c, "k", 32, &params).unwrap();
+    let [x, ..] = k.args()[..] else { unreachable!() };
+    let b = k.builder_at("dims.rs", 1, 1);
+    let t = build::thread_id(b, Dim::X);
+    let v = build::load(b, x, &[t]).unwrap();
+    build::store(b, v, x, &[t]).unwrap();
+    let module = k.finish(&c).unwrap();
+    let kernel = c.compile_module(&module, &Options::default()).unwrap().remove(0);
+    let mut short = vec![0u8; 10 * 4];
+    let err = kernel.launch(&Device::Simulator, [1, 1, 1], &mut [Arg::Buffer(&mut short), Arg::I32(10), Arg::I32(32)]).unwrap_err();
+    assert!(matches!(&err, Error::Launch(m) if m.contains("N=10") && m.contains("K=32")), "{err}");
+    let mut enough = vec![0u8; 320 * 4];
+    kernel.launch(&Device::Simulator, [1, 1, 1], &mut [Arg::Buffer(&mut enough), Arg::I32(10), Arg::I32(32)]).unwrap();
+    let bad = [("x", ParamType::Tensor { elem: Scalar::F32, dims: vec!["M".into()] })];
+    assert!(KernelBuilder::new(&c, "k2", 32, &bad).is_err());
+}

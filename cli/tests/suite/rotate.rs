@@ -1,0 +1,193 @@
+//! `rotate` (issue 15) on the simulator: every item size, sizes around the edges and tiles,
+//! distances 0, 1, n - 1, n / 2, n + 3 and random ones, sub-ranges at byte offsets 1 to 31,
+//! against `rotate_left` (which is `np.roll(a, -d)` on the flattened items); every scheme forced
+//! too; device buffers; the PTX of the byte pass.
+
+use super::e2e::Rng;
+use phobos::Device;
+use phobos_rotate as rotate;
+
+fn bytes(n: usize, seed: u64) -> Vec<u8> {
+    let mut rng = Rng::new(seed);
+    (0..n).map(|_| rng.next() as u8).collect()
+}
+
+/// The reference: items of `item` bytes rotated left by `d mod n`.
+fn reference(data: &[u8], item: usize, d: u64) -> Vec<u8> {
+    let mut items: Vec<&[u8]> = data.chunks_exact(item).collect();
+    if !items.is_empty() {
+        let k = (d % items.len() as u64) as usize;
+        items.rotate_left(k);
+    }
+    items.concat()
+}
+
+#[test]
+fn rotate_matches_roll_for_every_size_distance_and_item() {
+    let mut rng = Rng::new(15);
+    for item in rotate::ITEM_BYTES {
+        for n in [0usize, 1, 2, 31, 32, 33, 4095, (32 << 10) / item - 1, (32 << 10) / item + 1] {
+            let data = bytes(n * item, (n * 7 + item) as u64);
+            let mut ds = vec![0, 1, n.saturating_sub(1) as u64, (n / 2) as u64, n as u64 + 3];
+            ds.push(rng.int(0, 1 << 40) as u64);
+            for d in ds {
+                let mut got = data.clone();
+                rotate::rotate(&Device::Simulator, &mut got, item, d).unwrap_or_else(|e| panic!("{item}-byte items, n={n}, d={d}: {e}"));
+                assert!(got == reference(&data, item, d), "{item}-byte items, n={n}, d={d}");
+            }
+        }
+    }
+}
+
+#[test]
+fn rotate_handles_several_mebibytes() {
+    // 4 MiB of 8-byte items, a distance above any tile count of a single-pass scheme.
+    let data = bytes(4 << 20, 3);
+    for d in [1u64, 300_001] {
+        let mut got = data.clone();
+        rotate::rotate(&Device::Simulator, &mut got, 8, d).unwrap();
+        assert!(got == reference(&data, 8, d), "d={d}");
+    }
+}
+
+#[test]
+fn rotate_range_at_every_byte_offset() {
+    let buf = bytes(4096 + 64, 9);
+    for offset in 1..32usize {
+        for (len, by) in [(4096usize, 1u64), (4000, 2000), (333, 4096 + 7), (8, 8)] {
+            let mut got = buf.clone();
+            rotate::rotate_range(&Device::Simulator, &mut got, offset, len, by).unwrap();
+            let mut want = buf.clone();
+            want[offset..offset + len].rotate_left((by % len as u64) as usize);
+            assert!(got == want, "offset {offset}, len {len}, by {by}");
+        }
+    }
+}
+
+/// Each scheme, forced, on ranges at odd offsets and lengths: the byte pass's realignment (every
+/// source/destination offset within a word and a 16-byte chunk), the item pass, the reversals.
+#[test]
+fn every_scheme_matches_the_reference() {
+    use rotate::Scheme;
+    let buf = bytes(70_100, 21);
+    let cases = [(0usize, 70_000usize, 1u64), (3, 65_537, 32_753), (5, 40_000, 17), (17, 33_000, 32_750), (1, 100, 99), (31, 48, 5)];
+    for scheme in [Scheme::Bytes, Scheme::Items, Scheme::Reversals] {
+        for (offset, len, by) in cases {
+            for shift in 0..4 {
+                let (offset, by) = (offset + shift, by + shift as u64 * 5);
+                let mut got = buf.clone();
+                rotate::rotate_range_by(&Device::Simulator, &mut got, offset, len, by, scheme)
+                    .unwrap_or_else(|e| panic!("{scheme:?} offset {offset} len {len} by {by}: {e}"));
+                let mut want = buf.clone();
+                want[offset..offset + len].rotate_left((by % len as u64) as usize);
+                assert!(got == want, "{scheme:?} offset {offset} len {len} by {by}");
+            }
+        }
+    }
+    let e = rotate::rotate_range_by(&Device::Simulator, &mut buf.clone(), 0, 70_000, 40_000, Scheme::Bytes).unwrap_err();
+    assert!(e.to_string().contains("distances up to 32768 bytes"), "{e}");
+}
+
+/// A sub-range of a buffer that lives on the device, rotated there at every byte offset.
+#[test]
+fn rotate_device_range_at_every_byte_offset() {
+    let buf = bytes(9000, 4);
+    let device = Device::Simulator;
+    let d = device.upload(&buf).unwrap();
+    let mut want = buf.clone();
+    for offset in 1..32usize {
+        let (len, by) = (8000 - offset * 3, (offset * 37) as u64);
+        rotate::rotate_device_range(&device, &d, offset, len, by).unwrap();
+        want[offset..offset + len].rotate_left(by as usize % len);
+    }
+    assert!(d.read().unwrap() == want);
+    assert!(rotate::rotate_device_range(&device, &d, 8999, 2, 1).is_err());
+}
+
+/// The byte pass moves 16 aligned bytes per access: vector loads and stores, realigned by a
+/// byte funnel (LLVM turns a funnel shift by whole bytes into `prmt.b32.f4e`); ptxas accepts it
+/// for sm_80 and sm_90.
+#[test]
+fn rotate_byte_pass_ptx_moves_aligned_vectors() {
+    use phobos::{Compiler, Options};
+    let c = Compiler::new().unwrap();
+    for chip in ["sm_80", "sm_90"] {
+        let ks =
+            c.compile_phobos(&rotate::library_source(1), "rotate.phobos", &Options { chip: chip.into(), ..Options::default() }).unwrap();
+        let k = ks.iter().find(|k| k.name == "rotate_bytes").unwrap();
+        let body = &k.ptx[k.ptx.find(".entry rotate_bytes(").unwrap()..];
+        assert_eq!(body.matches("ld.global.v4.b32").count(), 1, "{body}");
+        assert_eq!(body.matches("st.global.v4.b32").count(), 1, "{body}");
+        assert_eq!(body.matches("prmt.b32.f4e").count(), 4, "{body}");
+        assert!(body.contains("ld.acquire.gpu") && body.contains("st.release.gpu"), "{body}");
+        if let Some(ptxas) = phobos_compiler::stats::find_ptxas() {
+            let f = super::workspace_root().join(format!("target/rotate-bytes-{chip}.ptx"));
+            std::fs::write(&f, &k.ptx).unwrap();
+            let out = std::process::Command::new(ptxas).arg(format!("-arch={chip}")).arg(&f).arg("-o").arg("/dev/null").output().unwrap();
+            assert!(out.status.success(), "{chip}: {}", String::from_utf8_lossy(&out.stderr));
+        }
+    }
+}
+
+#[test]
+fn rotate_rejects_what_it_cannot_move() {
+    let mut b = vec![0u8; 12];
+    let e = rotate::rotate(&Device::Simulator, &mut b, 3, 1).unwrap_err().to_string();
+    assert!(e.contains("items of 1, 2, 4 or 8 bytes, not 3"), "{e}");
+    let e = rotate::rotate(&Device::Simulator, &mut b[..10], 4, 1).unwrap_err().to_string();
+    assert!(e.contains("10 bytes are not whole 4-byte items"), "{e}");
+    let e = rotate::rotate_range(&Device::Simulator, &mut b, 8, 8, 1).unwrap_err().to_string();
+    assert!(e.contains("bytes [8, 8 + 8) are outside the buffer of 12 bytes"), "{e}");
+}
+
+/// The single pass's ordering is what makes it correct: with the release store of its flags
+/// made a plain store, a CTA overwrites data another CTA read with nothing ordering the two,
+/// and the simulator's cross-CTA checker says so, for the item pass and the byte pass.
+#[test]
+fn rotate_without_its_release_is_caught_by_the_sanitizer() {
+    use phobos::{Arg, Compiler, Error, FaultKind, Options};
+    for (item, name) in [(4usize, "rotate_tiles"), (1, "rotate_bytes")] {
+        let src = rotate::library_source(item);
+        assert!(src.contains("store_release(W[1 + k], 1)"));
+        let broken = src.replace("store_release(W[1 + k], 1)", "W[1 + k] = 1");
+        let c = Compiler::new().unwrap();
+        let ks = c.compile_phobos(&broken, "broken.phobos", &Options::default()).unwrap();
+        let k = ks.iter().find(|k| k.name.starts_with(name)).unwrap();
+        let (n, d) = (40_000u64, 5u64);
+        let tile = (rotate::TILE_BYTES / item) as u64;
+        let tiles = (n - d).div_ceil(tile);
+        let mut data = bytes(item * n as usize, 5);
+        let mut p: Vec<u8> = [d, n, tiles, 0].iter().flat_map(|v| (*v as i32).to_le_bytes()).collect();
+        let mut w = vec![0u8; 4 * (tiles as usize + 2)];
+        let r = k.launch(
+            &Device::Simulator,
+            [4, 1, 1],
+            &mut [Arg::Buffer(&mut data), Arg::Buffer(&mut p), Arg::Buffer(&mut w), Arg::I64(n as i64), Arg::I64(tiles as i64 + 2)],
+        );
+        match r {
+            Err(Error::Fault(f)) => {
+                assert_eq!(f.kind, FaultKind::GlobalRace, "{name}: {f}");
+                assert!(f.message.contains("with no release/acquire pair ordering them"), "{f}");
+            }
+            other => panic!("the broken {name} ran: {other:?}"),
+        }
+    }
+}
+
+/// The benchmark's timing path (`phobos bench` on a GPU) on the simulator: each timed rotation
+/// zeroes its flags first, so repeated rotations of one device buffer compose; one time per
+/// rotation.
+#[test]
+fn timed_rotations_of_a_device_buffer_compose() {
+    let dev = Device::Simulator;
+    for (n, by) in [(5000usize, 37u64), (5000, 2501), (4099, 4098), (40000, 33001)] {
+        let host = bytes(n, n as u64 + by);
+        let buf = dev.upload(&host).unwrap();
+        let timed = rotate::time_device(&dev, &buf, by, 3).unwrap();
+        assert_eq!(timed.times.len(), 3);
+        // Distances up to a tile take the single pass over bytes; larger ones two reversals.
+        let want: &[&str] = if by <= 32 << 10 { &["rotate_bytes"] } else { &["reverse2_i8", "reverse2_i8"] };
+        assert_eq!(timed.kernels, want, "n = {n}, by = {by}");
+        assert_eq!(buf.read().unwrap(), reference(&host, 1, by * 3), "n = {n}, by = {by}");
+    }
+}

@@ -1,0 +1,117 @@
+//! The workspace's shape (issue 21): libraries with one job each under a thin CLI package. Read
+//! from `cargo metadata` and the sources, so a change that breaks the shape fails here.
+
+use std::collections::BTreeMap;
+
+/// The packages that are commands or tools, not libraries: they may print, exit and use clap.
+const NOT_LIBRARIES: [&str; 2] = ["phobos-cli", "phobos-bench"];
+
+struct Package {
+    name: String,
+    dir: std::path::PathBuf,
+    deps: Vec<String>,
+}
+
+fn packages() -> Vec<Package> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = std::process::Command::new(cargo)
+        .args(["metadata", "--format-version", "1", "--no-deps", "--offline"])
+        .current_dir(super::workspace_root())
+        .output()
+        .expect("cargo metadata runs");
+    assert!(out.status.success(), "cargo metadata: {}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("cargo metadata prints JSON");
+    v["packages"]
+        .as_array()
+        .expect("packages")
+        .iter()
+        .map(|p| Package {
+            name: p["name"].as_str().unwrap_or_default().to_string(),
+            dir: std::path::Path::new(p["manifest_path"].as_str().unwrap_or_default()).parent().expect("a directory").to_path_buf(),
+            deps: p["dependencies"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter(|d| d["kind"].is_null()) // normal dependencies, not dev or build
+                .map(|d| d["name"].as_str().unwrap_or_default().to_string())
+                .collect(),
+        })
+        .collect()
+}
+
+/// Every `.rs` file under `dir`, with its text.
+fn sources(dir: &std::path::Path) -> Vec<(std::path::PathBuf, String)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                out.push((p.clone(), std::fs::read_to_string(&p).unwrap_or_default()));
+            }
+        }
+    }
+    out
+}
+
+/// The code lines of a source (comments, doc comments included, left out).
+fn code_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines().enumerate().filter(|(_, l)| !l.trim_start().starts_with("//")).map(|(i, l)| (i + 1, l))
+}
+
+#[test]
+fn libraries_print_nothing_exit_never_and_take_no_clap() {
+    let mut offences = Vec::new();
+    for p in packages().iter().filter(|p| !NOT_LIBRARIES.contains(&p.name.as_str())) {
+        if p.deps.iter().any(|d| d == "clap") {
+            offences.push(format!("{} depends on clap", p.name));
+        }
+        for (path, text) in sources(&p.dir.join("src")) {
+            for (n, line) in code_lines(&text) {
+                if ["println!", "eprintln!", "print!(", "eprint!(", "process::exit", "dbg!("].iter().any(|m| line.contains(m)) {
+                    offences.push(format!("{}:{n}: {}", path.display(), line.trim()));
+                }
+            }
+        }
+    }
+    assert!(offences.is_empty(), "library code prints, exits or parses a command line:\n{}", offences.join("\n"));
+}
+
+#[test]
+fn the_ir_layer_depends_on_no_language() {
+    let ps = packages();
+    let ir = ps.iter().find(|p| p.name == "phobos-ir").expect("phobos-ir");
+    assert!(!ir.deps.iter().any(|d| d == "phobos-frontend"), "phobos-ir depends on {:?}", ir.deps);
+    // The runtime compiles nothing: no compiler, no explain, no CLI above it.
+    let rt = ps.iter().find(|p| p.name == "phobos-runtime").expect("phobos-runtime");
+    for above in ["phobos-compiler", "phobos", "phobos-explain", "phobos-cli"] {
+        assert!(!rt.deps.iter().any(|d| d == above), "phobos-runtime depends on {above}");
+    }
+}
+
+#[test]
+fn one_launch_argument_type() {
+    let mut found = Vec::new();
+    for p in packages() {
+        for (path, text) in sources(&p.dir.join("src")) {
+            for (n, line) in code_lines(&text) {
+                if line.contains("enum Arg<") || line.contains("enum Arg {") {
+                    found.push(format!("{}:{n}", path.display()));
+                }
+            }
+        }
+    }
+    assert_eq!(found.len(), 1, "launch argument enums: {found:?}");
+}
+
+#[test]
+fn no_package_holds_more_than_a_quarter_of_the_library_code() {
+    let lines: BTreeMap<String, usize> =
+        packages().iter().map(|p| (p.name.clone(), sources(&p.dir.join("src")).iter().map(|(_, t)| t.lines().count()).sum())).collect();
+    let total: usize = lines.values().sum();
+    for (name, n) in &lines {
+        assert!(*n * 4 <= total, "{name} holds {n} of {total} lines of library code, more than a quarter");
+    }
+}

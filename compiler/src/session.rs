@@ -1,0 +1,165 @@
+//! A compilation session: an MLIR context with Phobos's dialects, and the diagnostic channel
+//! that MLIR's own diagnostics are fed into.
+
+use crate::Error;
+use melior::{diagnostic::DiagnosticSeverity, Context};
+pub use phobos_ir::OwnedModule;
+use phobos_ir::{
+    diag::{Diagnostic, Diagnostics, Severity},
+    Loc,
+};
+
+/// An MLIR context ready for Phobos, with every diagnostic routed to `diags`.
+pub struct Session {
+    pub ctx: Context,
+    pub diags: Diagnostics,
+    /// Whether the context runs passes on several threads (module-scope IR printing, which IR
+    /// dumps need, turns it off for the run).
+    pub threading: bool,
+}
+
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session").field("threading", &self.threading).finish_non_exhaustive()
+    }
+}
+
+fn convert(d: &melior::diagnostic::Diagnostic) -> Diagnostic {
+    let severity = match d.severity() {
+        DiagnosticSeverity::Error => Severity::Error,
+        DiagnosticSeverity::Warning => Severity::Warning,
+        DiagnosticSeverity::Note => Severity::Note,
+        DiagnosticSeverity::Remark => Severity::Remark,
+    };
+    // SAFETY: the diagnostic's location is alive while the handler runs.
+    let loc = unsafe { Loc::from_raw(d.location().to_raw()) }.src();
+    let notes = (0..d.note_count()).filter_map(|i| d.note(i).ok()).map(|n| convert(&n)).collect();
+    Diagnostic { severity, loc, message: d.to_string(), notes }
+}
+
+impl Session {
+    /// A new session. `threading: false` is needed for module-scope IR printing.
+    pub fn new(threading: bool) -> Result<Session, Error> {
+        // Pipelines link libdevice unless told otherwise: math functions resolve everywhere.
+        crate::libdevice::install_default();
+        let ctx = phobos_dialects::create_context(threading).map_err(Error::Internal)?;
+        let diags = Diagnostics::new();
+        let sink = diags.clone();
+        ctx.attach_diagnostic_handler(move |d| {
+            sink.emit(convert(&d));
+            true
+        });
+        Ok(Session { ctx, diags, threading })
+    }
+
+    /// Parses MLIR text; locations carry `filename`. Top-level ops other than one
+    /// `builtin.module` are wrapped into a module, as mlir-opt does. None on a parse error
+    /// (reported to `diags`).
+    pub fn parse(&self, text: &str, filename: &str) -> Option<OwnedModule<'_>> {
+        crate::crash_stage::stage(&format!("parsing {filename}"));
+        if let Err(d) = check_nesting(text, filename) {
+            self.diags.emit(d);
+            return None;
+        }
+        let before = self.diags.take();
+        let mut module = OwnedModule::parse(&self.ctx, text, filename);
+        let mut produced = self.diags.take();
+        if module.is_none() && produced.iter().any(|d| d.message.starts_with("source must contain a single top-level operation")) {
+            // Several top-level ops: parse them inside an explicit module. "module {" goes in
+            // front of line 1 so that line numbers stay; only line 1's columns shift.
+            let wrapped = format!("module {{{text}\n}}");
+            module = OwnedModule::parse(&self.ctx, &wrapped, filename);
+            produced = self.diags.take();
+        }
+        for d in before.into_iter().chain(produced) {
+            self.diags.emit(d);
+        }
+        module
+    }
+}
+
+/// MLIR's parser recurses per level of `(`, `[` and `{`, and slows down quadratically on deep
+/// nesting (200,000 levels of `dense<[[...` take minutes, 19,000 nested regions 17 s and 2 GB):
+/// deeper input is refused before parsing, at the bracket that goes too deep.
+pub const MAX_MLIR_NESTING: usize = 5_000;
+
+/// The most dimensions a shaped type may spell (`memref<1x1x...>`): MLIR's type parser is slow
+/// on long ones too (80,000 take 18 s).
+pub const MAX_MLIR_DIMS: usize = 1_000;
+
+/// Checks the bracket nesting of MLIR text (strings and `//` comments skipped).
+fn check_nesting(text: &str, filename: &str) -> Result<(), Diagnostic> {
+    let (mut depth, mut dims, mut line, mut col) = (0usize, 0usize, 1u32, 0u32);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        col += 1;
+        match c {
+            '\n' => {
+                line += 1;
+                col = 0;
+            }
+            '"' => {
+                while let Some(d) = chars.next() {
+                    col += 1;
+                    match d {
+                        '\\' => {
+                            chars.next();
+                            col += 1;
+                        }
+                        '"' => break,
+                        '\n' => {
+                            line += 1;
+                            col = 0;
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            '/' if chars.peek() == Some(&'/') => {
+                for d in chars.by_ref() {
+                    if d == '\n' {
+                        line += 1;
+                        col = 0;
+                        break;
+                    }
+                }
+            }
+            '(' | '[' | '{' => {
+                depth += 1;
+                if depth > MAX_MLIR_NESTING {
+                    let loc = phobos_ir::SrcLoc { file: filename.to_string(), line, col };
+                    return Err(Diagnostic::new(
+                        Severity::Error,
+                        Some(loc),
+                        format!("brackets nest deeper than {MAX_MLIR_NESTING} levels; MLIR's parser cannot take such input"),
+                    ));
+                }
+            }
+            ')' | ']' | '}' => depth = depth.saturating_sub(1),
+            '0'..='9' | '?' => {
+                // A run of dimensions `4x?x8x`: count the `x` after each size.
+                while chars.peek().is_some_and(|d| d.is_ascii_digit()) {
+                    chars.next();
+                    col += 1;
+                }
+                if chars.peek() == Some(&'x') {
+                    dims += 1;
+                    if dims > MAX_MLIR_DIMS {
+                        let loc = phobos_ir::SrcLoc { file: filename.to_string(), line, col };
+                        return Err(Diagnostic::new(
+                            Severity::Error,
+                            Some(loc),
+                            format!("a shaped type with more than {MAX_MLIR_DIMS} dimensions; MLIR's parser cannot take such input"),
+                        ));
+                    }
+                    chars.next();
+                    col += 1;
+                    continue;
+                }
+            }
+            _ => {}
+        }
+        dims = 0;
+    }
+    Ok(())
+}

@@ -1,0 +1,270 @@
+//! Devices, and what lives on them across launches: buffers, streams and events, the same on the
+//! simulator and on a CUDA GPU.
+//!
+//! On the simulator a launch runs to completion when it is enqueued (its fault, if any, is the
+//! enqueue's error), an event is complete when recorded, and elapsed times are host wall-clock.
+
+use crate::cuda::{self, Gpu};
+use crate::Error;
+use cudarc::driver::safe::{CudaEvent, CudaSlice};
+use std::sync::{Mutex, MutexGuard};
+
+/// A launch argument: a buffer's bytes (copied in, and back after the launch), a buffer that
+/// lives on the device, or a scalar of exactly the parameter's type (see
+/// [`Kernel::check_args`](crate::Kernel::check_args)).
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Arg<'a> {
+    /// A buffer's bytes, little-endian elements; the launch writes the kernel's results back.
+    Buffer(&'a mut [u8]),
+    /// A buffer on the launch's device; it stays there (read it with [`DeviceBuffer::read`]).
+    Device(&'a DeviceBuffer),
+    /// An `i32` parameter.
+    I32(i32),
+    /// An `i64` or `index` parameter.
+    I64(i64),
+    /// An `f32` parameter.
+    F32(f32),
+    /// An `f64` parameter.
+    F64(f64),
+}
+
+/// Where kernels run.
+#[non_exhaustive]
+pub enum Device {
+    /// The CPU SIMT simulator (with its sanitizer).
+    Simulator,
+    /// A CUDA GPU, through cudarc.
+    Cuda(Gpu),
+}
+
+impl std::fmt::Debug for Device {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Device({})", self.name())
+    }
+}
+
+impl Device {
+    /// A GPU when one is usable, else the simulator.
+    pub fn best() -> Device {
+        Gpu::open().map(Device::Cuda).unwrap_or(Device::Simulator)
+    }
+    /// The first CUDA GPU, or why there is none.
+    pub fn cuda() -> Result<Device, Error> {
+        Ok(Device::Cuda(Gpu::open()?))
+    }
+    /// `simulator`, or the GPU's name and chip: `NVIDIA H200 (sm_90)`.
+    pub fn name(&self) -> String {
+        match self {
+            Device::Simulator => "simulator".into(),
+            Device::Cuda(g) => format!("{} ({})", g.name, g.chip),
+        }
+    }
+    /// `bytes` zeroed bytes on this device.
+    pub fn alloc(&self, bytes: usize) -> Result<DeviceBuffer, Error> {
+        let mem = match self {
+            Device::Simulator => Mem::Sim(Mutex::new(vec![0; bytes])),
+            Device::Cuda(g) => Mem::Cuda { gpu: g.clone(), slice: Mutex::new(g.alloc(bytes)?) },
+        };
+        Ok(DeviceBuffer { len: bytes, mem })
+    }
+    /// A buffer on this device holding a copy of `bytes`.
+    pub fn upload(&self, bytes: &[u8]) -> Result<DeviceBuffer, Error> {
+        let b = self.alloc(bytes.len())?;
+        b.write(bytes)?;
+        Ok(b)
+    }
+    /// A stream of this device, for [`Kernel::launch_async`](crate::Kernel::launch_async).
+    pub fn stream(&self) -> Result<Stream, Error> {
+        Ok(match self {
+            Device::Simulator => Stream(StreamOn::Sim),
+            Device::Cuda(g) => Stream(StreamOn::Cuda(g.with_new_stream()?)),
+        })
+    }
+}
+
+/// Bytes on a device that live across launches: pass them as [`Arg::Device`], read them back
+/// when wanted. `Send + Sync`; a launch locks each buffer it uses for its duration.
+pub struct DeviceBuffer {
+    len: usize,
+    mem: Mem,
+}
+
+enum Mem {
+    Sim(Mutex<Vec<u8>>),
+    Cuda { gpu: Gpu, slice: Mutex<CudaSlice<u8>> },
+}
+
+impl std::fmt::Debug for DeviceBuffer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let on = match &self.mem {
+            Mem::Sim(_) => "simulator".to_string(),
+            Mem::Cuda { gpu, .. } => gpu.name.clone(),
+        };
+        write!(f, "DeviceBuffer({} bytes on {on})", self.len)
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl DeviceBuffer {
+    /// Its length in bytes.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    /// Whether it holds no bytes.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    /// A copy of its bytes, once every launch queued before has finished.
+    pub fn read(&self) -> Result<Vec<u8>, Error> {
+        let mut out = vec![0; self.len];
+        self.read_into(&mut out)?;
+        Ok(out)
+    }
+    /// Copies its bytes into `host`, which must be exactly as long.
+    pub fn read_into(&self, host: &mut [u8]) -> Result<(), Error> {
+        self.same_len(host.len(), "read into")?;
+        match &self.mem {
+            Mem::Sim(v) => host.copy_from_slice(&lock(v)),
+            Mem::Cuda { gpu, slice } => gpu.read(&lock(slice), host)?,
+        }
+        Ok(())
+    }
+    /// Replaces its bytes with `bytes`, which must be exactly as long.
+    pub fn write(&self, bytes: &[u8]) -> Result<(), Error> {
+        self.same_len(bytes.len(), "write")?;
+        match &self.mem {
+            Mem::Sim(v) => lock(v).copy_from_slice(bytes),
+            Mem::Cuda { gpu, slice } => gpu.write(bytes, &mut lock(slice))?,
+        }
+        Ok(())
+    }
+    fn same_len(&self, n: usize, what: &str) -> Result<(), Error> {
+        if n != self.len {
+            return Err(Error::Launch(format!("cannot {what} a device buffer of {} bytes from/to {n} bytes", self.len)));
+        }
+        Ok(())
+    }
+    /// A buffer over memory an embedder allocated with cudarc on `device` (its length is the
+    /// slice's); an error when the slice belongs to another device.
+    pub fn from_cuda(device: &Device, slice: CudaSlice<u8>) -> Result<DeviceBuffer, Error> {
+        match device {
+            Device::Cuda(g) if g.owns(&slice) => {
+                Ok(DeviceBuffer { len: slice.len(), mem: Mem::Cuda { gpu: g.clone(), slice: Mutex::new(slice) } })
+            }
+            _ => Err(Error::Launch(format!("the cudarc slice belongs to another device than {}", device.name()))),
+        }
+    }
+    /// Runs `f` on the cudarc slice behind a GPU buffer (for an embedder's own cudarc calls);
+    /// `None` on the simulator.
+    pub fn with_cuda_slice<R>(&self, f: impl FnOnce(&mut CudaSlice<u8>) -> R) -> Option<R> {
+        match &self.mem {
+            Mem::Sim(_) => None,
+            Mem::Cuda { slice, .. } => Some(f(&mut lock(slice))),
+        }
+    }
+    /// Whether it lives on `device` (on the simulator, or in the GPU's context).
+    pub(crate) fn on(&self, device: &Device) -> bool {
+        match (&self.mem, device) {
+            (Mem::Sim(_), Device::Simulator) => true,
+            (Mem::Cuda { gpu, .. }, Device::Cuda(g)) => gpu.key() == g.key(),
+            _ => false,
+        }
+    }
+    /// The simulator's bytes, locked for a launch.
+    pub(crate) fn sim_bytes(&self) -> Option<MutexGuard<'_, Vec<u8>>> {
+        match &self.mem {
+            Mem::Sim(v) => Some(lock(v)),
+            Mem::Cuda { .. } => None,
+        }
+    }
+    /// The GPU slice, locked for a launch.
+    pub(crate) fn cuda_slice(&self) -> Option<MutexGuard<'_, CudaSlice<u8>>> {
+        match &self.mem {
+            Mem::Sim(_) => None,
+            Mem::Cuda { slice, .. } => Some(lock(slice)),
+        }
+    }
+}
+
+/// A queue of launches on one device: launches on one stream run in order; on a GPU, launches
+/// on different streams may overlap. On the simulator each launch runs when it is enqueued.
+#[derive(Clone)]
+pub struct Stream(pub(crate) StreamOn);
+
+#[derive(Clone)]
+pub(crate) enum StreamOn {
+    Sim,
+    Cuda(Gpu),
+}
+
+impl std::fmt::Debug for Stream {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Stream({})", self.device().name())
+    }
+}
+
+impl Stream {
+    /// An event marking everything enqueued so far.
+    pub fn record(&self) -> Result<Event, Error> {
+        Ok(match &self.0 {
+            StreamOn::Sim => Event(EventOn::Sim(std::time::Instant::now())),
+            StreamOn::Cuda(g) => Event(EventOn::Cuda(g.record()?)),
+        })
+    }
+    /// Waits until everything enqueued has run.
+    pub fn synchronize(&self) -> Result<(), Error> {
+        match &self.0 {
+            StreamOn::Sim => Ok(()),
+            StreamOn::Cuda(g) => Ok(g.synchronize()?),
+        }
+    }
+    /// The device it belongs to (the same GPU context; its default stream).
+    pub fn device(&self) -> Device {
+        match &self.0 {
+            StreamOn::Sim => Device::Simulator,
+            StreamOn::Cuda(g) => Device::Cuda(g.clone()),
+        }
+    }
+}
+
+/// A point in a stream, to wait for or to time from.
+pub struct Event(EventOn);
+
+enum EventOn {
+    Sim(std::time::Instant),
+    Cuda(CudaEvent),
+}
+
+impl std::fmt::Debug for Event {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self.0 {
+            EventOn::Sim(_) => "Event(simulator)",
+            EventOn::Cuda(_) => "Event(gpu)",
+        })
+    }
+}
+
+impl Event {
+    /// Waits until the work before it has run.
+    pub fn synchronize(&self) -> Result<(), Error> {
+        match &self.0 {
+            EventOn::Sim(_) => Ok(()),
+            EventOn::Cuda(e) => e.synchronize().map_err(|e| Error::Cuda(cuda::event_error(e, "cuEventSynchronize"))),
+        }
+    }
+    /// Milliseconds from this event to `end` (recorded later), once `end` has happened.
+    pub fn elapsed_ms(&self, end: &Event) -> Result<f32, Error> {
+        match (&self.0, &end.0) {
+            (EventOn::Sim(a), EventOn::Sim(b)) => Ok(b.saturating_duration_since(*a).as_secs_f32() * 1e3),
+            (EventOn::Cuda(a), EventOn::Cuda(b)) => {
+                b.synchronize().map_err(|e| Error::Cuda(cuda::event_error(e, "cuEventSynchronize")))?;
+                a.elapsed_ms(b).map_err(|e| Error::Cuda(cuda::event_error(e, "cuEventElapsedTime")))
+            }
+            _ => Err(Error::Launch("the two events belong to different devices".into())),
+        }
+    }
+}

@@ -1,0 +1,140 @@
+//! A compiled kernel as the runtime holds it: its PTX, the simulator's program, its block and
+//! shared memory, and its parameters. Made by the compiler ([`Kernel::translate`] from the SIMT
+//! IR); independent of the compiler afterwards.
+
+use crate::{error::Diagnostics, launch::LoadedCache, Error};
+
+/// A kernel parameter, in launch order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Param {
+    /// A global-memory buffer of elements of `elem` (`f32`, `i32`, ...).
+    Buffer {
+        /// The tensor's name (`phobos.tensor`, or `argN`).
+        name: String,
+        /// The element type.
+        elem: String,
+    },
+    /// A scalar of type `ty`.
+    Scalar {
+        /// The parameter's name (`phobos.dim`, or `argN`).
+        name: String,
+        /// `i32`, `i64` (also for `index`), `f32` or `f64`.
+        ty: String,
+    },
+}
+
+impl Param {
+    /// The parameter's name.
+    pub fn name(&self) -> &str {
+        match self {
+            Param::Buffer { name, .. } | Param::Scalar { name, .. } => name,
+        }
+    }
+}
+
+/// A compiled kernel, independent of the compiler that made it.
+pub struct Kernel {
+    /// The entry's name (the `gpu.func`'s symbol).
+    pub name: String,
+    /// The symbol of the gpu.module that holds it.
+    pub gpu_module: String,
+    /// The PTX of the gpu.module that holds the kernel (the entry is `.entry <name>`): one PTX
+    /// module per gpu.module, as `ptxas` and the CUDA driver take it. Empty when it was compiled
+    /// for the simulator only (a GPU launch is then an error).
+    pub ptx: String,
+    /// The chip it was compiled for, e.g. `sm_90`.
+    pub chip: String,
+    /// The block size (`known_block_size`), which every launch uses.
+    pub block: [u32; 3],
+    /// Bytes of dynamic shared memory a launch reserves (the shared-memory plan's).
+    pub dynamic_shared: u32,
+    /// The parameters, in launch order.
+    pub params: Vec<Param>,
+    pub(crate) sim: phobos_sim::Kernel,
+    pub(crate) loaded: LoadedCache,
+}
+
+/// A few lines: the name, chip, block, shared memory, parameters and the PTX's size (not the
+/// PTX, nor the simulator's program).
+impl std::fmt::Debug for Kernel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Kernel")
+            .field("name", &self.name)
+            .field("gpu_module", &self.gpu_module)
+            .field("chip", &self.chip)
+            .field("block", &self.block)
+            .field("dynamic_shared", &self.dynamic_shared)
+            .field("params", &self.params)
+            .field("ptx_bytes", &self.ptx.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Kernel {
+    /// The kernel `name` of the SIMT-level `gpu_module` (an op of the compiler's module),
+    /// translated for the simulator, with `ptx` (empty when there is none) compiled for `chip`.
+    pub fn translate(gpu_module: phobos_ir::Op, name: &str, chip: &str, ptx: String) -> Result<Kernel, Error> {
+        let sim = phobos_sim::translate(gpu_module, name).map_err(|u| {
+            let rendered = u.to_string();
+            Error::Compile(Diagnostics::new(vec![crate::Diagnostic::new(crate::Severity::Error, u.loc, u.message)], rendered))
+        })?;
+        let block = sim.block.ok_or_else(|| {
+            Error::Compile(Diagnostics::unlocated(format!("{name} has no known_block_size; a launch needs the block size")))
+        })?;
+        let params = sim
+            .args
+            .iter()
+            .map(|a| match a {
+                phobos_sim::ArgKind::Buffer { name, elem, .. } => Param::Buffer { name: name.clone(), elem: elem.name().into() },
+                phobos_sim::ArgKind::Scalar { name, ty } => Param::Scalar { name: name.clone(), ty: ty.name().into() },
+            })
+            .collect();
+        Ok(Kernel {
+            name: name.to_string(),
+            gpu_module: gpu_module.str_attr("sym_name").unwrap_or_default(),
+            ptx,
+            chip: chip.to_string(),
+            block,
+            dynamic_shared: sim.dynamic_shared,
+            params,
+            sim,
+            loaded: Default::default(),
+        })
+    }
+
+    /// The simulator's program (its instructions and argument kinds, for tools that read a
+    /// trace against it).
+    pub fn sim(&self) -> &phobos_sim::Kernel {
+        &self.sim
+    }
+}
+
+/// How a launch runs, past its grid and arguments.
+#[derive(Clone, Debug, Default)]
+pub struct LaunchOptions {
+    /// The simulator's options (bounds, SMs, the shared-memory limit); `None`: the defaults,
+    /// with the shared-memory limit of the kernel's chip.
+    pub sim: Option<phobos_sim::Options>,
+    /// On the simulator, record what this CTA does ([`LaunchReport::trace`]).
+    pub trace: Option<[u32; 3]>,
+    /// On a GPU, `(warm-up, reps)`: after the launch, time `reps` more with CUDA events
+    /// ([`LaunchReport::kernel_ms`]); host buffers hold the first launch's results.
+    pub timing: Option<(usize, usize)>,
+}
+
+/// What a launch measured.
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub struct LaunchReport {
+    /// Wall time of the launch in ms (on a GPU: including the copies).
+    pub ms: f64,
+    /// The simulator's thread-instruction count (0 on a GPU).
+    pub thread_instructions: u64,
+    /// The simulator's counts (`None` on a GPU).
+    pub stats: Option<phobos_sim::Stats>,
+    /// The record of the CTA [`LaunchOptions::trace`] asked for.
+    pub trace: Option<phobos_sim::trace::Trace>,
+    /// Kernel times by CUDA events, with [`LaunchOptions::timing`].
+    pub kernel_ms: Vec<f32>,
+}

@@ -1,0 +1,304 @@
+//! Launching a [`Kernel`]: the argument rules every device shares, synchronous launches with
+//! host or device buffers, asynchronous launches on a [`Stream`], and the kernel loaded once per
+//! GPU.
+
+use crate::cuda::{self, Gpu};
+use crate::{device::StreamOn, Arg, Device, DeviceBuffer, Error, Kernel, LaunchOptions, LaunchReport, Stream};
+use std::sync::{Arc, Mutex};
+
+/// The kernel loaded into each GPU context it has run on (the driver JIT-compiles its PTX once
+/// per context).
+#[derive(Default)]
+pub(crate) struct LoadedCache(Mutex<Vec<(usize, Arc<cuda::Loaded>)>>);
+
+impl std::fmt::Debug for LoadedCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let n = self.0.lock().map(|v| v.len()).unwrap_or(0);
+        write!(f, "LoadedCache({n} contexts)")
+    }
+}
+
+/// The byte length of a buffer argument.
+fn buffer_len(a: &Arg) -> Option<usize> {
+    match a {
+        Arg::Buffer(b) => Some(b.len()),
+        Arg::Device(d) => Some(d.len()),
+        _ => None,
+    }
+}
+
+impl Kernel {
+    /// Checks `args` against the parameters, with the same rules for every device, so that a
+    /// launch that runs on the simulator means the same on a GPU: the count; a buffer for a
+    /// buffer, holding whole elements; for a scalar, the argument of exactly its type (`I32` for
+    /// `i32`, `I64` for `i64` and `index`, `F32`, `F64`): no conversion, on any device.
+    pub fn check_args(&self, args: &[Arg]) -> Result<(), Error> {
+        if args.len() != self.params.len() {
+            return Err(Error::Launch(format!("{} takes {} arguments, got {}", self.name, self.params.len(), args.len())));
+        }
+        for (i, (kind, a)) in self.sim.args.iter().zip(args.iter()).enumerate() {
+            let given = match a {
+                Arg::Buffer(_) | Arg::Device(_) => "a buffer",
+                Arg::I32(_) => "Arg::I32",
+                Arg::I64(_) => "Arg::I64",
+                Arg::F32(_) => "Arg::F32",
+                Arg::F64(_) => "Arg::F64",
+            };
+            match (kind, a) {
+                (phobos_sim::ArgKind::Buffer { name, elem, .. }, Arg::Buffer(_) | Arg::Device(_)) => {
+                    let len = buffer_len(a).expect("a buffer");
+                    if !len.is_multiple_of(elem.bytes()) {
+                        return Err(Error::Launch(format!(
+                            "argument {i} ({name}) of {}: a buffer of {} holds whole {}-byte elements, got {} bytes",
+                            self.name,
+                            elem.name(),
+                            elem.bytes(),
+                            len
+                        )));
+                    }
+                }
+                (phobos_sim::ArgKind::Buffer { name, elem, .. }, _) => {
+                    return Err(Error::Launch(format!(
+                        "argument {i} ({name}) of {} is a buffer of {}, got {given}",
+                        self.name,
+                        elem.name()
+                    )));
+                }
+                (phobos_sim::ArgKind::Scalar { name, ty }, _) => {
+                    let want = match ty {
+                        phobos_sim::Prim::I32 => "Arg::I32",
+                        phobos_sim::Prim::I64 => "Arg::I64",
+                        phobos_sim::Prim::F32 => "Arg::F32",
+                        phobos_sim::Prim::F64 => "Arg::F64",
+                        other => {
+                            return Err(Error::Launch(format!(
+                                "argument {i} ({name}) of {} has type {}, which a launch cannot pass",
+                                self.name,
+                                other.name()
+                            )))
+                        }
+                    };
+                    if want != given {
+                        return Err(Error::Launch(format!(
+                            "argument {i} ({name}) of {} is {}: pass {want}, got {given}",
+                            self.name,
+                            ty.name()
+                        )));
+                    }
+                }
+            }
+        }
+        self.check_lengths(args)
+    }
+
+    /// Every buffer holds at least the elements its dimensions say (`W: f32[N, K]` needs N·K),
+    /// the dimensions being constants or the values of the scalar arguments that bind them.
+    fn check_lengths(&self, args: &[Arg]) -> Result<(), Error> {
+        let mut dims: std::collections::HashMap<&str, i64> = std::collections::HashMap::new();
+        for (kind, a) in self.sim.args.iter().zip(args.iter()) {
+            if let (phobos_sim::ArgKind::Scalar { name, .. }, Arg::I32(v)) = (kind, a) {
+                dims.insert(name, *v as i64);
+            }
+            if let (phobos_sim::ArgKind::Scalar { name, .. }, Arg::I64(v)) = (kind, a) {
+                dims.insert(name, *v);
+            }
+        }
+        for (i, (kind, a)) in self.sim.args.iter().zip(args.iter()).enumerate() {
+            let (phobos_sim::ArgKind::Buffer { name, elem, dims: names }, Some(len)) = (kind, buffer_len(a)) else { continue };
+            if names.is_empty() {
+                continue;
+            }
+            let mut values = Vec::new();
+            for d in names {
+                match d.parse::<i64>().ok().or_else(|| dims.get(d.as_str()).copied()) {
+                    Some(v) if v < 0 => {
+                        return Err(Error::Launch(format!("argument {i} ({name}) of {}: dimension {d} is {v}", self.name)));
+                    }
+                    Some(v) => values.push(v),
+                    None => return Ok(()), // bound by nothing the launch passes: not checkable
+                }
+            }
+            let need = values.iter().try_fold(1i64, |a, v| a.checked_mul(*v)).unwrap_or(i64::MAX);
+            let have = (len / elem.bytes().max(1)) as i64;
+            if have < need {
+                let shown: Vec<String> =
+                    names.iter().zip(&values).map(|(n, v)| if n.parse::<i64>().is_ok() { n.clone() } else { format!("{n}={v}") }).collect();
+                return Err(Error::Launch(format!(
+                    "argument {i} ({name}) of {}: {name} is {}[{}], {need} elements, but the buffer holds {have}",
+                    self.name,
+                    elem.name(),
+                    shown.join(", ")
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Device buffers must live on the launch's device, and none may be passed twice (the
+    /// simulator cannot alias two parameters, so no device may); an asynchronous launch takes
+    /// no host bytes. The same rules on every device.
+    fn check_placement(&self, device: &Device, args: &[Arg], asynchronous: bool) -> Result<(), Error> {
+        for (i, a) in args.iter().enumerate() {
+            let name = self.params.get(i).map(|p| p.name().to_string()).unwrap_or_default();
+            match a {
+                Arg::Buffer(_) if asynchronous => {
+                    return Err(Error::Launch(format!(
+                        "argument {i} ({name}) of {}: an asynchronous launch takes device buffers (Arg::Device), not host bytes",
+                        self.name
+                    )));
+                }
+                Arg::Device(d) if !d.on(device) => {
+                    return Err(Error::Launch(format!(
+                        "argument {i} ({name}) of {}: the buffer lives on another device than {}",
+                        self.name,
+                        device.name()
+                    )));
+                }
+                Arg::Device(d) => {
+                    if let Some(j) = args[..i].iter().position(|b| matches!(b, Arg::Device(e) if std::ptr::eq(*e, *d))) {
+                        return Err(Error::Launch(format!(
+                            "argument {i} ({name}) of {}: the same device buffer is argument {j} too; pass distinct buffers",
+                            self.name
+                        )));
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs the kernel on `device` with `args` in parameter order and waits; host buffers are
+    /// copied in and written back, device buffers stay on the device.
+    pub fn launch(&self, device: &Device, grid: [u32; 3], args: &mut [Arg]) -> Result<LaunchReport, Error> {
+        self.launch_with(device, grid, args, &LaunchOptions::default())
+    }
+
+    /// [`Kernel::launch`] with the simulator's options, a trace of one CTA, or GPU timing.
+    pub fn launch_with(&self, device: &Device, grid: [u32; 3], args: &mut [Arg], opts: &LaunchOptions) -> Result<LaunchReport, Error> {
+        self.check_args(args)?;
+        phobos_sim::check_grid(grid).map_err(Error::Launch)?;
+        self.check_placement(device, args, false)?;
+        let t0 = std::time::Instant::now();
+        let mut report = match device {
+            Device::Simulator => self.run_sim(grid, args, opts)?,
+            Device::Cuda(gpu) => LaunchReport { kernel_ms: self.run_cuda(gpu, grid, args, true, opts.timing)?, ..Default::default() },
+        };
+        report.ms = t0.elapsed().as_secs_f64() * 1e3;
+        Ok(report)
+    }
+
+    /// Enqueues the kernel on `stream` without waiting (on the simulator it runs now); every
+    /// buffer must be a [`DeviceBuffer`] of the stream's device. Wait with
+    /// [`Stream::synchronize`] or an [`Event`](crate::Event); read results with
+    /// [`DeviceBuffer::read`].
+    pub fn launch_async(&self, stream: &Stream, grid: [u32; 3], args: &mut [Arg]) -> Result<(), Error> {
+        self.check_args(args)?;
+        phobos_sim::check_grid(grid).map_err(Error::Launch)?;
+        self.check_placement(&stream.device(), args, true)?;
+        match &stream.0 {
+            StreamOn::Sim => self.run_sim(grid, args, &LaunchOptions::default()).map(|_| ()),
+            StreamOn::Cuda(gpu) => self.run_cuda(gpu, grid, args, false, None).map(|_| ()),
+        }
+    }
+
+    /// Runs on the simulator. Device buffers are moved in and back (also after a fault); host
+    /// buffers are written back after a clean run.
+    fn run_sim(&self, grid: [u32; 3], args: &mut [Arg], opts: &LaunchOptions) -> Result<LaunchReport, Error> {
+        let devices = distinct_devices(args);
+        let mut held: Vec<_> = devices.iter().map(|d| d.sim_bytes().expect("placement checked")).collect();
+        // The device buffers first, each once (an argument given twice is one buffer), then the
+        // host buffers.
+        let mut bufs: Vec<Vec<u8>> = held.iter_mut().map(|g| std::mem::take(&mut **g)).collect();
+        let mut values = Vec::new();
+        for a in args.iter() {
+            values.push(match a {
+                Arg::Buffer(b) => {
+                    bufs.push(b.to_vec());
+                    phobos_sim::ArgValue::Buffer(bufs.len() - 1)
+                }
+                Arg::Device(d) => phobos_sim::ArgValue::Buffer(devices.iter().position(|x| std::ptr::eq(*x, *d)).expect("listed")),
+                Arg::I32(v) => phobos_sim::ArgValue::Int(*v as i64),
+                Arg::I64(v) => phobos_sim::ArgValue::Int(*v),
+                Arg::F32(v) => phobos_sim::ArgValue::Float(*v as f64),
+                Arg::F64(v) => phobos_sim::ArgValue::Float(*v),
+            });
+        }
+        let launch = phobos_sim::Launch { grid, block: self.block, args: values, dynamic_shared: self.dynamic_shared };
+        let sim_opts = opts.sim.clone().unwrap_or_else(|| phobos_sim::Options {
+            shared_limit: phobos_passes::target::chip(&self.chip).map(|c| c.shared_optin).unwrap_or(phobos_passes::target::SHARED_DEFAULT)
+                as u32,
+            ..Default::default()
+        });
+        let result = match opts.trace {
+            Some(cta) => phobos_sim::run_traced(&self.sim, &launch, &mut bufs, &sim_opts, cta).map(|(s, t)| (s, Some(t))),
+            None => phobos_sim::run(&self.sim, &launch, &mut bufs, &sim_opts).map(|s| (s, None)),
+        }
+        .map_err(Error::from);
+        let mut filled = bufs.into_iter();
+        // Device buffers get their bytes back (after a fault too); host buffers after a clean run.
+        for g in held.iter_mut() {
+            **g = filled.next().expect("a buffer per device buffer");
+        }
+        for a in args.iter_mut() {
+            if let Arg::Buffer(b) = a {
+                let bytes = filled.next().expect("a buffer per argument");
+                if result.is_ok() {
+                    b.copy_from_slice(&bytes);
+                }
+            }
+        }
+        result.map(|(stats, trace)| LaunchReport {
+            thread_instructions: stats.thread_insts,
+            stats: Some(stats),
+            trace,
+            ..Default::default()
+        })
+    }
+
+    /// Runs on a GPU: waits and copies host buffers back with `sync`, else only enqueues; with
+    /// `timing`, returns the kernel times of that many more launches.
+    fn run_cuda(&self, gpu: &Gpu, grid: [u32; 3], args: &mut [Arg], sync: bool, timing: Option<(usize, usize)>) -> Result<Vec<f32>, Error> {
+        if self.ptx.is_empty() {
+            return Err(Error::Launch(format!(
+                "{} was compiled for the simulator only; compile it with PTX to launch on a GPU",
+                self.name
+            )));
+        }
+        let loaded = self.loaded_on(gpu)?;
+        let devices = distinct_devices(args);
+        let guards: Vec<_> = devices.iter().map(|d| d.cuda_slice().expect("placement checked")).collect();
+        let held: Vec<(&DeviceBuffer, &cudarc::driver::safe::CudaSlice<u8>)> =
+            devices.iter().copied().zip(guards.iter().map(|g| &**g)).collect();
+        if !sync {
+            gpu.launch_async(&loaded, grid, self.block, args, &held)?;
+            return Ok(Vec::new());
+        }
+        gpu.run(&loaded, grid, self.block, args, &held)?;
+        match timing {
+            Some((warmup, reps)) => Ok(gpu.time(&loaded, grid, self.block, args, &held, warmup, reps)?),
+            None => Ok(Vec::new()),
+        }
+    }
+
+    /// The kernel loaded into `gpu`'s context: JIT-compiled from its PTX on first use there.
+    fn loaded_on(&self, gpu: &Gpu) -> Result<Arc<cuda::Loaded>, Error> {
+        let mut cache = self.loaded.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, l)) = cache.iter().find(|(k, _)| *k == gpu.key()) {
+            return Ok(l.clone());
+        }
+        let l = Arc::new(gpu.load(&self.ptx, &self.name, &self.chip, self.dynamic_shared)?);
+        cache.push((gpu.key(), l.clone()));
+        Ok(l)
+    }
+}
+
+/// The device buffers among `args`, each once, in address order: a launch locks them in this
+/// order, so two launches sharing buffers take them in the same order whatever their
+/// arguments' order, and cannot deadlock; a buffer given twice is locked once.
+fn distinct_devices<'b>(args: &[Arg<'b>]) -> Vec<&'b DeviceBuffer> {
+    let mut devices: Vec<&DeviceBuffer> = args.iter().filter_map(|a| if let Arg::Device(d) = a { Some(*d) } else { None }).collect();
+    devices.sort_by_key(|d| *d as *const DeviceBuffer as usize);
+    devices.dedup_by(|a, b| std::ptr::eq(*a, *b));
+    devices
+}

@@ -1,0 +1,257 @@
+//! Tensors in NumPy's `.npy` format (through the `npyz` crate), as raw little-endian bytes.
+
+use npyz::WriterBuilder;
+
+/// Element types a kernel tensor can have, with their NumPy names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dtype {
+    /// `|b1`
+    Bool,
+    /// `|i1`
+    I8,
+    /// `<i2`
+    I16,
+    /// `<i4`
+    I32,
+    /// `<i8`
+    I64,
+    /// Unsigned integers: no kernel tensor has them; `phobos rotate` moves them as bytes.
+    U8,
+    /// `<u2`
+    U16,
+    /// `<u4`
+    U32,
+    /// `<u8`
+    U64,
+    /// `<f2`
+    F16,
+    /// `<f4`
+    F32,
+    /// `<f8`
+    F64,
+}
+
+impl Dtype {
+    /// From a Phobos element type name (`f32`, `bool`).
+    pub fn from_phobos(name: &str) -> Option<Dtype> {
+        Some(match name {
+            "bool" => Dtype::Bool,
+            "i8" => Dtype::I8,
+            "i16" => Dtype::I16,
+            "i32" => Dtype::I32,
+            "i64" => Dtype::I64,
+            "f16" => Dtype::F16,
+            // NumPy has no bfloat16: a bf16 tensor is a uint16 array of its bit patterns.
+            "bf16" => Dtype::U16,
+            "f32" => Dtype::F32,
+            "f64" => Dtype::F64,
+            _ => return None,
+        })
+    }
+    /// NumPy's name: `float32`, `bool`, `int8`.
+    pub fn numpy(self) -> &'static str {
+        match self {
+            Dtype::Bool => "bool",
+            Dtype::I8 => "int8",
+            Dtype::I16 => "int16",
+            Dtype::I32 => "int32",
+            Dtype::I64 => "int64",
+            Dtype::U8 => "uint8",
+            Dtype::U16 => "uint16",
+            Dtype::U32 => "uint32",
+            Dtype::U64 => "uint64",
+            Dtype::F16 => "float16",
+            Dtype::F32 => "float32",
+            Dtype::F64 => "float64",
+        }
+    }
+    /// Bytes per element.
+    pub fn bytes(self) -> usize {
+        match self {
+            Dtype::Bool | Dtype::I8 | Dtype::U8 => 1,
+            Dtype::I16 | Dtype::U16 | Dtype::F16 => 2,
+            Dtype::I32 | Dtype::U32 | Dtype::F32 => 4,
+            Dtype::I64 | Dtype::U64 | Dtype::F64 => 8,
+        }
+    }
+    /// The dtype of an `.npy` `descr`, as `np.dtype` reads the ones Phobos holds: a type code
+    /// with an optional byte order (`<f4`, `f`, `|b1`, `?`) or a name (`float32`, `single`).
+    /// `Err(true)` for a big-endian multi-byte type, `Err(false)` for anything else.
+    fn from_descr(descr: &str) -> Result<Dtype, bool> {
+        use Dtype::*;
+        let named = match descr {
+            "bool" | "bool_" => Some(Bool),
+            "int8" | "byte" => Some(I8),
+            "uint8" | "ubyte" => Some(U8),
+            "int16" | "short" => Some(I16),
+            "uint16" | "ushort" => Some(U16),
+            "int32" | "intc" => Some(I32),
+            "uint32" | "uintc" => Some(U32),
+            "int64" | "int" | "int_" | "long" | "longlong" | "intp" => Some(I64),
+            "uint64" | "uint" | "ulong" | "ulonglong" | "uintp" => Some(U64),
+            "float16" | "half" => Some(F16),
+            "float32" | "single" => Some(F32),
+            "float64" | "double" | "float" => Some(F64),
+            _ => None,
+        };
+        if let Some(d) = named {
+            return Ok(d);
+        }
+        let (order, code) = match descr.chars().next() {
+            Some(o @ ('<' | '>' | '=' | '|')) => (o, &descr[1..]),
+            _ => ('=', descr),
+        };
+        let d = match code {
+            "?" | "b1" => Bool,
+            "b" | "i1" => I8,
+            "B" | "u1" => U8,
+            "h" | "i2" => I16,
+            "H" | "u2" => U16,
+            "i" | "i4" => I32,
+            "I" | "u4" => U32,
+            "l" | "q" | "n" | "p" | "i8" => I64,
+            "L" | "Q" | "N" | "P" | "u8" => U64,
+            "e" | "f2" => F16,
+            "f" | "f4" => F32,
+            "d" | "f8" => F64,
+            _ => return Err(false),
+        };
+        if order == '>' && d.bytes() > 1 {
+            return Err(true);
+        }
+        Ok(d)
+    }
+}
+
+/// An array: element type, shape, and row-major little-endian bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Array {
+    /// The element type.
+    pub dtype: Dtype,
+    /// The shape, outermost first.
+    pub shape: Vec<u64>,
+    /// The elements, little-endian, C order.
+    pub data: Vec<u8>,
+}
+
+/// Reads an `.npy` file: its header as NumPy reads it ([`crate::npy_header`]), then the
+/// data. A hostile header (a shape whose element count overflows, more elements than data) is an
+/// error naming the file; bytes after the data are ignored, as `np.load` ignores them.
+pub fn read(path: &std::path::Path) -> Result<Array, String> {
+    let p = path.display();
+    let bytes = crate::read_file(path)?;
+    let (header, at) = crate::npy_header::parse(&bytes).map_err(|e| format!("{p}: {e}"))?;
+    let data = &bytes[at..];
+    let shape = header.shape;
+    let descr = header.descr.as_str();
+    if header.fortran_order && shape.iter().filter(|d| **d > 1).count() > 1 {
+        return Err(format!("{p}: Fortran-order arrays are not supported; save with np.ascontiguousarray"));
+    }
+    let dtype = Dtype::from_descr(descr).map_err(|big| {
+        let shown: String = descr.chars().take(40).collect();
+        if big {
+            format!("{p}: big-endian arrays are not supported ('{shown}'); save with a.astype(a.dtype.newbyteorder('<'))")
+        } else {
+            format!("{p}: unsupported dtype '{shown}' (bool, int8-64, uint8-64, float16-64)")
+        }
+    })?;
+    // The element count must fit and the data must hold it: a hostile header can claim 2^64
+    // elements over no data.
+    let want = shape.iter().try_fold(1u64, |acc, d| acc.checked_mul(*d)).and_then(|c| c.checked_mul(dtype.bytes() as u64));
+    let data = match want {
+        None => return Err(format!("{p}: shape {} has more elements than fit in memory", shape_text(&shape))),
+        Some(w) if w > data.len() as u64 => {
+            return Err(format!(
+                "{p}: shape {} of {} needs {w} bytes of data, but the file has {}",
+                shape_text(&shape),
+                dtype.numpy(),
+                data.len()
+            ))
+        }
+        Some(w) => &data[..w as usize],
+    };
+    let data = if dtype == Dtype::Bool { data.iter().map(|b| (*b != 0) as u8).collect() } else { data.to_vec() };
+    Ok(Array { dtype, shape, data })
+}
+
+fn write_typed<T: npyz::AutoSerialize + Copy>(out: &mut Vec<u8>, shape: &[u64], vals: impl Iterator<Item = T>) -> std::io::Result<()> {
+    let mut w = npyz::WriteOptions::new().default_dtype().shape(shape).writer(out).begin_nd()?;
+    w.extend(vals)?;
+    w.finish()
+}
+
+/// Writes an `.npy` file.
+pub fn write(path: &std::path::Path, a: &Array) -> Result<(), String> {
+    let out = encode(a).map_err(|e| format!("{}: {e}", path.display()))?;
+    std::fs::write(path, out).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The bytes of an `.npy` file holding `a`.
+pub fn encode(a: &Array) -> Result<Vec<u8>, String> {
+    let mut out = Vec::new();
+    let d = &a.data;
+    let r = match a.dtype {
+        Dtype::Bool => write_typed(&mut out, &a.shape, d.iter().map(|b| *b != 0)),
+        Dtype::I8 => write_typed(&mut out, &a.shape, d.iter().map(|b| *b as i8)),
+        Dtype::I16 => write_typed(&mut out, &a.shape, d.chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]]))),
+        Dtype::I32 => write_typed(&mut out, &a.shape, d.chunks_exact(4).map(|c| i32::from_le_bytes(c.try_into().expect("4 bytes")))),
+        Dtype::I64 => write_typed(&mut out, &a.shape, d.chunks_exact(8).map(|c| i64::from_le_bytes(c.try_into().expect("8 bytes")))),
+        Dtype::U8 => write_typed(&mut out, &a.shape, d.iter().copied()),
+        Dtype::U16 => write_typed(&mut out, &a.shape, d.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]]))),
+        Dtype::U32 => write_typed(&mut out, &a.shape, d.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))),
+        Dtype::U64 => write_typed(&mut out, &a.shape, d.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))),
+        Dtype::F16 => write_typed(&mut out, &a.shape, d.chunks_exact(2).map(|c| half::f16::from_le_bytes([c[0], c[1]]))),
+        Dtype::F32 => write_typed(&mut out, &a.shape, d.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")))),
+        Dtype::F64 => write_typed(&mut out, &a.shape, d.chunks_exact(8).map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes")))),
+    };
+    r.map_err(|e| e.to_string())?;
+    Ok(out)
+}
+
+/// An array of seeded pseudo-random values (`phobos explain`'s tensors without `--arg`): floats
+/// in [-1, 1), signed integers in [-8, 8), unsigned in [0, 16), bools half true. The same seed
+/// gives the same array.
+pub fn random(dtype: Dtype, shape: Vec<u64>, seed: u64) -> Array {
+    let n: u64 = shape.iter().product();
+    let mut state = seed | 1;
+    let mut next = move || {
+        // xorshift64*
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        state.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    };
+    let mut data = Vec::with_capacity(n as usize * dtype.bytes());
+    for _ in 0..n {
+        let r = next();
+        let unit = (r >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0;
+        let int = (r >> 60) as i64 - 8;
+        let uint = r >> 60;
+        match dtype {
+            Dtype::Bool => data.push((r >> 63) as u8),
+            Dtype::I8 => data.push(int as u8),
+            Dtype::U8 => data.push(uint as u8),
+            Dtype::I16 => data.extend_from_slice(&(int as i16).to_le_bytes()),
+            Dtype::U16 => data.extend_from_slice(&(uint as u16).to_le_bytes()),
+            Dtype::I32 => data.extend_from_slice(&(int as i32).to_le_bytes()),
+            Dtype::U32 => data.extend_from_slice(&(uint as u32).to_le_bytes()),
+            Dtype::I64 => data.extend_from_slice(&int.to_le_bytes()),
+            Dtype::U64 => data.extend_from_slice(&uint.to_le_bytes()),
+            Dtype::F16 => data.extend_from_slice(&half::f16::from_f64(unit).to_le_bytes()),
+            Dtype::F32 => data.extend_from_slice(&(unit as f32).to_le_bytes()),
+            Dtype::F64 => data.extend_from_slice(&unit.to_le_bytes()),
+        }
+    }
+    Array { dtype, shape, data }
+}
+
+/// A shape as NumPy prints it, `(8,)` or `(2, 3)`; past 8 dimensions the first six and the
+/// last, and the count (a hostile header can have thousands).
+pub fn shape_text(shape: &[u64]) -> String {
+    let join = |d: &[u64]| d.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ");
+    match shape.len() {
+        1 => format!("({},)", shape[0]),
+        n if n > 8 => format!("({}, ..., {}) ({n} dimensions)", join(&shape[..6]), shape[n - 1]),
+        _ => format!("({})", join(shape)),
+    }
+}
