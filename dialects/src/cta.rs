@@ -83,7 +83,7 @@ pub mod build {
     /// commutative), every thread getting the result; needs a known block size.
     pub fn reduce_with<'a>(b: Builder<'a>, value: Val<'a>, combine: impl FnOnce(Builder<'a>, Val<'a>, Val<'a>) -> Val<'a>) -> Val<'a> {
         let r = combine_region(b, value.ty(), combine);
-        b.op_with_regions("cta.reduce_with", &[value], &[value.ty()], &[], &[r]).result(0)
+        b.op_with_regions("cta.reduce_with", &[value], &[value.ty()], &[], vec![r]).result(0)
     }
 
     /// `cta.reduce` of `value` with `kind` over the whole CTA; every thread gets the result.

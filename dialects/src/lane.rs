@@ -161,7 +161,7 @@ pub fn verify(op: Op) -> Result<(), Diagnostic> {
 /// Typed builders: the ops as a frontend creates them (verified like parsed ones).
 pub mod build {
     use super::{Kind, Mode};
-    use phobos_ir::{Blk, Builder, Reg, Ty, Val};
+    use phobos_ir::{Builder, OwnedRegion, Ty, Val};
 
     /// The combine region of a `reduce_with`: one block `(a, b)` of `ty` whose body `combine`
     /// builds, ending in `gpu.yield` of its result.
@@ -169,10 +169,9 @@ pub mod build {
         b: Builder<'a>,
         ty: Ty<'a>,
         combine: impl FnOnce(Builder<'a>, Val<'a>, Val<'a>) -> Val<'a>,
-    ) -> Reg<'a> {
-        let r = Reg::create();
-        let blk = Blk::create(&[ty, ty], b.loc);
-        r.append_block(blk);
+    ) -> OwnedRegion<'a> {
+        let r = OwnedRegion::new();
+        let blk = r.add_block(&[ty, ty], b.loc);
         let inner = Builder::at_end(blk, b.loc);
         let args = blk.args();
         let v = combine(inner, args[0], args[1]);
@@ -197,7 +196,7 @@ pub mod build {
     ) -> Val<'a> {
         let ctx = b.ctx;
         let r = combine_region(b, value.ty(), combine);
-        b.op_with_regions("lane.reduce_with", &[value], &[value.ty()], &[("width", ctx.int_attr(ctx.i(32), width))], &[r]).result(0)
+        b.op_with_regions("lane.reduce_with", &[value], &[value.ty()], &[("width", ctx.int_attr(ctx.i(32), width))], vec![r]).result(0)
     }
 
     /// `lane.reduce` of `value` with `kind` over pieces of `width` lanes (32: the whole warp).

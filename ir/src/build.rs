@@ -34,52 +34,62 @@ impl<'a> Builder<'a> {
 
     /// Creates and inserts a generic op.
     pub fn op(self, name: &str, operands: &[Val<'a>], results: &[Ty<'a>], attrs: &[(&str, Attr<'a>)]) -> Op<'a> {
-        self.op_with_regions(name, operands, results, attrs, &[])
+        self.op_with_regions(name, operands, results, attrs, Vec::new())
     }
 
-    /// Creates and inserts a generic op that owns `regions` (detached regions, moved in).
+    /// Creates an op that takes over `regions` (built with [`OwnedRegion::add_block`]) and
+    /// inserts it; returns it.
     pub fn op_with_regions(
         self,
         name: &str,
         operands: &[Val<'a>],
         results: &[Ty<'a>],
         attrs: &[(&str, Attr<'a>)],
-        regions: &[Reg<'a>],
+        regions: Vec<OwnedRegion<'a>>,
     ) -> Op<'a> {
-        unsafe {
+        let ops: Vec<MlirValue> = operands.iter().map(|v| v.raw).collect();
+        let tys: Vec<MlirType> = results.iter().map(|t| t.raw).collect();
+        let regs: Vec<MlirRegion> = regions.into_iter().map(OwnedRegion::into_raw).collect();
+        // SAFETY: the state borrows live handles of this context for the call; the regions are
+        // detached and owned (consumed above), and the new op takes them over.
+        let op = unsafe {
             let mut st = mlirOperationStateGet(sref(name), self.loc.raw);
-            let ops: Vec<MlirValue> = operands.iter().map(|v| v.raw).collect();
             mlirOperationStateAddOperands(&mut st, ops.len() as isize, ops.as_ptr());
-            let tys: Vec<MlirType> = results.iter().map(|t| t.raw).collect();
             mlirOperationStateAddResults(&mut st, tys.len() as isize, tys.as_ptr());
             let named: Vec<MlirNamedAttribute> = attrs
                 .iter()
                 .map(|(n, a)| MlirNamedAttribute { name: mlirIdentifierGet(self.ctx.raw, sref(n)), attribute: a.raw })
                 .collect();
             mlirOperationStateAddAttributes(&mut st, named.len() as isize, named.as_ptr());
-            let regs: Vec<MlirRegion> = regions.iter().map(|r| r.raw).collect();
             mlirOperationStateAddOwnedRegions(&mut st, regs.len() as isize, regs.as_ptr());
-            let op = Op::wrap(mlirOperationCreate(&mut st));
-            assert!(!op.is_null(), "phobos bug: could not create `{name}`");
-            self.insert(op);
-            op
-        }
+            Op::wrap(mlirOperationCreate(&mut st))
+        };
+        assert!(!op.is_null(), "phobos bug: could not create `{name}`");
+        self.place(op.raw);
+        op
     }
 
-    /// Inserts a detached op at the insertion point.
-    pub fn insert(self, op: Op<'a>) {
-        unsafe {
-            match self.at {
-                At::Before(b) => {
-                    let blk = mlirOperationGetBlock(b.raw);
-                    mlirBlockInsertOwnedOperationBefore(blk, b.raw, op.raw)
-                }
-                At::End(blk) => mlirBlockAppendOwnedOperation(blk.raw, op.raw),
+    /// Inserts an op that is in no block (a clone); returns it, now in place.
+    pub fn insert(self, op: OwnedOp<'a>) -> Op<'a> {
+        let raw = op.into_raw();
+        self.place(raw);
+        Op::wrap(raw)
+    }
+
+    /// Links the detached op `raw` at the insertion point.
+    fn place(self, raw: MlirOperation) {
+        match self.at {
+            At::Before(b) => {
+                let blk =
+                    b.block().unwrap_or_else(|| panic!("phobos bug: inserting before '{}', which is in no block (erased?)", b.name()));
+                // SAFETY: `raw` is detached and owned by the caller, which gives it up; `b` is in `blk`.
+                unsafe { mlirBlockInsertOwnedOperationBefore(blk.raw, b.raw, raw) }
             }
+            // SAFETY: as above; `blk` is a live block.
+            At::End(blk) => unsafe { mlirBlockAppendOwnedOperation(blk.raw, raw) },
         }
     }
 
-    /// One-result op: returns the result.
     pub fn op_value(self, name: &str, operands: &[Val<'a>], result: Ty<'a>, attrs: &[(&str, Attr<'a>)]) -> Val<'a> {
         self.op(name, operands, &[result], attrs).result(0)
     }

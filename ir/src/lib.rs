@@ -5,22 +5,21 @@
 //! # Safety
 //! Handles ([`Op`], [`Val`], [`Ty`], [`Attr`], [`Blk`], [`Reg`], [`Loc`], [`Ctx`]) are `Copy`
 //! wrappers of C-API handles, branded by a lifetime `'a` of the IR they point into: a handle
-//! reached from an [`OwnedModule`] borrows it, and a pass body's handles live only for the pass
-//! run. So no handle outlives its module:
+//! reached from an [`OwnedModule`] borrows it, [`Ctx::of`] borrows the melior context, and a pass
+//! body's handles live only for the pass run. So no handle outlives its module or context.
 //!
-//! ```compile_fail,E0597
-//! let ctx = melior::Context::new();
-//! let op = {
-//!     let m = phobos_ir::OwnedModule::parse(&ctx, "module {}", "x.mlir").unwrap();
-//!     m.op()
-//! };
-//! println!("{}", op.name()); // error: `m` does not live long enough
-//! ```
+//! IR that no parent holds yet is owned, never a plain handle: [`OwnedOp`] (a clone) and
+//! [`OwnedRegion`] (new, or a cloned region). Only they can be inserted
+//! ([`Builder::insert`], [`Builder::op_with_regions`]), and inserting consumes them, so an op or
+//! region never gets two parents. Index accessors (`operand`, `result`, `region`, `arg`) check
+//! their index and panic on a bad one, as does building before an op that is in no block.
 //!
 //! Raw constructors are `unsafe` (`from_raw`), fields are private, and IR is destroyed only
 //! through a [`Rewriter`], which defers destruction until no handle can remain and ignores a
-//! second erase of the same op. What safe code can still do wrong is MLIR's business (ill-formed
-//! IR fails MLIR's verifier), not memory safety.
+//! second erase of the same op. Every `unsafe` block says why it is sound (`SAFETY:`, enforced
+//! by clippy's `undocumented_unsafe_blocks`). `tests/ui/` holds each misuse that must not compile,
+//! with its exact error (`tests/compile_fail.rs`, trybuild). What safe code can still do wrong
+//! is MLIR's business (ill-formed IR fails MLIR's verifier), not memory safety.
 
 mod build;
 pub mod diag;
@@ -29,6 +28,7 @@ pub mod idioms;
 mod loc;
 mod module;
 mod ops;
+mod owned;
 mod rewrite;
 mod types;
 
@@ -38,5 +38,6 @@ pub use handles::{from_sref, print_with, sref, Attr, Blk, Ctx, Loc, Op, Reg, Ty,
 pub use loc::SrcLoc;
 pub use module::OwnedModule;
 pub use ops::BlockOps;
+pub use owned::{OwnedOp, OwnedRegion};
 pub use rewrite::Rewriter;
 pub use types::Scalar;

@@ -25,18 +25,21 @@ impl<'a> Op<'a> {
         unsafe { mlirOperationGetNumOperands(self.raw) as usize }
     }
     pub fn operand(self, i: usize) -> Val<'a> {
+        check(i, self.num_operands(), "operand", self);
         Val::wrap(unsafe { mlirOperationGetOperand(self.raw, i as isize) })
     }
     pub fn operands(self) -> Vec<Val<'a>> {
         (0..self.num_operands()).map(|i| self.operand(i)).collect()
     }
     pub fn set_operand(self, i: usize, v: Val<'a>) {
+        check(i, self.num_operands(), "operand", self);
         unsafe { mlirOperationSetOperand(self.raw, i as isize, v.raw) }
     }
     pub fn num_results(self) -> usize {
         unsafe { mlirOperationGetNumResults(self.raw) as usize }
     }
     pub fn result(self, i: usize) -> Val<'a> {
+        check(i, self.num_results(), "result", self);
         Val::wrap(unsafe { mlirOperationGetResult(self.raw, i as isize) })
     }
     pub fn results(self) -> Vec<Val<'a>> {
@@ -76,6 +79,7 @@ impl<'a> Op<'a> {
         unsafe { mlirOperationGetNumRegions(self.raw) as usize }
     }
     pub fn region(self, i: usize) -> Reg<'a> {
+        check(i, self.num_regions(), "region", self);
         Reg::wrap(unsafe { mlirOperationGetRegion(self.raw, i as isize) })
     }
     pub fn block(self) -> Option<Blk<'a>> {
@@ -125,17 +129,23 @@ impl<'a> Op<'a> {
         unsafe { mlirOperationMoveBefore(self.raw, other.raw) }
     }
     /// A detached copy of region `i` (its blocks and ops), for a new op to own.
-    pub fn clone_region(self, i: usize) -> Reg<'a> {
+    pub fn clone_region(self, i: usize) -> OwnedRegion<'a> {
+        check(i, self.num_regions(), "region", self);
+        // SAFETY: the clone is a detached op we destroy after taking its region's body into a
+        // new detached region, which the returned value owns.
         unsafe {
             let copy = mlirOperationClone(self.raw);
             let region = mlirRegionCreate();
             mlirRegionTakeBody(region, mlirOperationGetRegion(copy, i as isize));
             mlirOperationDestroy(copy);
-            Reg::wrap(region)
+            OwnedRegion::adopt(Reg::wrap(region))
         }
     }
-    pub fn clone_op(self) -> Op<'a> {
-        Op::wrap(unsafe { mlirOperationClone(self.raw) })
+    /// A copy of the op (and everything inside it), in no block: insert it with
+    /// [`Builder::insert`].
+    pub fn clone_op(self) -> OwnedOp<'a> {
+        // SAFETY: the clone is a new detached op; the returned value owns it.
+        OwnedOp::new(Op::wrap(unsafe { mlirOperationClone(self.raw) }))
     }
     pub fn verify(self) -> bool {
         unsafe { mlirOperationVerify(self.raw) }
@@ -247,6 +257,8 @@ impl<'a> Blk<'a> {
         unsafe { mlirBlockGetNumArguments(self.raw) as usize }
     }
     pub fn arg(self, i: usize) -> Val<'a> {
+        let n = self.num_args();
+        assert!(i < n, "phobos bug: block argument {i} of a block with {n}");
         Val::wrap(unsafe { mlirBlockGetArgument(self.raw, i as isize) })
     }
     pub fn args(self) -> Vec<Val<'a>> {
@@ -262,12 +274,6 @@ impl<'a> Blk<'a> {
     pub fn next(self) -> Option<Blk<'a>> {
         let b = Blk::wrap(unsafe { mlirBlockGetNextInRegion(self.raw) });
         (!b.is_null()).then_some(b)
-    }
-    /// A new detached block with arguments of these types.
-    pub fn create(args: &[Ty<'a>], loc: Loc<'a>) -> Blk<'a> {
-        let tys: Vec<MlirType> = args.iter().map(|t| t.raw).collect();
-        let locs: Vec<MlirLocation> = args.iter().map(|_| loc.raw).collect();
-        Blk::wrap(unsafe { mlirBlockCreate(tys.len() as isize, tys.as_ptr(), locs.as_ptr()) })
     }
 }
 
@@ -300,10 +306,9 @@ impl<'a> Reg<'a> {
         let b = Blk::wrap(unsafe { mlirRegionGetFirstBlock(self.raw) });
         (!b.is_null()).then_some(b)
     }
-    pub fn append_block(self, b: Blk<'a>) {
-        unsafe { mlirRegionAppendOwnedBlock(self.raw, b.raw) }
-    }
-    pub fn create() -> Reg<'a> {
-        Reg::wrap(unsafe { mlirRegionCreate() })
-    }
+}
+
+/// Panics (a bug in the caller, never undefined behaviour) when `i` is not below `n`.
+fn check(i: usize, n: usize, what: &str, op: Op) {
+    assert!(i < n, "phobos bug: {what} {i} of '{}', which has {n}", op.name());
 }

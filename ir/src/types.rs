@@ -5,7 +5,7 @@ use mlir_sys::*;
 
 impl<'a> Ctx<'a> {
     /// The raw context of a melior context.
-    pub fn of(ctx: &melior::Context) -> Ctx<'a> {
+    pub fn of(ctx: &'a melior::Context) -> Ctx<'a> {
         Ctx::wrap(ctx.to_raw())
     }
     /// Parses a type, e.g. `"memref<32xf32, 3>"`; None when the text is not a type.

@@ -10,7 +10,7 @@
 //! [`KernelBuilder::builder_at`]: super::KernelBuilder::builder_at
 
 use super::{Diagnostics, Error};
-use phobos_ir::{Blk, Builder, Reg, Ty, Val};
+use phobos_ir::{Builder, OwnedRegion, Ty, Val};
 
 #[path = "build_math.rs"]
 mod build_math;
@@ -118,9 +118,8 @@ pub fn for_loop<'a>(
     let tys: Vec<Ty<'a>> = init.iter().map(|v| v.ty()).collect();
     let mut arg_tys = vec![lb.ty()];
     arg_tys.extend(tys.iter().copied());
-    let r = Reg::create();
-    let blk = Blk::create(&arg_tys, b.loc);
-    r.append_block(blk);
+    let r = OwnedRegion::new();
+    let blk = r.add_block(&arg_tys, b.loc);
     let inner = Builder::at_end(blk, b.loc);
     let args = blk.args();
     let yielded = body(inner, args[0], &args[1..])?;
@@ -131,7 +130,7 @@ pub fn for_loop<'a>(
     inner.op("scf.yield", &yielded, &[], &[]);
     let mut ops = vec![lb, ub, step];
     ops.extend_from_slice(init);
-    Ok(b.op_with_regions("scf.for", &ops, &tys, &[], &[r]).results())
+    Ok(b.op_with_regions("scf.for", &ops, &tys, &[], vec![r]).results())
 }
 
 /// `scf.if cond { then }` (no results).
@@ -140,7 +139,7 @@ pub fn if_then<'a>(b: Builder<'a>, cond: Val<'a>, then: impl FnOnce(Builder<'a>)
         return Err(misuse(format!("if_then: the condition is {}, not i1", cond.ty())));
     }
     let (t, _) = region(b, &[], "scf.yield", |ib, _| then(ib).map(|()| vec![]))?;
-    b.op_with_regions("scf.if", &[cond], &[], &[], &[t, Reg::create()]);
+    b.op_with_regions("scf.if", &[cond], &[], &[], vec![t, OwnedRegion::new()]);
     Ok(())
 }
 
@@ -151,10 +150,9 @@ fn region<'a>(
     tys: &[Ty<'a>],
     terminator: &str,
     body: impl FnOnce(Builder<'a>, &[Val<'a>]) -> Result<Vec<Val<'a>>, Error>,
-) -> Result<(Reg<'a>, Vec<Ty<'a>>), Error> {
-    let r = Reg::create();
-    let blk = Blk::create(tys, b.loc);
-    r.append_block(blk);
+) -> Result<(OwnedRegion<'a>, Vec<Ty<'a>>), Error> {
+    let r = OwnedRegion::new();
+    let blk = r.add_block(tys, b.loc);
     let inner = Builder::at_end(blk, b.loc);
     let vals = body(inner, &blk.args())?;
     inner.op(terminator, &vals, &[], &[]);
@@ -181,7 +179,7 @@ pub fn if_else<'a>(
             else_tys.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(", ")
         )));
     }
-    Ok(b.op_with_regions("scf.if", &[cond], &then_tys, &[], &[t, e]).results())
+    Ok(b.op_with_regions("scf.if", &[cond], &then_tys, &[], vec![t, e]).results())
 }
 
 /// `scf.while` over the values `init`: `cond(builder, values)` returns whether to run the body
@@ -206,7 +204,7 @@ pub fn while_loop<'a>(
     if next_tys != tys {
         return Err(misuse(format!("while_loop: the body gives {} values, the loop carries {}", next_tys.len(), tys.len())));
     }
-    Ok(b.op_with_regions("scf.while", init, &passed_tys, &[], &[before, after]).results())
+    Ok(b.op_with_regions("scf.while", init, &passed_tys, &[], vec![before, after]).results())
 }
 
 /// `func.call @callee(args)` of a device function added with

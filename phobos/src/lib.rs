@@ -390,9 +390,8 @@ impl<'s> KernelBuilder<'s> {
         let at = Builder::at_end(gm.region(0).first_block().expect("a gpu.module body"), gm.loc());
         let ctx = at.ctx;
         let param_tys: Vec<_> = params.iter().map(|t| ctx.known_type(t)).collect();
-        let blk = phobos_ir::Blk::create(&param_tys, at.loc);
-        let region = phobos_ir::Reg::create();
-        region.append_block(blk);
+        let region = phobos_ir::OwnedRegion::new();
+        let blk = region.add_block(&param_tys, at.loc);
         let inner = Builder::at_end(blk, at.loc);
         let returned = body(inner, &blk.args());
         let got: Vec<String> = returned.iter().map(|v| v.ty().to_string()).collect();
@@ -401,7 +400,7 @@ impl<'s> KernelBuilder<'s> {
         }
         inner.op("func.return", &returned, &[], &[]);
         let fn_type = ctx.known_attr(&format!("({}) -> ({})", params.join(", "), results.join(", ")));
-        at.op_with_regions("func.func", &[], &[], &[("sym_name", ctx.str_attr(name)), ("function_type", fn_type)], &[region]);
+        at.op_with_regions("func.func", &[], &[], &[("sym_name", ctx.str_attr(name)), ("function_type", fn_type)], vec![region]);
         Ok(())
     }
 

@@ -212,7 +212,7 @@ fn lane_reduce_with<'a>(b: Builder<'a>, op: Op<'a>, v: Val<'a>) -> Val<'a> {
         Some(sym) => b.op_value("lane.reduce_with", &[v], v.ty(), &[width, ("combine", sym)]),
         None => {
             let region = op.clone_region(0);
-            b.op_with_regions("lane.reduce_with", &[v], &[v.ty()], &[width], &[region]).result(0)
+            b.op_with_regions("lane.reduce_with", &[v], &[v.ty()], &[width], vec![region]).result(0)
         }
     }
 }

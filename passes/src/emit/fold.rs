@@ -95,14 +95,14 @@ pub fn apply_combine<'a>(b: Builder<'a>, blk: Blk<'a>, x: Val<'a>, y: Val<'a>) -
             break;
         }
         let c = op.clone_op();
-        for inner in c.walk() {
+        for inner in c.op().walk() {
             for i in 0..inner.num_operands() {
                 if let Some(m) = map.get(&inner.operand(i)) {
                     inner.set_operand(i, *m);
                 }
             }
         }
-        b.insert(c);
+        let c = b.insert(c);
         for (old, new) in op.results().into_iter().zip(c.results()) {
             map.insert(old, new);
         }
