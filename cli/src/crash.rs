@@ -46,6 +46,7 @@ extern "C" {
 extern "C" fn fatal(reason: *const libc::c_char) {
     // SAFETY: LLVM passes a NUL-terminated message.
     let reason = if reason.is_null() { String::new() } else { unsafe { std::ffi::CStr::from_ptr(reason) }.to_string_lossy().into_owned() };
+    // SAFETY: write(2) is async-signal-safe, and `b` is a live slice of `b.len()` bytes.
     let out = |b: &[u8]| unsafe { libc::write(2, b.as_ptr() as *const libc::c_void, b.len()) };
     HEAD.write(2);
     out(b"(LLVM ERROR: ");
@@ -84,6 +85,7 @@ extern "C" fn handler(sig: libc::c_int, _: *mut libc::siginfo_t, _: *mut libc::c
         libc::SIGFPE => b"(arithmetic exception)",
         _ => b"(abort)",
     };
+    // SAFETY: write(2) is async-signal-safe, and `b` is a live slice of `b.len()` bytes.
     let out = |b: &[u8]| unsafe { libc::write(2, b.as_ptr() as *const libc::c_void, b.len()) };
     HEAD.write(2);
     out(name);

@@ -64,12 +64,15 @@ pub enum PipelineRunError {
     /// A pass failed: its flag and the op it ran on, when known. Its own diagnostics are in the
     /// session's channel.
     PassFailed { pass: Option<String>, on: Option<String> },
+    /// The pipeline could not run on the module (e.g. it belongs to another context).
+    Run(String),
 }
 
 impl std::fmt::Display for PipelineRunError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             PipelineRunError::Pipeline(e) => write!(f, "{e}"),
+            PipelineRunError::Run(m) => write!(f, "{m}"),
             PipelineRunError::PassFailed { pass: Some(p), on: Some(o) } => write!(f, "pass '{p}' failed on {o}"),
             PipelineRunError::PassFailed { pass: Some(p), on: None } => write!(f, "pass '{p}' failed"),
             PipelineRunError::PassFailed { .. } => write!(f, "the pass pipeline failed"),
@@ -94,6 +97,10 @@ pub fn run_pipeline(
         Some(src) if src.ends_with(".phobos") => format!("{src} (its L1 IR)"),
         _ => file,
     };
+    // The pass manager runs in the session's context: a module of another one would mix them.
+    if module.op().ctx() != phobos_ir::Ctx::of(&session.ctx) {
+        return Err(PipelineRunError::Run("the module belongs to another context than the session's".into()));
+    }
     crate::crash_stage::stage(&format!("running the pass pipeline '{pipeline_text}' on {input}"));
     // Module-scope printing (IR dumps) needs a single-threaded context: MLIR aborts otherwise.
     let single = printing.module_scope && session.threading;
@@ -114,6 +121,9 @@ fn run_pipeline_on(
     cfg: &BuildConfig,
     printing: &IrPrinting,
 ) -> Result<(), PipelineRunError> {
+    // SAFETY: the session's context is alive for this whole call, and `pm`, which owns the new pass
+    // manager and destroys it on drop, does not outlive the call; the string ref points at a
+    // literal.
     let pm = unsafe { PassManager::from_raw(mlir_sys::mlirPassManagerCreateOnOperation(session.ctx.to_raw(), sref("builtin.module"))) };
     pipeline::build(&pm, pipeline_text, cfg).map_err(PipelineRunError::Pipeline)?;
     if printing.any() || printing.tree_dir.is_some() {
@@ -144,6 +154,9 @@ fn run_pipeline_on(
         flags: OperationPrintingFlags::new().elide_large_elements_attributes(16),
         tree_printing_path: failure_dir.clone(),
     });
+    // SAFETY: `pm` and `module` are alive for the call (`module` is borrowed); MLIR runs the pipeline on
+    // the module in place. The module must be of the session's context: the callers parse it with
+    // this session, or check (`phobos`'s `check_context`); this function does not check.
     let ok = unsafe { mlir_sys::mlirPassManagerRunOnOp(pm.to_raw(), module.op().to_raw()).value != 0 };
     if ok {
         let _ = std::fs::remove_dir_all(&failure_dir);

@@ -25,6 +25,7 @@ impl<'a> Builder<'a> {
     }
     /// A builder that appends to `blk`.
     pub fn at_end(blk: Blk<'a>, loc: Loc<'a>) -> Builder<'a> {
+        // SAFETY: `loc` is live for `'a`; mlirLocationGetContext only reads it.
         let ctx = Ctx::wrap(unsafe { mlirLocationGetContext(loc.raw) });
         Builder { ctx, loc, at: At::End(blk) }
     }

@@ -10,17 +10,26 @@ pub fn sref(s: &str) -> MlirStringRef {
 }
 
 /// Copies a C-API string reference into a Rust string.
-pub fn from_sref(s: MlirStringRef) -> String {
+///
+/// # Safety
+/// `s` is null, empty, or points at `s.length` readable bytes for the call (a ref MLIR returned
+/// or passed to a callback).
+pub unsafe fn from_sref(s: MlirStringRef) -> String {
     if s.data.is_null() || s.length == 0 {
         return String::new();
     }
+    // SAFETY: the caller's contract: `data` points at `length` readable bytes (null and empty refs
+    // returned above).
     let bytes = unsafe { std::slice::from_raw_parts(s.data as *const u8, s.length) };
     String::from_utf8_lossy(bytes).into_owned()
 }
 
 unsafe extern "C" fn append_to_string(s: MlirStringRef, data: *mut c_void) {
+    // SAFETY: `data` is the `&mut String` that `print_with` passes along with this callback, and MLIR
+    // calls the callback only during `f`, while that String is alive and not otherwise borrowed.
     let out = unsafe { &mut *(data as *mut String) };
-    out.push_str(&from_sref(s));
+    // SAFETY: MLIR hands the callback a ref to bytes it holds for the call.
+    out.push_str(&unsafe { from_sref(s) });
 }
 
 /// Runs a C-API printer into a String.
@@ -45,7 +54,8 @@ macro_rules! handle {
             /// A handle from a raw C-API handle.
             ///
             /// # Safety
-            /// `raw` must be null or point into IR that stays alive, and is not erased, for `'a`.
+            /// `raw` must point into IR (or a context) that stays alive, and is not erased, for `'a`;
+            /// not null: every method calls MLIR on it.
             pub unsafe fn from_raw(raw: $raw) -> Self {
                 Self::wrap(raw)
             }

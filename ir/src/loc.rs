@@ -21,6 +21,9 @@ impl<'a> Loc<'a> {
     /// The first file:line:col inside this location, looking through names, fusions and call
     /// sites (the callee side), as a user would want it reported.
     pub fn src(self) -> Option<SrcLoc> {
+        // SAFETY: the location is live for `'a` (locations are uniqued in the context); each getter runs only
+        // after its IsA check, and `locs` has room for the `n` locations that
+        // mlirLocationFusedGetLocations writes.
         unsafe {
             let l = self.raw;
             if mlirLocationIsAFileLineColRange(l) {
@@ -49,6 +52,7 @@ impl<'a> Loc<'a> {
     /// Like [`Loc::src`], but through call sites to the outermost caller: where an inlined
     /// `fn`'s ops were called from (the statement that runs them), not the `fn`'s body.
     pub fn site(self) -> Option<SrcLoc> {
+        // SAFETY: as in `src`: a live location, getters after their IsA checks, room for `n` locations.
         unsafe {
             let l = self.raw;
             if mlirLocationIsACallSite(l) {
@@ -70,6 +74,8 @@ impl<'a> Loc<'a> {
 
 impl std::fmt::Display for Loc<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // SAFETY: the location is live for `'a`; the callback only appends to the String behind `d`, which
+        // `print_with` keeps alive for the call.
         f.write_str(&print_with(|cb, d| unsafe { mlirLocationPrint(self.raw, cb, d) }))
     }
 }

@@ -6,26 +6,34 @@ use mlir_sys::*;
 
 impl<'a> Op<'a> {
     pub fn name(self) -> String {
+        // SAFETY: the op is live for `'a` (it borrows its module); its name is an identifier uniqued in the
+        // context, which from_sref copies.
         unsafe { from_sref(mlirIdentifierStr(mlirOperationGetName(self.raw))) }
     }
     /// True when the op's name is `name`; avoids allocating for the common check.
     pub fn is(self, name: &str) -> bool {
+        // SAFETY: the op is live for `'a`; the name's bytes (`s.length` of them at `s.data`, never null) are
+        // uniqued in the context, which outlives the op, and are read only when the lengths match.
         unsafe {
             let s = mlirIdentifierStr(mlirOperationGetName(self.raw));
             s.length == name.len() && std::slice::from_raw_parts(s.data as *const u8, s.length) == name.as_bytes()
         }
     }
     pub fn ctx(self) -> Ctx<'a> {
+        // SAFETY: the op is live for `'a`; mlirOperationGetContext only reads it.
         Ctx::wrap(unsafe { mlirOperationGetContext(self.raw) })
     }
     pub fn loc(self) -> Loc<'a> {
+        // SAFETY: the op is live for `'a`; mlirOperationGetLocation only reads it.
         Loc::wrap(unsafe { mlirOperationGetLocation(self.raw) })
     }
     pub fn num_operands(self) -> usize {
+        // SAFETY: the op is live for `'a`; mlirOperationGetNumOperands only reads it.
         unsafe { mlirOperationGetNumOperands(self.raw) as usize }
     }
     pub fn operand(self, i: usize) -> Val<'a> {
         check(i, self.num_operands(), "operand", self);
+        // SAFETY: the op is live for `'a` and `i` is below its operand count (checked above).
         Val::wrap(unsafe { mlirOperationGetOperand(self.raw, i as isize) })
     }
     pub fn operands(self) -> Vec<Val<'a>> {
@@ -33,13 +41,16 @@ impl<'a> Op<'a> {
     }
     pub fn set_operand(self, i: usize, v: Val<'a>) {
         check(i, self.num_operands(), "operand", self);
+        // SAFETY: the op and `v` are live for `'a`, and `i` is below the operand count (checked above).
         unsafe { mlirOperationSetOperand(self.raw, i as isize, v.raw) }
     }
     pub fn num_results(self) -> usize {
+        // SAFETY: the op is live for `'a`; mlirOperationGetNumResults only reads it.
         unsafe { mlirOperationGetNumResults(self.raw) as usize }
     }
     pub fn result(self, i: usize) -> Val<'a> {
         check(i, self.num_results(), "result", self);
+        // SAFETY: the op is live for `'a` and `i` is below its result count (checked above).
         Val::wrap(unsafe { mlirOperationGetResult(self.raw, i as isize) })
     }
     pub fn results(self) -> Vec<Val<'a>> {
@@ -47,19 +58,27 @@ impl<'a> Op<'a> {
     }
     /// An attribute, inherent (properties) or discardable.
     pub fn attr(self, name: &str) -> Option<Attr<'a>> {
+        // SAFETY: the op is live for `'a`; the string ref points into `name`, alive for the call. A missing
+        // attribute comes back null (checked below).
         let a = Attr::wrap(unsafe { mlirOperationGetAttributeByName(self.raw, sref(name)) });
         (!a.is_null()).then_some(a)
     }
     pub fn set_attr(self, name: &str, a: Attr<'a>) {
+        // SAFETY: the op and `a` are live for `'a`; the string ref points into `name`, alive for the call
+        // (MLIR copies it into an identifier).
         unsafe { mlirOperationSetAttributeByName(self.raw, sref(name), a.raw) }
     }
     pub fn remove_attr(self, name: &str) {
+        // SAFETY: the op is live for `'a`; the string ref points into `name`, alive for the call. Removing an
+        // attribute the op does not have does nothing.
         unsafe {
             mlirOperationRemoveAttributeByName(self.raw, sref(name));
         }
     }
     /// All discardable attributes, in order.
     pub fn attrs(self) -> Vec<(String, Attr<'a>)> {
+        // SAFETY: the op is live for `'a` and each `i` is below mlirOperationGetNumAttributes; the names are
+        // identifiers uniqued in the context, which from_sref copies.
         unsafe {
             (0..mlirOperationGetNumAttributes(self.raw))
                 .map(|i| {
@@ -76,17 +95,23 @@ impl<'a> Op<'a> {
         self.attr(name).and_then(Attr::str)
     }
     pub fn num_regions(self) -> usize {
+        // SAFETY: the op is live for `'a`; mlirOperationGetNumRegions only reads it.
         unsafe { mlirOperationGetNumRegions(self.raw) as usize }
     }
     pub fn region(self, i: usize) -> Reg<'a> {
         check(i, self.num_regions(), "region", self);
+        // SAFETY: the op is live for `'a` and `i` is below its region count (checked above).
         Reg::wrap(unsafe { mlirOperationGetRegion(self.raw, i as isize) })
     }
     pub fn block(self) -> Option<Blk<'a>> {
+        // SAFETY: the op is live for `'a`; mlirOperationGetBlock only reads it (null for an op in no block,
+        // checked below).
         let b = Blk::wrap(unsafe { mlirOperationGetBlock(self.raw) });
         (!b.is_null()).then_some(b)
     }
     pub fn parent(self) -> Option<Op<'a>> {
+        // SAFETY: the op is live for `'a`; mlirOperationGetParentOperation only reads it (null at the top,
+        // checked below).
         let p = Op::wrap(unsafe { mlirOperationGetParentOperation(self.raw) });
         (!p.is_null()).then_some(p)
     }
@@ -102,6 +127,8 @@ impl<'a> Op<'a> {
         None
     }
     pub fn next(self) -> Option<Op<'a>> {
+        // SAFETY: the op is live for `'a`; mlirOperationGetNextInBlock only reads it (null when no op
+        // follows, checked below).
         let n = Op::wrap(unsafe { mlirOperationGetNextInBlock(self.raw) });
         (!n.is_null()).then_some(n)
     }
@@ -126,6 +153,14 @@ impl<'a> Op<'a> {
         self.walk().into_iter().filter(|o| o.is(name)).collect()
     }
     pub fn move_before(self, other: Op<'a>) {
+        assert!(
+            self.block().is_some() && other.block().is_some(),
+            "phobos bug: moving '{}' before '{}': both must be in a block",
+            self.name(),
+            other.name()
+        );
+        // SAFETY: both ops are live for `'a` and in a block (checked above): MLIR unlinks `self`
+        // from its block and links it before `other`.
         unsafe { mlirOperationMoveBefore(self.raw, other.raw) }
     }
     /// A detached copy of region `i` (its blocks and ops), for a new op to own.
@@ -148,18 +183,25 @@ impl<'a> Op<'a> {
         OwnedOp::new(Op::wrap(unsafe { mlirOperationClone(self.raw) }))
     }
     pub fn verify(self) -> bool {
+        // SAFETY: the op is live for `'a`; mlirOperationVerify only reads it (failures go to the context's
+        // diagnostic handler).
         unsafe { mlirOperationVerify(self.raw) }
     }
     /// The blocks a terminator branches to, in order.
     pub fn successors(self) -> Vec<Blk<'a>> {
+        // SAFETY: the op is live for `'a` and each `i` is below mlirOperationGetNumSuccessors.
         unsafe { (0..mlirOperationGetNumSuccessors(self.raw)).map(|i| Blk::wrap(mlirOperationGetSuccessor(self.raw, i))).collect() }
     }
     /// The op printed with melior's printing flags.
     pub fn print_with_flags(self, flags: &melior::ir::operation::OperationPrintingFlags) -> String {
+        // SAFETY: the op is live for `'a` and `flags` is borrowed for the call; the callback only appends to
+        // the String behind `d`, which `print_with` keeps alive for the call.
         print_with(|cb, d| unsafe { mlirOperationPrintWithFlags(self.raw, flags.to_raw(), cb, d) })
     }
     /// The op printed in generic form, on one line when it has no regions.
     pub fn to_generic_string(self) -> String {
+        // SAFETY: the op is live for `'a`; `flags` is created here, used only by the print, and destroyed once
+        // after it; the callback only appends to the String behind `d`.
         unsafe {
             let flags = mlirOpPrintingFlagsCreate();
             mlirOpPrintingFlagsPrintGenericOpForm(flags);
@@ -172,32 +214,40 @@ impl<'a> Op<'a> {
 
 impl std::fmt::Display for Op<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // SAFETY: the op is live for `'a`; the callback only appends to the String behind `d`, which
+        // `print_with` keeps alive for the call.
         f.write_str(&print_with(|cb, d| unsafe { mlirOperationPrint(self.raw, cb, d) }))
     }
 }
 
 impl<'a> Val<'a> {
     pub fn ty(self) -> Ty<'a> {
+        // SAFETY: the value is live for `'a`; mlirValueGetType only reads it.
         Ty::wrap(unsafe { mlirValueGetType(self.raw) })
     }
     /// The op that defines this value, None for a block argument.
     pub fn def(self) -> Option<Op<'a>> {
+        // SAFETY: the value is live for `'a`; mlirOpResultGetOwner runs only when mlirValueIsAOpResult says
+        // it is an op result.
         unsafe { mlirValueIsAOpResult(self.raw).then(|| Op::wrap(mlirOpResultGetOwner(self.raw))) }
     }
-    pub fn result_number(self) -> usize {
-        unsafe { mlirOpResultGetResultNumber(self.raw) as usize }
-    }
     pub fn is_block_arg(self) -> bool {
+        // SAFETY: the value is live for `'a`; mlirValueIsABlockArgument only reads it.
         unsafe { mlirValueIsABlockArgument(self.raw) }
     }
     /// For a block argument: its block and position.
     pub fn block_arg(self) -> Option<(Blk<'a>, usize)> {
+        // SAFETY: the value is live for `'a`; the block-argument getters run only when `is_block_arg` says
+        // it is one.
         unsafe {
             self.is_block_arg().then(|| (Blk::wrap(mlirBlockArgumentGetOwner(self.raw)), mlirBlockArgumentGetArgNumber(self.raw) as usize))
         }
     }
     /// `%3`: how the value prints as an operand inside `scope` (its function, say).
     pub fn operand_name(self, scope: Op<'a>) -> String {
+        // SAFETY: `scope` and the value are live for `'a`; the flags and the asm state are created here, used
+        // only by the print, and destroyed once after it; the callback only appends to the String
+        // behind `d`.
         unsafe {
             let flags = mlirOpPrintingFlagsCreate();
             let state = mlirAsmStateCreateForOperation(scope.raw, flags);
@@ -208,11 +258,14 @@ impl<'a> Val<'a> {
         }
     }
     pub fn replace_all_uses_with(self, with: Val<'a>) {
+        // SAFETY: both values are live for `'a`; MLIR moves every use of `self` to `with`.
         unsafe { mlirValueReplaceAllUsesOfWith(self.raw, with.raw) }
     }
     /// The ops that use this value (one entry per use).
     pub fn users(self) -> Vec<Op<'a>> {
         let mut out = Vec::new();
+        // SAFETY: the value is live for `'a`; each use is checked for null before its owner and next use are
+        // read, and nothing changes the use list during the walk.
         unsafe {
             let mut u = mlirValueGetFirstUse(self.raw);
             while !mlirOpOperandIsNull(u) {
@@ -231,47 +284,63 @@ impl<'a> Val<'a> {
         d.attr("value")?.int()
     }
     pub fn location(self) -> Loc<'a> {
+        // SAFETY: the value is live for `'a`; mlirValueGetLocation only reads it.
         Loc::wrap(unsafe { mlirValueGetLocation(self.raw) })
     }
 }
 
 impl std::fmt::Display for Val<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // SAFETY: the value is live for `'a`; the callback only appends to the String behind `d`, which
+        // `print_with` keeps alive for the call.
         f.write_str(&print_with(|cb, d| unsafe { mlirValuePrint(self.raw, cb, d) }))
     }
 }
 
 impl<'a> Blk<'a> {
     pub fn ops(self) -> BlockOps<'a> {
+        // SAFETY: the block is live for `'a`; mlirBlockGetFirstOperation only reads it (null for an empty
+        // block, which ends the iterator).
         BlockOps(Op::wrap(unsafe { mlirBlockGetFirstOperation(self.raw) }))
     }
     pub fn first_op(self) -> Option<Op<'a>> {
+        // SAFETY: the block is live for `'a`; mlirBlockGetFirstOperation only reads it (null when empty,
+        // checked below).
         let o = Op::wrap(unsafe { mlirBlockGetFirstOperation(self.raw) });
         (!o.is_null()).then_some(o)
     }
     pub fn terminator(self) -> Option<Op<'a>> {
+        // SAFETY: the block is live for `'a`; mlirBlockGetTerminator only reads it, and returns null when the
+        // block is empty or its last op is no terminator (checked below).
         let o = Op::wrap(unsafe { mlirBlockGetTerminator(self.raw) });
         (!o.is_null()).then_some(o)
     }
     pub fn num_args(self) -> usize {
+        // SAFETY: the block is live for `'a`; mlirBlockGetNumArguments only reads it.
         unsafe { mlirBlockGetNumArguments(self.raw) as usize }
     }
     pub fn arg(self, i: usize) -> Val<'a> {
         let n = self.num_args();
         assert!(i < n, "phobos bug: block argument {i} of a block with {n}");
+        // SAFETY: the block is live for `'a` and `i` is below its argument count (asserted above).
         Val::wrap(unsafe { mlirBlockGetArgument(self.raw, i as isize) })
     }
     pub fn args(self) -> Vec<Val<'a>> {
         (0..self.num_args()).map(|i| self.arg(i)).collect()
     }
     pub fn add_arg(self, ty: Ty<'a>, loc: Loc<'a>) -> Val<'a> {
+        // SAFETY: the block, `ty` and `loc` are live for `'a`; MLIR appends a new argument to the block.
         Val::wrap(unsafe { mlirBlockAddArgument(self.raw, ty.raw, loc.raw) })
     }
     pub fn parent_op(self) -> Option<Op<'a>> {
+        // SAFETY: the block is live for `'a`; mlirBlockGetParentOperation only reads it (null when it has
+        // none, checked below).
         let o = Op::wrap(unsafe { mlirBlockGetParentOperation(self.raw) });
         (!o.is_null()).then_some(o)
     }
     pub fn next(self) -> Option<Blk<'a>> {
+        // SAFETY: the block is live for `'a`; mlirBlockGetNextInRegion only reads it (null at the region's
+        // end, checked below).
         let b = Blk::wrap(unsafe { mlirBlockGetNextInRegion(self.raw) });
         (!b.is_null()).then_some(b)
     }
@@ -287,6 +356,7 @@ impl<'a> Iterator for BlockOps<'a> {
             return None;
         }
         let cur = self.0;
+        // SAFETY: `cur` is not null (checked above) and is live for `'a`; the call only reads it.
         self.0 = Op::wrap(unsafe { mlirOperationGetNextInBlock(cur.raw) });
         Some(cur)
     }
@@ -295,14 +365,18 @@ impl<'a> Iterator for BlockOps<'a> {
 impl<'a> Reg<'a> {
     pub fn blocks(self) -> Vec<Blk<'a>> {
         let mut out = Vec::new();
+        // SAFETY: the region is live for `'a`; mlirRegionGetFirstBlock only reads it (null when empty).
         let mut b = Blk::wrap(unsafe { mlirRegionGetFirstBlock(self.raw) });
         while !b.is_null() {
             out.push(b);
+            // SAFETY: `b` is a live block of the region (not null: the loop checks); the call only reads it.
             b = Blk::wrap(unsafe { mlirBlockGetNextInRegion(b.raw) });
         }
         out
     }
     pub fn first_block(self) -> Option<Blk<'a>> {
+        // SAFETY: the region is live for `'a`; mlirRegionGetFirstBlock only reads it (null when empty,
+        // checked below).
         let b = Blk::wrap(unsafe { mlirRegionGetFirstBlock(self.raw) });
         (!b.is_null()).then_some(b)
     }

@@ -14,6 +14,9 @@ use std::cell::RefCell;
 #[derive(Default)]
 pub struct Rewriter<'a> {
     erased: RefCell<Vec<Op<'a>>>,
+    /// The op a pass runs on: MLIR uses it after the pass, so neither it nor an op around it
+    /// may be erased.
+    anchor: Option<Op<'a>>,
 }
 
 impl<'a> Rewriter<'a> {
@@ -23,7 +26,16 @@ impl<'a> Rewriter<'a> {
     /// No handle to an op erased through it (or nested in one) may be used after it is dropped:
     /// create it where it outlives every such handle, as the pass wrapper does.
     pub unsafe fn new() -> Rewriter<'a> {
-        Rewriter { erased: RefCell::new(Vec::new()) }
+        Rewriter { erased: RefCell::new(Vec::new()), anchor: None }
+    }
+
+    /// A rewriter for a pass that runs on `anchor`: erasing `anchor`, or an op around it, panics
+    /// (MLIR reads the anchor after the pass).
+    ///
+    /// # Safety
+    /// As [`Rewriter::new`].
+    pub unsafe fn for_pass(anchor: Op<'a>) -> Rewriter<'a> {
+        Rewriter { erased: RefCell::new(Vec::new()), anchor: Some(anchor) }
     }
 
     /// Unlinks `op` and drops its operands; it is destroyed with the rewriter. The op's results
@@ -31,6 +43,10 @@ impl<'a> Rewriter<'a> {
     pub fn erase(&self, op: Op<'a>) {
         if self.erased.borrow().contains(&op) {
             return;
+        }
+        if let Some(a) = self.anchor {
+            let around = std::iter::successors(Some(a), |o| o.parent()).any(|o| o == op);
+            assert!(!around, "phobos bug: a pass erased '{}', the op it runs on or one around it", op.name());
         }
         assert!(op.results().iter().all(|r| r.users().is_empty()), "phobos bug: erasing '{}' while its results are used", op.name());
         // SAFETY: `op` is alive (not destroyed before the rewriter drops); unlinking it and

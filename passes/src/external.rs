@@ -79,7 +79,11 @@ impl<'c> RunExternalPass<'c> for Wrapper {
         // SAFETY: MLIR runs the pass on this op for the duration of this call; the handles of
         // the body are branded by this call, and the rewriter (dropped at its end) outlives them.
         let op = unsafe { Op::from_raw(operation.to_raw()) };
-        let cx = PassCx { diags: self.state.diags.clone(), options: &self.state.options, rewriter: unsafe { Rewriter::new() } };
+        // SAFETY: `cx`, and with it the rewriter, is dropped (`drop(cx)` below) only after `run` has
+        // returned, so no handle the body made is used after the rewriter destroys what it erased.
+        // `op` itself is used after that (by the verifier): the rewriter refuses to erase it or an
+        // op around it (`for_pass`).
+        let cx = PassCx { diags: self.state.diags.clone(), options: &self.state.options, rewriter: unsafe { Rewriter::for_pass(op) } };
         // A panic must not cross the C API (it would abort the process): report it as an
         // internal error at the op the pass ran on, and fail the pass.
         let run = self.run;

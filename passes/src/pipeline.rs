@@ -216,13 +216,19 @@ fn print_around(opm: OperationPassManager, flag: &str, list: &[String], when: &s
 }
 
 unsafe extern "C" fn collect(s: mlir_sys::MlirStringRef, data: *mut c_void) {
+    // SAFETY: `data` is the `&mut message` String that `add_upstream` passes along with this callback,
+    // and MLIR calls the callback only during mlirOpPassManagerAddPipeline, while that String is
+    // alive and not otherwise borrowed.
     let out = unsafe { &mut *(data as *mut String) };
-    out.push_str(&phobos_ir::from_sref(s));
+    // SAFETY: MLIR hands the callback a ref to bytes it holds for the call.
+    out.push_str(&unsafe { phobos_ir::from_sref(s) });
 }
 
 /// Appends upstream pipeline elements (unanchored) to `opm`.
 pub fn add_upstream(opm: OperationPassManager, elements: &str) -> Result<(), String> {
     let mut message = String::new();
+    // SAFETY: `opm` is a live pass manager, borrowed for the call; the string ref points into
+    // `elements`, alive for the call; the callback only appends to `message`, which outlives it.
     let ok = unsafe {
         mlir_sys::mlirOpPassManagerAddPipeline(opm.to_raw(), sref(elements), Some(collect), &mut message as *mut String as *mut c_void)
     };

@@ -26,7 +26,9 @@ use std::mem::ManuallyDrop;
 /// `ctx` must be a live MLIR context of this process's MLIR (the one Phobos links).
 pub unsafe fn load_into(ctx: mlir_sys::MlirContext) -> Result<(), Error> {
     // Borrowed: the embedder owns the context; a ContextRef never destroys it.
+    // SAFETY: `ctx` is a live context (this function's contract); the ContextRef only borrows it.
     let ctx = unsafe { ContextRef::from_raw(ctx) };
+    // SAFETY: the reference is used only during `prepare_context`, while `ctx` is alive.
     phobos_dialects::prepare_context(unsafe { ctx.to_ref() }).map_err(|e| Error::Compile(Diagnostics::unlocated(e)))
 }
 
@@ -49,6 +51,8 @@ impl PassDiagnostics {
 /// `pm` must be a live pass manager on `builtin.module` of a context prepared by [`load_into`].
 pub unsafe fn add_passes(pm: mlir_sys::MlirPassManager, pipeline: &str) -> Result<PassDiagnostics, Error> {
     // Borrowed: the embedder owns the pass manager, so it is never destroyed here.
+    // SAFETY: `pm` is a live pass manager (this function's contract); ManuallyDrop keeps this
+    // wrapper from destroying it.
     let pm = ManuallyDrop::new(unsafe { PassManager::from_raw(pm) });
     let sink = PassDiagnostics::default();
     let cfg = phobos_passes::pipeline::BuildConfig { diags: sink.0.clone(), ..Default::default() };

@@ -275,16 +275,21 @@ fn kernel_builder_makes_several_kernels_and_2d_blocks() {
 fn phobos_loads_into_an_embedders_own_context() {
     use melior::{dialect::DialectRegistry, ir::Module, pass::PassManager, Context};
     let ctx = Context::new_with_registry(&DialectRegistry::new(), false);
+    // SAFETY: `ctx` is a live melior context of the MLIR this process links, alive until the test
+    // ends.
     unsafe { phobos::embed::load_into(ctx.to_raw()) }.unwrap();
     let src = std::fs::read_to_string(workspace_root().join("examples/lane_sum.mlir")).unwrap();
     let module = Module::parse(&ctx, &src).expect("the embedder parses Phobos IR");
     let pm = PassManager::new(&ctx);
+    // SAFETY: `pm` is a live pass manager of `ctx`, which `load_into` prepared above; both outlive the
+    // call.
     let diags = unsafe { phobos::embed::add_passes(pm.to_raw(), "builtin.module(gpu.module(convert-lane-to-gpu))") }.unwrap();
     let mut module = module;
     pm.run(&mut module).unwrap();
     let text = module.as_operation().to_string();
     assert!(!text.contains("lane.reduce") && text.contains("gpu.shuffle"), "{text}");
     assert!(diags.take().is_empty());
+    // SAFETY: as above: `pm` and `ctx` are alive, and `ctx` was prepared by `load_into`.
     assert!(unsafe { phobos::embed::add_passes(pm.to_raw(), "builtin.module(no-such-pass)") }.is_err());
 }
 
