@@ -43,6 +43,22 @@ irdl.dialect @lane {
     irdl.results(lane: %r)
   }
 
+  // The lane of the piece holding the smallest value (the smallest lane on a tie), as i32.
+  //   %l = "lane.argmin"(%x) {width = 8 : i32} : (f32) -> i32
+  irdl.operation @argmin {
+    %i8 = irdl.is i8
+    %i16 = irdl.is i16
+    %i32 = irdl.is i32
+    %i64 = irdl.is i64
+    %f16 = irdl.is f16
+    %f32 = irdl.is f32
+    %f64 = irdl.is f64
+    %t = irdl.any_of(%i8, %i16, %i32, %i64, %f16, %f32, %f64)
+    %r = irdl.is i32
+    irdl.operands(value: %t)
+    irdl.results(lane: %r)
+  }
+
   // A fold by a user combine function, associative and commutative: either the region
   // (one block (a, b) ending in gpu.yield) or, with an empty region, `combine = @f` naming a
   // func.func (T, T) -> T in the same module.

@@ -136,7 +136,7 @@ pub fn verify(op: Op) -> Result<(), Diagnostic> {
             let kind = op.str_attr("kind").unwrap_or_default();
             verify_kind_type(op, &kind, op.operand(0).ty())
         }
-        "lane.argmax" => verify_width(op),
+        "lane.argmax" | "lane.argmin" => verify_width(op),
         "lane.reduce_with" => {
             verify_width(op)?;
             verify_combine(op)
@@ -184,6 +184,13 @@ pub mod build {
     pub fn argmax<'a>(b: Builder<'a>, value: Val<'a>, width: i64) -> Val<'a> {
         let ctx = b.ctx;
         b.op_value("lane.argmax", &[value], ctx.i(32), &[("width", ctx.int_attr(ctx.i(32), width))])
+    }
+
+    /// `lane.argmin`: the lane of the piece of `width` lanes holding the smallest `value` (the
+    /// lowest such lane), an `i32`, in every lane of the piece.
+    pub fn argmin<'a>(b: Builder<'a>, value: Val<'a>, width: i64) -> Val<'a> {
+        let ctx = b.ctx;
+        b.op_value("lane.argmin", &[value], ctx.i(32), &[("width", ctx.int_attr(ctx.i(32), width))])
     }
 
     /// `lane.reduce_with`: folds `value` over pieces of `width` lanes with `combine(a, b)`,

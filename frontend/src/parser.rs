@@ -15,6 +15,7 @@ pub const RESERVED: &[&str] = &[
     "any",
     "all",
     "argmax",
+    "argmin",
     "reduce",
     "shfl",
     "range",
@@ -79,7 +80,7 @@ pub const EXCHANGES: &[&str] = &["exchange", "scatter", "gather"];
 pub const MAX_ARRAY_ITEMS: i64 = 64;
 
 /// Collective and shuffle names, which take `<...>`.
-pub const COLLECTIVES: &[&str] = &["sum", "max", "min", "any", "all", "argmax", "reduce", "shfl"];
+pub const COLLECTIVES: &[&str] = &["sum", "max", "min", "any", "all", "argmax", "argmin", "reduce", "shfl"];
 
 /// Scalar type names.
 pub const TYPES: &[&str] = &["i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64", "bool"];

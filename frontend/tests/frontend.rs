@@ -71,6 +71,7 @@ const PIECES: &[&str] = &[
     "any",
     "all",
     "argmax",
+    "argmin",
     "reduce",
     "shfl",
     "<",

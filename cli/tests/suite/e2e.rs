@@ -195,6 +195,10 @@ fn fold_ref(op: &str, xs: &[f64]) -> f64 {
             let m = xs.iter().copied().fold(f64::MIN, f64::max);
             xs.iter().position(|v| *v == m).unwrap() as f64
         }
+        "argmin" => {
+            let m = xs.iter().copied().fold(f64::MAX, f64::min);
+            xs.iter().position(|v| *v == m).unwrap() as f64
+        }
         _ => unreachable!(),
     }
 }
@@ -218,14 +222,14 @@ fn kernel_src(name: &str, t: T, out: &str, threads: u32, expr: &str) -> String {
 
 fn out_type(op: &str, t: T) -> &'static str {
     match op {
-        "any" | "all" | "argmax" => "i32",
+        "any" | "all" | "argmax" | "argmin" => "i32",
         _ => t.name(),
     }
 }
 
 #[test]
 fn every_lane_collective_matches_reference() {
-    let ops = ["sum", "max", "min", "any", "all", "argmax", "reduce"];
+    let ops = ["sum", "max", "min", "any", "all", "argmax", "argmin", "reduce"];
     for t in [T::F32, T::I32, T::F64, T::I64] {
         let widths: &[u32] = if t == T::F32 { &[1, 2, 4, 8, 16, 32] } else { &[8, 32] };
         let mut src = String::from("fn mx(a, b) = max(a, b)\n");
@@ -257,7 +261,7 @@ fn every_lane_collective_matches_reference() {
             for i in 0..n {
                 let base = i / w as usize * w as usize;
                 let mut want = fold_ref(op, &x[base..base + w as usize]);
-                if op == "argmax" {
+                if op == "argmax" || op == "argmin" {
                     want += (base % 32) as f64; // the lane in the warp
                 }
                 assert_eq!(y[i], want, "{name} ({t:?}) thread {i}");

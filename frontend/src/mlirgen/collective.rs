@@ -84,9 +84,15 @@ impl<'a> Gen<'a> {
             "sum" | "max" | "min" | "any" | "all" => {
                 self.emit(format!("\"{dialect}.reduce\"({}) {{kind = \"{name}\"{width_attr}}} : ({t}) -> {t}", v.s), v.ty, span)
             }
-            "argmax" => {
+            "argmin" if dialect == "cta" => {
+                return Err(Diag::error(
+                    op.span,
+                    "argmin folds the lanes of a warp: argmin<over ctx.lane>(...); over ctx.thread there is argmax",
+                ));
+            }
+            "argmax" | "argmin" => {
                 let attrs = if width_attr.is_empty() { String::new() } else { format!(" {{{}}}", &width_attr[2..]) };
-                self.emit(format!("\"{dialect}.argmax\"({}){attrs} : ({t}) -> i32", v.s), Ty::scalar(Scalar::I32), span)
+                self.emit(format!("\"{dialect}.{name}\"({}){attrs} : ({t}) -> i32", v.s), Ty::scalar(Scalar::I32), span)
             }
             "reduce" => {
                 let f = match &args[1].kind {

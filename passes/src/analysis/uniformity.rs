@@ -200,7 +200,7 @@ impl<'a> Uniformity<'a> {
                 let f = if w == 32 { f.cap(Level::Warp, op, Reason::WarpFold) } else { f };
                 set_all(self, f);
             }
-            "lane.argmax" => {
+            "lane.argmax" | "lane.argmin" => {
                 let w = phobos_dialects::lane::width(op);
                 let f = if w == 32 {
                     self.fact(ops[0]).cap(Level::Warp, op, Reason::WarpFold)

@@ -21,7 +21,7 @@ use crate::registry::PassInfo;
 use crate::{
     emit::{
         control::{barrier, if_then},
-        fold::{apply_combine, argmax_pair, combine_block},
+        fold::{apply_combine, arg_pair, combine_block, Pick},
         ids::{known_block_size, linear_thread_id, num_warps, workgroup_global},
         shuffle::identity,
     },
@@ -162,7 +162,7 @@ fn lower_argmax<'a>(op: Op<'a>, _cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagno
     let i32t = b.ctx.i(32);
     let tid32 = b.cast("arith.index_cast", f.tid, i32t);
     // The butterfly over (value, thread) pairs: no lane op gives the winner's value with it.
-    let (rv, ri) = argmax_pair(b, f.v, tid32, lane::WARP);
+    let (rv, ri) = arg_pair(b, f.v, tid32, lane::WARP, Pick::Largest);
     let vbuf = scratch(f.module, b, f.ty, &tag(f.ty));
     let ibuf = scratch(f.module, b, i32t, "idx");
     barrier(b);
@@ -178,7 +178,7 @@ fn lower_argmax<'a>(op: Op<'a>, _cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagno
     let lowest = identity(b, Kind::Max, f.ty);
     let lv = b.select(f.present, lv, lowest);
     let li = b.select(f.present, li, b.i32(i32::MAX as i64));
-    let (_, total) = argmax_pair(b, lv, li, f.w2);
+    let (_, total) = arg_pair(b, lv, li, f.w2, Pick::Largest);
     barrier(b);
     Ok(vec![total])
 }

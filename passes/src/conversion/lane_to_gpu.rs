@@ -3,8 +3,8 @@
 //! - `lane.reduce`, `lane.reduce_with`: an xor butterfly of log2(width) shuffle steps with
 //!   offsets width/2, ..., 2, 1 (each w-lane piece reduces on its own; offsets below the width
 //!   never leave the piece), each followed by the combine. Width 1 is the value itself.
-//! - `lane.argmax`: the same butterfly moving the value and its lane: 2·log2(width) shuffles;
-//!   ties go to the smaller lane.
+//! - `lane.argmax`, `lane.argmin`: the same butterfly moving the value and its lane:
+//!   2·log2(width) shuffles; ties go to the smaller lane.
 //! - `lane.shuffle`: one shuffle (two for 64-bit values). An operand that is not a constant
 //!   inside the piece is clamped first, so a source outside the piece reads the lane's own value.
 //! - A combine (a region, or the body of `combine = @f`) is copied into every step, so no call
@@ -16,7 +16,7 @@
 use crate::registry::PassInfo;
 use crate::{
     emit::{
-        fold::{apply_combine, argmax_pair, butterfly, combine_block, lane_id},
+        fold::{apply_combine, arg_pair, butterfly, combine_block, lane_id, Pick},
         shuffle::{combine, shuffle, Shfl},
     },
     external::PassCx,
@@ -31,6 +31,7 @@ pub fn populate_lane_to_gpu_patterns(patterns: &mut Vec<Pattern>) {
         Pattern { op: "lane.reduce", lower: lower_reduce },
         Pattern { op: "lane.reduce_with", lower: lower_reduce_with },
         Pattern { op: "lane.argmax", lower: lower_argmax },
+        Pattern { op: "lane.argmin", lower: lower_argmin },
         Pattern { op: "lane.shuffle", lower: lower_shuffle },
     ]);
 }
@@ -56,7 +57,12 @@ fn lower_reduce_with<'a>(op: Op<'a>, _cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, D
 
 fn lower_argmax<'a>(op: Op<'a>, _cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnostic> {
     lane::verify(op)?;
-    Ok(vec![argmax(Builder::before(op), op.operand(0), lane::width(op))])
+    Ok(vec![arg(Builder::before(op), op.operand(0), lane::width(op), Pick::Largest)])
+}
+
+fn lower_argmin<'a>(op: Op<'a>, _cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnostic> {
+    lane::verify(op)?;
+    Ok(vec![arg(Builder::before(op), op.operand(0), lane::width(op), Pick::Smallest)])
 }
 
 fn lower_shuffle<'a>(op: Op<'a>, _cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnostic> {
@@ -64,9 +70,9 @@ fn lower_shuffle<'a>(op: Op<'a>, _cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagn
     Ok(vec![shuffle_op(Builder::before(op), op, lane::width(op))])
 }
 
-fn argmax<'a>(b: Builder<'a>, v: Val<'a>, width: i64) -> Val<'a> {
+fn arg<'a>(b: Builder<'a>, v: Val<'a>, width: i64, pick: Pick) -> Val<'a> {
     let idx = lane_id(b);
-    argmax_pair(b, v, idx, width).1
+    arg_pair(b, v, idx, width, pick).1
 }
 
 fn shuffle_op<'a>(b: Builder<'a>, op: Op<'a>, w: i64) -> Val<'a> {
@@ -104,8 +110,8 @@ pub const PASS: PassInfo = PassInfo {
     flag: "convert-lane-to-gpu",
     name: "ConvertLaneToGpu",
     summary: "lane.* collectives and shuffles to gpu.shuffle / nvvm.shfl.sync and arith",
-    description: "Lowers lane.reduce, lane.reduce_with and lane.argmax to an xor butterfly of \
-    log2(width) gpu.shuffle steps (argmax: two shuffles per step), and lane.shuffle to one gpu.shuffle, or \
+    description: "Lowers lane.reduce, lane.reduce_with, lane.argmax and lane.argmin to an xor butterfly of \
+    log2(width) gpu.shuffle steps (argmax, argmin: two shuffles per step), and lane.shuffle to one gpu.shuffle, or \
     nvvm.shfl.sync with a segment clamp for width < 32. Runs on a gpu.module; leaves no lane.* op.",
     anchor: "gpu.module",
     options: &[DISABLE_PATTERNS],

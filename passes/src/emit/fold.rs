@@ -24,15 +24,28 @@ pub fn lane_id<'a>(b: Builder<'a>) -> Val<'a> {
     b.cast("arith.index_cast", l, b.ctx.i(32))
 }
 
-/// argmax over each piece: the butterfly moves (value, lane); ties keep the smaller lane.
-pub fn argmax_pair<'a>(b: Builder<'a>, v: Val<'a>, idx: Val<'a>, width: i64) -> (Val<'a>, Val<'a>) {
+/// Which value an arg-fold looks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pick {
+    /// argmax.
+    Largest,
+    /// argmin.
+    Smallest,
+}
+
+/// argmax or argmin over each piece: the butterfly moves (value, lane); a value wins when it is
+/// (ordered) larger, or smaller, and ties keep the smaller lane.
+pub fn arg_pair<'a>(b: Builder<'a>, v: Val<'a>, idx: Val<'a>, width: i64, pick: Pick) -> (Val<'a>, Val<'a>) {
     let (mut v, mut idx) = (v, idx);
     let mut offset = width / 2;
     while offset >= 1 {
         let o = b.i32(offset);
         let ov = shuffle(b, v, Shfl::Xor, o, width);
         let oi = shuffle(b, idx, Shfl::Xor, o, width);
-        let better = greater(b, ov, v);
+        let better = match pick {
+            Pick::Largest => greater(b, ov, v),
+            Pick::Smallest => greater(b, v, ov),
+        };
         let tie = equal(b, ov, v);
         let smaller = b.cmpi("slt", oi, idx);
         let tie_smaller = b.bin("arith.andi", tie, smaller);

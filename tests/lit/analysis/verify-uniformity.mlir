@@ -563,6 +563,38 @@ gpu.module @m {
 // -----
 
 gpu.module @m {
+  gpu.func @accept_steered_by_full_warp_argmin(%x: memref<1024xf32>) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %t = gpu.thread_id x
+    %v = memref.load %x[%t] : memref<1024xf32>
+    %a = "lane.argmin"(%v) : (f32) -> i32
+    %k = arith.constant 3 : i32
+    %c = arith.cmpi eq, %a, %k : i32
+    scf.if %c {
+      %r = "lane.reduce"(%v) {kind = "min"} : (f32) -> f32
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @reject_steered_by_segmented_argmin(%x: memref<1024xf32>) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %t = gpu.thread_id x
+    %v = memref.load %x[%t] : memref<1024xf32>
+    %a = "lane.argmin"(%v) {width = 16 : i32} : (f32) -> i32 // expected-note {{it takes its value from here}}
+    %k = arith.constant 0 : i32
+    %c = arith.cmpi eq, %a, %k : i32 // expected-note {{%2 differs between lanes here}}
+    scf.if %c {
+      %r = "lane.reduce"(%v) {kind = "sum"} : (f32) -> f32 // expected-error {{needs every lane of its warp (warp-uniform control), but the condition of an enclosing scf.if differs between lanes: %2 depends on a fold over pieces narrower than the warp (lane.argmin)}}
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
   gpu.func @reject_cta_under_lane_loop(%x: memref<1024xf32>, %n: index) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index

@@ -156,6 +156,28 @@ gpu.module @m {
 
 // -----
 
+// argmin is argmax's mirror: the smaller value wins (ordered less), ties keep the smaller lane.
+// CHECK-LABEL: gpu.func @argmin_tie
+// CHECK: %[[L:.*]] = gpu.lane_id
+// CHECK: %[[V:.*]], %{{.*}} = gpu.shuffle  xor %{{.*}} : f32
+// CHECK: gpu.shuffle  xor {{.*}} : i32
+// CHECK: %[[LESS:.*]] = arith.cmpf ogt, %{{.*}}, %[[V]] : f32
+// CHECK: %[[EQ:.*]] = arith.cmpf oeq, %[[V]], %{{.*}} : f32
+// CHECK: %[[LT:.*]] = arith.cmpi slt
+// CHECK: %[[TIE:.*]] = arith.andi %[[EQ]], %[[LT]] : i1
+// CHECK: %[[TAKE:.*]] = arith.ori %[[LESS]], %[[TIE]] : i1
+// CHECK: arith.select %[[TAKE]]
+// CHECK-NOT: gpu.shuffle
+// CHECK-NOT: lane.argmin
+gpu.module @m {
+  gpu.func @argmin_tie(%x: f32) kernel {
+    %0 = "lane.argmin"(%x) {width = 2 : i32} : (f32) -> i32
+    gpu.return
+  }
+}
+
+// -----
+
 // A combine region is copied into every butterfly step: no call is left.
 // CHECK-LABEL: gpu.func @reduce_region
 // CHECK-SAME: (%[[X:.*]]: f32)

@@ -90,6 +90,12 @@
 // CHECK-NOT: shfl.sync
 // CHECK-NOT: .shared
 // CHECK-NOT: bar.sync
+// CHECK-LABEL: .entry lane_argmin_f64_w16(
+// CHECK-NOT: bar.sync
+// CHECK-COUNT-12: shfl.sync
+// CHECK-NOT: shfl.sync
+// CHECK-NOT: .shared
+// CHECK-NOT: bar.sync
 // CHECK-LABEL: .entry lane_reduce_with_f32_w32(
 // CHECK-NOT: bar.sync
 // CHECK-COUNT-5: shfl.sync
@@ -309,6 +315,14 @@ gpu.module @kernels {
     %t = gpu.thread_id x
     %v = memref.load %x[%t] : memref<1024xi32>
     %r = "lane.argmax"(%v) {width = 4 : i32} : (i32) -> i32
+    memref.store %r, %y[%t] : memref<1024xi32>
+    gpu.return
+  }
+  gpu.func @lane_argmin_f64_w16(%x: memref<1024xf64> {llvm.noalias, llvm.align = 16 : i64}, %y: memref<1024xi32> {llvm.noalias, llvm.align = 16 : i64}) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %t = gpu.thread_id x
+    %v = memref.load %x[%t] : memref<1024xf64>
+    %r = "lane.argmin"(%v) {width = 16 : i32} : (f64) -> i32
     memref.store %r, %y[%t] : memref<1024xi32>
     gpu.return
   }

@@ -33,6 +33,38 @@ gpu.module @m {
 
 gpu.module @m {
   gpu.func @k(%x: f32) kernel {
+    // expected-error @below {{width must be a power of two from 1 to 32, got 48}}
+    %0 = "lane.argmin"(%x) {width = 48 : i32} : (f32) -> i32
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%c: i1) kernel {
+    // IRDL: a condition has no smallest lane to find.
+    // expected-error @below {{does not satisfy the constraint}}
+    %0 = "lane.argmin"(%c) : (i1) -> i32
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%x: f32) kernel {
+    // IRDL: the lane is an i32.
+    // expected-error @below {{expected 'i32' but got 'f32'}}
+    %0 = "lane.argmin"(%x) : (f32) -> f32
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%x: f32) kernel {
     // expected-error @below {{width must be an integer, got "8"}}
     %0 = "lane.reduce"(%x) {kind = "sum", width = "8"} : (f32) -> f32
     gpu.return

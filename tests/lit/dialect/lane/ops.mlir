@@ -36,6 +36,10 @@ gpu.module @n {
     %0 = "lane.argmax"(%x) : (f32) -> i32
     // CHECK: "lane.argmax"(%{{.*}}) {width = 8 : i32} : (f32) -> i32
     %1 = "lane.argmax"(%x) {width = 8 : i32} : (f32) -> i32
+    // CHECK: "lane.argmin"(%{{.*}}) : (f32) -> i32
+    %n0 = "lane.argmin"(%x) : (f32) -> i32
+    // CHECK: "lane.argmin"(%{{.*}}) {width = 2 : i32} : (f32) -> i32
+    %n1 = "lane.argmin"(%x) {width = 2 : i32} : (f32) -> i32
     // CHECK: "lane.reduce_with"(%{{.*}}) ({
     // CHECK: ^bb0(%[[A:.*]]: f32, %[[B:.*]]: f32):
     // CHECK: arith.maximumf %[[A]], %[[B]] : f32
