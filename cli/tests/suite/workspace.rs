@@ -115,3 +115,23 @@ fn no_package_holds_more_than_a_quarter_of_the_library_code() {
         assert!(*n * 4 <= total, "{name} holds {n} of {total} lines of library code, more than a quarter");
     }
 }
+
+#[test]
+fn every_path_the_architecture_doc_names_exists() {
+    let root = super::workspace_root();
+    let doc = std::fs::read_to_string(root.join("docs/architecture.md")).expect("docs/architecture.md");
+    let mut named = Vec::new();
+    for (i, piece) in doc.split('`').enumerate() {
+        // Inside backticks (odd pieces): a path has a slash and no placeholder, call or space.
+        let looks_like_path = i % 2 == 1
+            && piece.contains('/')
+            && !piece.contains(['<', '>', '(', '{', ' ', '*', '='])
+            && piece.chars().next().is_some_and(|c| c.is_ascii_alphabetic());
+        if looks_like_path {
+            named.push(piece.to_string());
+        }
+    }
+    assert!(named.len() > 30, "the doc names {} paths; the extraction is broken", named.len());
+    let missing: Vec<&String> = named.iter().filter(|p| !root.join(p).exists()).collect();
+    assert!(missing.is_empty(), "docs/architecture.md names paths that do not exist: {missing:?}");
+}
