@@ -41,6 +41,9 @@ mod trace;
 #[path = "suite/workspace.rs"]
 mod workspace;
 
+#[path = "suite/patterns.rs"]
+mod patterns;
+
 #[path = "suite/explain.rs"]
 mod explain;
 

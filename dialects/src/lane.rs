@@ -161,7 +161,7 @@ pub fn verify(op: Op) -> Result<(), Diagnostic> {
 /// Typed builders: the ops as a frontend creates them (verified like parsed ones).
 pub mod build {
     use super::{Kind, Mode};
-    use phobos_ir::{Builder, OwnedRegion, Ty, Val};
+    use phobos_ir::{Attr, Builder, OwnedRegion, Ty, Val};
 
     /// The combine region of a `reduce_with`: one block `(a, b)` of `ty` whose body `combine`
     /// builds, ending in `gpu.yield` of its result.
@@ -204,6 +204,19 @@ pub mod build {
         let ctx = b.ctx;
         let r = combine_region(b, value.ty(), combine);
         b.op_with_regions("lane.reduce_with", &[value], &[value.ty()], &[("width", ctx.int_attr(ctx.i(32), width))], vec![r]).result(0)
+    }
+
+    /// `lane.reduce_with` whose combine is the `func.func` the symbol attribute `combine` names.
+    pub fn reduce_with_symbol<'a>(b: Builder<'a>, value: Val<'a>, width: i64, combine: Attr<'a>) -> Val<'a> {
+        let ctx = b.ctx;
+        b.op_value("lane.reduce_with", &[value], value.ty(), &[("width", ctx.int_attr(ctx.i(32), width)), ("combine", combine)])
+    }
+
+    /// `lane.reduce_with` whose combine is `region` (one block `(a, b)` ending in `gpu.yield`,
+    /// e.g. a copy of another fold's region).
+    pub fn reduce_with_region<'a>(b: Builder<'a>, value: Val<'a>, width: i64, region: OwnedRegion<'a>) -> Val<'a> {
+        let ctx = b.ctx;
+        b.op_with_regions("lane.reduce_with", &[value], &[value.ty()], &[("width", ctx.int_attr(ctx.i(32), width))], vec![region]).result(0)
     }
 
     /// `lane.reduce` of `value` with `kind` over pieces of `width` lanes (32: the whole warp).

@@ -23,6 +23,16 @@ pub struct PassCx<'a> {
 }
 
 impl<'a> PassCx<'a> {
+    /// The context of one run of a pass body on `anchor` (the pass wrapper makes one per run;
+    /// tests and tools may run a body, or a pattern driver, outside MLIR's pass manager).
+    ///
+    /// # Safety
+    /// As [`Rewriter::for_pass`]: no handle to an op erased through it may be used after it is
+    /// dropped.
+    pub unsafe fn new(diags: Diagnostics, options: &'a Options, anchor: Op<'a>) -> PassCx<'a> {
+        // SAFETY: the caller's contract is the rewriter's.
+        PassCx { diags, options, rewriter: unsafe { Rewriter::for_pass(anchor) } }
+    }
     /// Erases `op` (its results must be unused); see [`Rewriter::erase`].
     pub fn erase(&self, op: Op<'a>) {
         self.rewriter.erase(op)
@@ -83,7 +93,7 @@ impl<'c> RunExternalPass<'c> for Wrapper {
         // returned, so no handle the body made is used after the rewriter destroys what it erased.
         // `op` itself is used after that (by the verifier): the rewriter refuses to erase it or an
         // op around it (`for_pass`).
-        let cx = PassCx { diags: self.state.diags.clone(), options: &self.state.options, rewriter: unsafe { Rewriter::for_pass(op) } };
+        let cx = unsafe { PassCx::new(self.state.diags.clone(), &self.state.options, op) };
         // A panic must not cross the C API (it would abort the process): report it as an
         // internal error at the op the pass ran on, and fail the pass.
         let run = self.run;
@@ -111,7 +121,14 @@ impl<'c> RunExternalPass<'c> for Wrapper {
 // MLIR wants each TypeID pointer 8-byte aligned.
 #[repr(align(8))]
 struct PassId(#[allow(dead_code)] u8);
-static PASS_IDS: [PassId; 64] = [const { PassId(0) }; 64];
+
+/// One TypeID address per registry entry, and one more for the IR printer (the last): as many
+/// as the registry holds, made once.
+fn pass_id(index: usize) -> &'static PassId {
+    static IDS: std::sync::OnceLock<&'static [PassId]> = std::sync::OnceLock::new();
+    let ids = IDS.get_or_init(|| Box::leak((0..=crate::PASSES.len()).map(|_| PassId(0)).collect::<Vec<_>>().into_boxed_slice()));
+    &ids[index]
+}
 
 /// Builds the MLIR pass for registry entry `index`.
 pub fn make_pass(index: usize, info: &PassInfo, state: PassState) -> Pass {
@@ -125,7 +142,7 @@ pub fn make_pass(index: usize, info: &PassInfo, state: PassState) -> Pass {
     ];
     create_external(
         Wrapper { run: info.run, state },
-        TypeId::create(&PASS_IDS[index]),
+        TypeId::create(pass_id(index)),
         info.name,
         info.flag,
         info.summary,
@@ -173,7 +190,7 @@ impl<'c> RunExternalPass<'c> for Printer {
 pub fn print_pass(header: String, generic: bool, sink: IrSink) -> Pass {
     create_external(
         Printer { header, generic, sink },
-        TypeId::create(&PASS_IDS[63]),
+        TypeId::create(pass_id(crate::PASSES.len())),
         "PrintIR",
         "phobos-print-ir",
         "prints the IR",

@@ -2,9 +2,11 @@
 //!
 //! A [`Pattern`] lowers one op: it builds the replacement before the op and returns the values
 //! that replace its results. A conversion pass is a list of patterns
-//! (`populate_<from>_to_<to>_patterns`) handed to [`apply`], which rewrites every matching op
-//! and then checks legality: an op the conversion must remove that is still there is a located
-//! error naming it and the pass, not a silent leftover for a later pass to trip on.
+//! (`populate_<from>_to_<to>_patterns`) handed to [`apply`], which rewrites every matching op,
+//! then the matching ops the patterns created (a worklist, until none is left), and then checks
+//! legality: an op the conversion must remove that is still there is a located error naming it
+//! and the pass, not a silent leftover for a later pass to trip on. A pattern that fails leaves
+//! the IR as it was: the ops it built before the op are erased, and its error is reported.
 //!
 //! Every conversion pass takes MLIR's `disable-patterns=OP[,OP]` option: the listed patterns
 //! are not applied (their ops stay, and the legality check reports them), for tests and for
@@ -12,29 +14,57 @@
 
 use crate::external::PassCx;
 use phobos_ir::{diag::Diagnostic, Op, Val};
+use std::collections::HashSet;
 
 /// Lowers one op: builds its replacement before it, returns the values replacing its results.
 pub type Lower = for<'a> fn(Op<'a>, &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnostic>;
+
+/// Which ops of a name a pattern (or a legality rule) applies to.
+pub type Guard = for<'a> fn(Op<'a>) -> bool;
 
 /// One op's lowering.
 #[derive(Clone, Copy)]
 pub struct Pattern {
     /// The op it lowers.
     pub op: &'static str,
+    /// Only ops of that name for which this holds (all of them when `None`).
+    pub when: Option<Guard>,
     pub lower: Lower,
 }
 
-/// What must be gone after a conversion: ops of these dialects (`"lane"`) or with these exact
-/// names (`"gpu.subgroup_id"`).
-#[derive(Clone, Copy, Debug)]
+impl Pattern {
+    /// Lowers every `op`.
+    pub const fn new(op: &'static str, lower: Lower) -> Pattern {
+        Pattern { op, when: None, lower }
+    }
+    /// Lowers the `op`s for which `when` holds.
+    pub const fn when(op: &'static str, when: Guard, lower: Lower) -> Pattern {
+        Pattern { op, when: Some(when), lower }
+    }
+    fn matches(&self, o: Op) -> bool {
+        o.is(self.op) && self.when.is_none_or(|w| w(o))
+    }
+}
+
+/// What must be gone after a conversion: ops of these dialects (`"lane"`), with these exact
+/// names (`"gpu.subgroup_id"`), or for which `when` holds.
+#[derive(Clone, Copy)]
 pub struct Illegal {
     pub dialects: &'static [&'static str],
     pub ops: &'static [&'static str],
+    pub when: Option<Guard>,
 }
 
 impl Illegal {
-    fn contains(&self, name: &str) -> bool {
-        self.ops.contains(&name) || self.dialects.iter().any(|d| name.strip_prefix(d).is_some_and(|r| r.starts_with('.')))
+    /// Ops of these dialects and these names.
+    pub const fn named(dialects: &'static [&'static str], ops: &'static [&'static str]) -> Illegal {
+        Illegal { dialects, ops, when: None }
+    }
+    fn contains(&self, o: Op) -> bool {
+        let name = o.name();
+        self.ops.contains(&name.as_str())
+            || self.dialects.iter().any(|d| name.strip_prefix(d).is_some_and(|r| r.starts_with('.')))
+            || self.when.is_some_and(|w| w(o))
     }
 }
 
@@ -42,34 +72,61 @@ impl Illegal {
 pub const DISABLE_PATTERNS: crate::registry::OptInfo =
     crate::registry::OptInfo { name: "disable-patterns", help: "ops whose patterns are not applied (comma-separated)", default: "" };
 
-/// Applies `patterns` to every op nested in `root` that one matches (outer ops first, each op
-/// once), then reports every op `illegal` names that is left. `flag` names the pass in errors.
+/// Rounds of the worklist before the driver gives up: patterns that keep creating ops they
+/// match never converge.
+const MAX_ROUNDS: usize = 16;
+
+/// Applies `patterns` to every op nested in `root` that one matches (outer ops first), then to
+/// the matching ops those lowerings created, until none is left; then reports every op
+/// `illegal` names that is left. `flag` names the pass in errors.
 pub fn apply<'a>(root: Op<'a>, cx: &PassCx<'a>, flag: &str, patterns: &[Pattern], illegal: Illegal) -> Result<(), ()> {
     let disabled: Vec<&str> =
         cx.options.get("disable-patterns").unwrap_or("").split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
     let active: Vec<&Pattern> = patterns.iter().filter(|p| !disabled.contains(&p.op)).collect();
-    // Step 1. Collect first: rewriting while walking would invalidate the walk.
-    let matched: Vec<(Op<'a>, &Pattern)> =
-        root.walk().into_iter().filter_map(|o| active.iter().find(|p| o.is(p.op)).map(|p| (o, *p))).collect();
-    // Step 2. Lower each op (one erased with an outer op is detached: skip it).
+    // Every op a pattern was tried on: erased ops are destroyed only after the pass, so no
+    // address is reused while the set lives.
+    let mut tried: HashSet<Op<'a>> = HashSet::new();
     let mut failed = false;
-    for (op, p) in matched {
-        if !attached(op, root) {
-            continue;
+    for round in 0.. {
+        // Collect first: rewriting while walking would invalidate the walk.
+        let matched: Vec<(Op<'a>, &Pattern)> = root
+            .walk()
+            .into_iter()
+            .filter(|o| !tried.contains(o))
+            .filter_map(|o| active.iter().find(|p| p.matches(o)).map(|p| (o, *p)))
+            .collect();
+        if matched.is_empty() {
+            break;
         }
-        match (p.lower)(op, cx) {
-            Ok(vals) => cx.replace(op, &vals),
-            Err(d) => {
-                cx.diags.emit(d);
-                failed = true;
+        if round == MAX_ROUNDS {
+            cx.diags.emit(Diagnostic::op_error(
+                matched[0].0,
+                format!("{flag}: the patterns keep creating ops they lower ({MAX_ROUNDS} rounds)"),
+            ));
+            return Err(());
+        }
+        for (op, p) in matched {
+            tried.insert(op);
+            // An op erased with an outer op is detached: skip it.
+            if !attached(op, root) {
+                continue;
+            }
+            let before = prev_in_block(op);
+            match (p.lower)(op, cx) {
+                Ok(vals) => cx.replace(op, &vals),
+                Err(d) => {
+                    roll_back(op, before, cx);
+                    cx.diags.emit(d);
+                    failed = true;
+                }
             }
         }
+        if failed {
+            return Err(());
+        }
     }
-    if failed {
-        return Err(());
-    }
-    // Step 3. Legality: nothing the conversion removes is left.
-    let left: Vec<Op<'a>> = root.walk().into_iter().filter(|o| illegal.contains(&o.name())).collect();
+    // Legality: nothing the conversion removes is left.
+    let left: Vec<Op<'a>> = root.walk().into_iter().filter(|o| illegal.contains(*o)).collect();
     for op in &left {
         cx.diags.emit(Diagnostic::op_error(*op, format!("was not lowered by {flag}: failed to legalize this operation")));
     }
@@ -77,6 +134,32 @@ pub fn apply<'a>(root: Op<'a>, cx: &PassCx<'a>, flag: &str, patterns: &[Pattern]
         Ok(())
     } else {
         Err(())
+    }
+}
+
+/// The op before `op` in its block.
+fn prev_in_block<'a>(op: Op<'a>) -> Option<Op<'a>> {
+    let mut prev = None;
+    for o in op.block()?.ops() {
+        if o == op {
+            return prev;
+        }
+        prev = Some(o);
+    }
+    None
+}
+
+/// Erases what a failed pattern built before `op` (after `before`), last first, so every use
+/// goes before its definition.
+fn roll_back<'a>(op: Op<'a>, before: Option<Op<'a>>, cx: &PassCx<'a>) {
+    let Some(blk) = op.block() else { return };
+    let first = match before {
+        Some(p) => p.next(),
+        None => blk.first_op(),
+    };
+    let built: Vec<Op<'a>> = std::iter::successors(first, |o| o.next()).take_while(|o| *o != op).collect();
+    for o in built.into_iter().rev() {
+        cx.erase(o);
     }
 }
 

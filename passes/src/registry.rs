@@ -49,7 +49,7 @@ impl Options {
 
 /// The passes, in the order `--list-passes` shows them.
 pub fn passes() -> &'static [PassInfo] {
-    &crate::PASSES
+    crate::PASSES
 }
 
 /// The pass with this flag, with its index in the table.

@@ -415,7 +415,13 @@ fn fuzz_mlir() {
         let text = String::from_utf8_lossy(input);
         match code {
             3 if !known.iter().any(|(pattern, _)| text.contains(pattern.as_str())) => Err(format!("phobos-opt crashed (exit 3): {err}")),
-            0 | 1 | 3 => {
+            1 => {
+                located(&path, &err)?;
+                let _ = std::fs::remove_file(&path);
+                let _ = std::fs::remove_file(&log);
+                Ok(())
+            }
+            0 | 3 => {
                 let _ = std::fs::remove_file(&path);
                 let _ = std::fs::remove_file(&log);
                 Ok(())
@@ -423,6 +429,19 @@ fn fuzz_mlir() {
             c => Err(format!("phobos-opt exited with {c}")),
         }
     });
+}
+
+/// An error about an input names its place: the first error line reads `INPUT:LINE:COL: error:`.
+fn located(input: &Path, stderr: &str) -> Result<(), String> {
+    let Some(first) = stderr.lines().find(|l| l.contains("error:")) else {
+        return Err(format!("exit 1 with no error line: {stderr}"));
+    };
+    let rest = first.strip_prefix(&*input.display().to_string()).and_then(|r| r.strip_prefix(':'));
+    let numbered = rest.and_then(|r| r.split_once(':')).and_then(|(line, r)| r.split_once(':').map(|(col, _)| (line, col)));
+    match numbered {
+        Some((line, col)) if line.parse::<u32>().is_ok() && col.parse::<u32>().is_ok() => Ok(()),
+        _ => Err(format!("an unlocated error: {first}")),
+    }
 }
 
 /// The crashes inside MLIR/LLVM that Phobos cannot prevent, from `tests/fuzz/known-crashes.txt`:
@@ -546,7 +565,10 @@ fn fuzz_pipeline() {
             &log,
             Duration::from_secs(20),
         )? {
-            0 | 1 => {
+            c @ (0 | 1) => {
+                if c == 1 {
+                    located(&path, &std::fs::read_to_string(&log).unwrap_or_default())?;
+                }
                 let _ = std::fs::remove_file(&path);
                 let _ = std::fs::remove_file(&log);
                 Ok(())

@@ -134,11 +134,7 @@ impl<'a> Uniformity<'a> {
     pub fn analyze(func: Op<'a>) -> Uniformity<'a> {
         let mut u = Uniformity::default();
         for op in func.walk() {
-            let mem = match op.name().as_str() {
-                "memref.store" | "vector.store" | "memref.atomic_rmw" => Some(op.operand(1)),
-                "memref.generic_atomic_rmw" => Some(op.operand(0)),
-                _ => None,
-            };
+            let mem = crate::analysis::memory::access(op).filter(|a| a.writes).map(|a| a.mem);
             if let Some(m) = mem.filter(|m| !matches!(m.ty().memory_space(), 3 | 5)) {
                 u.written.insert(m);
             }
@@ -298,4 +294,33 @@ impl<'a> Uniformity<'a> {
         }
         changed
     }
+}
+
+/// The first enclosing control that is not `need`-uniform: (description, steering value, fact).
+pub fn offending_control<'a>(u: &Uniformity<'a>, op: Op<'a>, need: Level) -> Option<(&'static str, Val<'a>, Fact<'a>)> {
+    let mut cur = op;
+    while let Some(p) = cur.parent() {
+        if p.is("gpu.func") {
+            break;
+        }
+        let found = match p.name().as_str() {
+            "scf.if" => Some(("the condition of an enclosing scf.if", p.operand(0))),
+            "scf.for" => {
+                // The trip count: the bound or step that differs.
+                (0..3).map(|i| p.operand(i)).find(|v| u.fact(*v).level > need).map(|v| ("the trip count of an enclosing scf.for", v))
+            }
+            "scf.while" => {
+                p.region(0).first_block().and_then(|b| b.terminator()).map(|c| ("the condition of an enclosing scf.while", c.operand(0)))
+            }
+            _ => None,
+        };
+        if let Some((what, v)) = found {
+            let fact = u.fact(v);
+            if fact.level > need {
+                return Some((what, v, fact));
+            }
+        }
+        cur = p;
+    }
+    None
 }

@@ -15,12 +15,12 @@
 
 use crate::registry::PassInfo;
 use crate::{
-    analysis::uniformity::{Fact, Level, Uniformity},
+    analysis::uniformity::{offending_control, Level, Uniformity},
     external::PassCx,
 };
 use phobos_ir::{
     diag::{Diagnostic, Severity},
-    Op, Val,
+    Op,
 };
 
 /// The control an op needs, if it is a collective.
@@ -71,35 +71,6 @@ pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
     } else {
         Ok(())
     }
-}
-
-/// The first enclosing control that is not `need`-uniform: (description, steering value, fact).
-pub(crate) fn offending_control<'a>(u: &Uniformity<'a>, op: Op<'a>, need: Level) -> Option<(&'static str, Val<'a>, Fact<'a>)> {
-    let mut cur = op;
-    while let Some(p) = cur.parent() {
-        if p.is("gpu.func") {
-            break;
-        }
-        let found = match p.name().as_str() {
-            "scf.if" => Some(("the condition of an enclosing scf.if", p.operand(0))),
-            "scf.for" => {
-                // The trip count: the bound or step that differs.
-                (0..3).map(|i| p.operand(i)).find(|v| u.fact(*v).level > need).map(|v| ("the trip count of an enclosing scf.for", v))
-            }
-            "scf.while" => {
-                p.region(0).first_block().and_then(|b| b.terminator()).map(|c| ("the condition of an enclosing scf.while", c.operand(0)))
-            }
-            _ => None,
-        };
-        if let Some((what, v)) = found {
-            let fact = u.fact(v);
-            if fact.level > need {
-                return Some((what, v, fact));
-            }
-        }
-        cur = p;
-    }
-    None
 }
 
 fn check<'a>(

@@ -34,16 +34,16 @@ use phobos_ir::{diag::Diagnostic, Builder, Op, Ty, Val};
 /// The patterns of `convert-cta-to-gpu`, one per `cta` op.
 pub fn populate_cta_to_gpu_patterns(patterns: &mut Vec<Pattern>) {
     patterns.extend([
-        Pattern { op: "cta.reduce", lower: lower_reduce },
-        Pattern { op: "cta.argmax", lower: lower_argmax },
-        Pattern { op: "cta.reduce_with", lower: lower_reduce_with },
+        Pattern::new("cta.reduce", lower_reduce),
+        Pattern::new("cta.argmax", lower_argmax),
+        Pattern::new("cta.reduce_with", lower_reduce_with),
     ]);
 }
 
 pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
     let mut ps = Vec::new();
     populate_cta_to_gpu_patterns(&mut ps);
-    patterns::apply(module, cx, "convert-cta-to-gpu", &ps, Illegal { dialects: &["cta"], ops: &[] })
+    patterns::apply(module, cx, "convert-cta-to-gpu", &ps, Illegal::named(&["cta"], &[]))
 }
 
 /// The workgroup scratch for elements of `ty`, created in `module` on first use.
@@ -206,14 +206,9 @@ fn lower_reduce_with<'a>(op: Op<'a>, _cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, D
 /// A `lane.reduce_with` over the whole warp with the combine of `op` (its `combine = @f`, or a
 /// copy of its region).
 fn lane_reduce_with<'a>(b: Builder<'a>, op: Op<'a>, v: Val<'a>) -> Val<'a> {
-    let ctx = b.ctx;
-    let width = ("width", ctx.int_attr(ctx.i(32), lane::WARP));
     match op.attr("combine") {
-        Some(sym) => b.op_value("lane.reduce_with", &[v], v.ty(), &[width, ("combine", sym)]),
-        None => {
-            let region = op.clone_region(0);
-            b.op_with_regions("lane.reduce_with", &[v], &[v.ty()], &[width], vec![region]).result(0)
-        }
+        Some(sym) => lane::build::reduce_with_symbol(b, v, lane::WARP, sym),
+        None => lane::build::reduce_with_region(b, v, lane::WARP, op.clone_region(0)),
     }
 }
 

@@ -28,6 +28,7 @@ use crate::{
         control::barrier_because,
         ids::{known_block_size, linear_thread_id},
         shuffle::{shuffle, Shfl},
+        vector,
     },
     external::PassCx,
     patterns::{self, Illegal, Pattern, DISABLE_PATTERNS},
@@ -42,9 +43,9 @@ use phobos_layout::{banks, exchange, infer, Map};
 /// The patterns of `convert-exchange-to-gpu`.
 pub fn populate_exchange_to_gpu_patterns(patterns: &mut Vec<Pattern>) {
     patterns.extend([
-        Pattern { op: "cta.exchange", lower: lower_exchange },
-        Pattern { op: "cta.scatter", lower: lower_scatter },
-        Pattern { op: "cta.gather", lower: lower_gather },
+        Pattern::new("cta.exchange", lower_exchange),
+        Pattern::new("cta.scatter", lower_scatter),
+        Pattern::new("cta.gather", lower_gather),
     ]);
 }
 
@@ -52,7 +53,7 @@ pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
     let mut ps = Vec::new();
     populate_exchange_to_gpu_patterns(&mut ps);
     let ops = &["cta.exchange", "cta.scatter", "cta.gather"];
-    patterns::apply(module, cx, "convert-exchange-to-gpu", &ps, Illegal { dialects: &[], ops })
+    patterns::apply(module, cx, "convert-exchange-to-gpu", &ps, Illegal::named(&[], ops))
 }
 
 /// Where a lowering builds, and what it moves.
@@ -87,15 +88,9 @@ fn remark(op: Op, text: String, cx: &PassCx) {
     cx.diags.emit(Diagnostic::new(Severity::Remark, op.loc().src(), text));
 }
 
-/// `vector.extract %v[i]`.
-fn item<'a>(b: Builder<'a>, v: Val<'a>, i: i64) -> Val<'a> {
-    let elem = v.ty().element();
-    b.op_value("vector.extract", &[v], elem, &[("static_position", b.ctx.known_attr(&format!("array<i64: {i}>")))])
-}
-
 /// `layout.apply` of `text` at `x` (index).
 fn apply<'a>(b: Builder<'a>, text: &str, x: Val<'a>) -> Val<'a> {
-    b.op_value("layout.apply", &[x], b.ctx.index(), &[("layout", b.ctx.str_attr(text))])
+    phobos_dialects::layout::build::apply(b, text, &[x], None, None)
 }
 
 /// A layout of the thread index whose values are `vals` (a constant offset allowed), applied at
@@ -132,14 +127,9 @@ fn lower_exchange<'a>(op: Op<'a>, cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagn
         for i in 0..n {
             let col = column(i, &|(_, si)| si);
             if col.iter().all(|c| *c == col[0]) {
-                out.push(item(b, v, col[0]));
+                out.push(vector::extract(b, v, col[0]));
             } else if let Some(j) = of_thread(b, s.tid(), &col) {
-                out.push(b.op_value(
-                    "vector.extract",
-                    &[v, j],
-                    v.ty().element(),
-                    &[("static_position", b.ctx.known_attr("array<i64: -9223372036854775808>"))],
-                ));
+                out.push(vector::extract_at(b, v, j));
             } else {
                 return staged_exchange(op, cx, &s, &what, true);
             }
@@ -155,7 +145,7 @@ fn lower_exchange<'a>(op: Op<'a>, cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagn
             if let Some(lane) = of_thread(b, s.tid(), &lanes) {
                 let i32t = b.ctx.i(32);
                 let lane = b.cast("arith.index_cast", lane, i32t);
-                let x = storage_in(b, item(b, v, 0));
+                let x = storage_in(b, vector::extract(b, v, 0));
                 let moved = shuffle(b, x, Shfl::Idx, lane, warp);
                 let moved = storage_out(b, moved, v.ty().element());
                 remark(op, format!("{what}: within warps by shuffles (1 shuffle, 0 shared bytes, 0 barriers)"), cx);
@@ -284,7 +274,7 @@ fn stage<'a>(
                 apply(b, text, x)
             }
             Pos::Ranks(r) => {
-                let rank = item(b, *r, k);
+                let rank = vector::extract(b, *r, k);
                 let idx = b.cast("arith.index_cast", rank, b.ctx.index());
                 let ok = b.cmpi("ult", idx, b.index(total));
                 let verb = if scatter { "scatter" } else { "gather" };
@@ -309,7 +299,7 @@ fn stage<'a>(
     };
     sync("kept: the exchange overwrites its staging buffer, which threads may still read from an earlier exchange");
     for k in 0..n {
-        let x = storage_in(b, item(b, v, k));
+        let x = storage_in(b, vector::extract(b, v, k));
         let at = address(&store, k);
         let st_op = b.op("memref.store", &[x, buf, at], &[], &[]);
         if scatter {

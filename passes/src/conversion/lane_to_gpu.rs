@@ -28,18 +28,18 @@ use phobos_ir::{diag::Diagnostic, Builder, Op, Val};
 /// The patterns of `convert-lane-to-gpu`, one per `lane` op.
 pub fn populate_lane_to_gpu_patterns(patterns: &mut Vec<Pattern>) {
     patterns.extend([
-        Pattern { op: "lane.reduce", lower: lower_reduce },
-        Pattern { op: "lane.reduce_with", lower: lower_reduce_with },
-        Pattern { op: "lane.argmax", lower: lower_argmax },
-        Pattern { op: "lane.argmin", lower: lower_argmin },
-        Pattern { op: "lane.shuffle", lower: lower_shuffle },
+        Pattern::new("lane.reduce", lower_reduce),
+        Pattern::new("lane.reduce_with", lower_reduce_with),
+        Pattern::new("lane.argmax", lower_argmax),
+        Pattern::new("lane.argmin", lower_argmin),
+        Pattern::new("lane.shuffle", lower_shuffle),
     ]);
 }
 
 pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
     let mut ps = Vec::new();
     populate_lane_to_gpu_patterns(&mut ps);
-    patterns::apply(module, cx, "convert-lane-to-gpu", &ps, Illegal { dialects: &["lane"], ops: &[] })
+    patterns::apply(module, cx, "convert-lane-to-gpu", &ps, Illegal::named(&["lane"], &[]))
 }
 
 fn lower_reduce<'a>(op: Op<'a>, _cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnostic> {

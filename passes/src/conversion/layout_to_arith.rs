@@ -26,16 +26,16 @@ use std::{cell::RefCell, collections::HashMap};
 /// The patterns of `convert-layout-to-arith`, one per `layout` op.
 pub fn populate_layout_to_arith_patterns(patterns: &mut Vec<Pattern>) {
     patterns.extend([
-        Pattern { op: "layout.apply", lower: lower_apply },
-        Pattern { op: "layout.restrict", lower: lower_apply },
-        Pattern { op: "layout.place", lower: lower_place },
+        Pattern::new("layout.apply", lower_apply),
+        Pattern::new("layout.restrict", lower_apply),
+        Pattern::new("layout.place", lower_place),
     ]);
 }
 
 pub fn run<'a>(root: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
     let mut ps = Vec::new();
     populate_layout_to_arith_patterns(&mut ps);
-    patterns::apply(root, cx, "convert-layout-to-arith", &ps, Illegal { dialects: &["layout"], ops: &[] })
+    patterns::apply(root, cx, "convert-layout-to-arith", &ps, Illegal::named(&["layout"], &[]))
 }
 
 /// `layout.place`: the flat index's row-major digits (the last extent fastest; no mod on the

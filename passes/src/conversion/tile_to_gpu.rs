@@ -21,7 +21,7 @@
 
 use crate::registry::PassInfo;
 use crate::{
-    analysis::prove_alignment::Divisibility,
+    analysis::divisibility::Divisibility,
     emit::control::{barrier_because, for_loop, if_else},
     emit::ids::{known_block_size, loops_around, workgroup_global},
     external::PassCx,
@@ -39,14 +39,14 @@ fn dynamic_smem<'a>(module: Op<'a>, b: Builder<'a>) -> Val<'a> {
 
 /// The patterns of `convert-tile-to-gpu`.
 pub fn populate_tile_to_gpu_patterns(patterns: &mut Vec<Pattern>) {
-    patterns.push(Pattern { op: "tile.copy", lower: lower_copy });
-    patterns.push(Pattern { op: "tile.alloc", lower: lower_alloc });
+    patterns.push(Pattern::new("tile.copy", lower_copy));
+    patterns.push(Pattern::new("tile.alloc", lower_alloc));
 }
 
 pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
     let mut ps = Vec::new();
     populate_tile_to_gpu_patterns(&mut ps);
-    patterns::apply(module, cx, "convert-tile-to-gpu", &ps, Illegal { dialects: &["tile"], ops: &[] })
+    patterns::apply(module, cx, "convert-tile-to-gpu", &ps, Illegal::named(&["tile"], &[]))
 }
 
 /// A shared buffer: the view of the dynamic shared memory at its planned offset.

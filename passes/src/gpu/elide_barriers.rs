@@ -22,19 +22,9 @@ use phobos_ir::{
     Blk, Op,
 };
 
-/// Does `op` (or anything nested in it) touch workgroup memory?
+/// Does `op` (or anything nested in it) touch workgroup memory? A call may.
 pub fn touches_shared(op: Op) -> bool {
-    op.walk().into_iter().any(|o| {
-        let n = o.name();
-        let mem = match n.as_str() {
-            "memref.load" | "vector.load" | "memref.generic_atomic_rmw" => Some(o.operand(0)),
-            // atomic_rmw takes the value first, then the memref.
-            "memref.store" | "vector.store" | "memref.atomic_rmw" => Some(o.operand(1)),
-            "func.call" => return true,
-            _ => None,
-        };
-        mem.is_some_and(|m| m.ty().memory_space() == 3)
-    })
+    crate::analysis::memory::touches_space(op, 3) || op.walk().into_iter().any(|o| o.is("func.call"))
 }
 
 fn scan<'a>(blk: Blk<'a>, entry: bool, cx: &PassCx<'a>) {

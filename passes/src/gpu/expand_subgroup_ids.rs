@@ -18,16 +18,16 @@ use phobos_ir::{diag::Diagnostic, Builder, Op, Val};
 /// The patterns of `expand-subgroup-ids`.
 pub fn populate_expand_subgroup_ids_patterns(patterns: &mut Vec<Pattern>) {
     patterns.extend([
-        Pattern { op: "gpu.subgroup_id", lower: lower_subgroup_id },
-        Pattern { op: "gpu.num_subgroups", lower: lower_num_subgroups },
-        Pattern { op: "gpu.subgroup_size", lower: lower_subgroup_size },
+        Pattern::new("gpu.subgroup_id", lower_subgroup_id),
+        Pattern::new("gpu.num_subgroups", lower_num_subgroups),
+        Pattern::new("gpu.subgroup_size", lower_subgroup_size),
     ]);
 }
 
 pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
     let mut ps = Vec::new();
     populate_expand_subgroup_ids_patterns(&mut ps);
-    let illegal = Illegal { dialects: &[], ops: &["gpu.subgroup_id", "gpu.num_subgroups", "gpu.subgroup_size"] };
+    let illegal = Illegal::named(&[], &["gpu.subgroup_id", "gpu.num_subgroups", "gpu.subgroup_size"]);
     patterns::apply(module, cx, "expand-subgroup-ids", &ps, illegal)
 }
 

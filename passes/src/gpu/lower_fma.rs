@@ -15,13 +15,13 @@ use phobos_ir::{diag::Diagnostic, Builder, Op, Val};
 
 /// The patterns of `lower-fma`.
 pub fn populate_lower_fma_patterns(patterns: &mut Vec<Pattern>) {
-    patterns.push(Pattern { op: "math.fma", lower: lower_fma });
+    patterns.push(Pattern::new("math.fma", lower_fma));
 }
 
 pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
     let mut ps = Vec::new();
     populate_lower_fma_patterns(&mut ps);
-    patterns::apply(module, cx, "lower-fma", &ps, Illegal { dialects: &[], ops: &["math.fma"] })
+    patterns::apply(module, cx, "lower-fma", &ps, Illegal::named(&[], &["math.fma"]))
 }
 
 fn lower_fma<'a>(op: Op<'a>, _cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnostic> {

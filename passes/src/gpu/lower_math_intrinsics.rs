@@ -13,14 +13,14 @@ use phobos_ir::{diag::Diagnostic, Builder, Op, Val};
 
 /// The patterns of `lower-math-intrinsics`.
 pub fn populate_lower_math_intrinsics_patterns(patterns: &mut Vec<Pattern>) {
-    patterns.push(Pattern { op: "math.trunc", lower: lower_trunc });
-    patterns.push(Pattern { op: "math.absi", lower: lower_absi });
+    patterns.push(Pattern::new("math.trunc", lower_trunc));
+    patterns.push(Pattern::new("math.absi", lower_absi));
 }
 
 pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
     let mut ps = Vec::new();
     populate_lower_math_intrinsics_patterns(&mut ps);
-    patterns::apply(module, cx, "lower-math-intrinsics", &ps, Illegal { dialects: &[], ops: &["math.trunc", "math.absi"] })
+    patterns::apply(module, cx, "lower-math-intrinsics", &ps, Illegal::named(&[], &["math.trunc", "math.absi"]))
 }
 
 fn lower_trunc<'a>(op: Op<'a>, _cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnostic> {

@@ -20,37 +20,47 @@
 //! a parameter the kernel never writes through the non-coherent cache (`ld.global.nc`), and
 //! crash selecting it for an atomic load.
 
-use crate::{external::PassCx, registry::PassInfo};
+use crate::{
+    external::PassCx,
+    patterns::{self, Illegal, Pattern, DISABLE_PATTERNS},
+    registry::PassInfo,
+};
 use phobos_ir::{diag::Diagnostic, Builder, Op, Val};
 
+/// The patterns of `lower-ordered-accesses`: an access with `phobos.ordering`, and a
+/// compare-and-swap.
+pub fn populate_lower_ordered_accesses_patterns(patterns: &mut Vec<Pattern>) {
+    patterns.extend([
+        Pattern::when("memref.atomic_rmw", has_ordering, lower),
+        Pattern::when("memref.store", has_ordering, lower),
+        Pattern::when("memref.generic_atomic_rmw", is_cas, lower),
+    ]);
+}
+
+fn has_ordering(o: Op) -> bool {
+    o.attr("phobos.ordering").is_some()
+}
+
+fn is_cas(o: Op) -> bool {
+    phobos_ir::idioms::compare_and_swap(o).is_some()
+}
+
+/// What must be gone after the pass: every access the patterns lower.
+fn ordered(o: Op) -> bool {
+    ((o.is("memref.atomic_rmw") || o.is("memref.store")) && has_ordering(o)) || is_cas(o)
+}
+
 pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
-    let ordered: Vec<Op<'a>> = module
-        .walk()
-        .into_iter()
-        .filter(|o| {
-            ((o.is("memref.atomic_rmw") || o.is("memref.store")) && o.attr("phobos.ordering").is_some())
-                || phobos_ir::idioms::compare_and_swap(*o).is_some()
-        })
-        .collect();
-    let mut failed = false;
-    for op in &ordered {
+    // First every parameter an ordered access reaches loses `noalias` (for the plain accesses
+    // of it too, lowered by LLVM later).
+    for op in module.walk().into_iter().filter(|o| ordered(*o)) {
         // (value, memref, indices) for a store or an atomic_rmw; (memref, indices) for a CAS.
         shared_with_others(op.operand(if op.is("memref.generic_atomic_rmw") { 0 } else { 1 }));
     }
-    for op in ordered {
-        match lower(op) {
-            Ok(v) => cx.replace(op, &v),
-            Err(d) => {
-                cx.diags.emit(d);
-                failed = true;
-            }
-        }
-    }
-    if failed {
-        Err(())
-    } else {
-        Ok(())
-    }
+    let mut ps = Vec::new();
+    populate_lower_ordered_accesses_patterns(&mut ps);
+    let illegal = Illegal { dialects: &[], ops: &[], when: Some(ordered) };
+    patterns::apply(module, cx, "lower-ordered-accesses", &ps, illegal)
 }
 
 /// Drops `llvm.noalias` from the kernel parameter `mem` views, if it views one.
@@ -114,7 +124,7 @@ fn address<'a>(op: Op<'a>, mem: Val<'a>, idx: &[Val<'a>]) -> Result<(Val<'a>, ph
     Ok((at, elem, bytes))
 }
 
-fn lower<'a>(op: Op<'a>) -> Result<Vec<Val<'a>>, Diagnostic> {
+fn lower<'a>(op: Op<'a>, _cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnostic> {
     let b = Builder::before(op);
     let ctx = b.ctx;
     let i64t = ctx.i(64);
@@ -168,6 +178,6 @@ pub const PASS: PassInfo = PassInfo {
     {phobos.ordering = \"release\"} into llvm.load/llvm.store with that ordering and syncscope(\"device\") on the \
     element's address (ld.acquire.gpu / st.release.gpu in PTX).",
     anchor: "",
-    options: &[],
+    options: &[DISABLE_PATTERNS],
     run,
 };

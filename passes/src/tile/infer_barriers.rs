@@ -33,10 +33,7 @@
 
 use crate::registry::PassInfo;
 use crate::{
-    analysis::{
-        uniformity::{Level, Uniformity},
-        verify_uniformity::offending_control,
-    },
+    analysis::uniformity::{offending_control, Level, Uniformity},
     emit::control::barrier_because,
     external::PassCx,
 };
@@ -76,7 +73,7 @@ impl<'a> Access<'a> {
 /// The planned bytes `[offset, offset + size)` of a buffer, when planned.
 fn bytes(buf: Val) -> Option<(u64, u64)> {
     let off = buf.def()?.int_attr("offset")? as u64;
-    Some((off, off + crate::tile::plan_shared_memory::bytes_of(buf.ty())))
+    Some((off, off + crate::analysis::memory::bytes_of(buf.ty())))
 }
 
 fn synchronized(buf: Val) -> bool {
@@ -98,12 +95,7 @@ struct Walk<'a, 'c> {
 
 /// The tracked buffer an access goes to, and whether it writes.
 fn access<'a>(op: Op<'a>) -> Option<(Val<'a>, bool)> {
-    let (mem, write) = match op.name().as_str() {
-        "memref.load" | "vector.load" => (op.operand(0), false),
-        "memref.store" | "vector.store" | "memref.atomic_rmw" => (op.operand(1), true),
-        "memref.generic_atomic_rmw" => (op.operand(0), true),
-        _ => return None,
-    };
+    let crate::analysis::memory::Access { mem, writes: write } = crate::analysis::memory::access(op)?;
     let def = mem.def()?;
     (def.is("tile.alloc") || def.is("tile.copy")).then_some((mem, write))
 }

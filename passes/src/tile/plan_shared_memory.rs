@@ -18,6 +18,7 @@
 //! `shared 'xs': offset 0, 1024 bytes (1x256 of f32)` ([`PlanEntry`]), which `phobos explain`
 //! reads and `phobos compile --remarks` prints.
 
+use crate::analysis::memory::bytes_of;
 use crate::registry::{OptInfo, PassInfo};
 use crate::{emit::ids::loops_around, external::PassCx};
 use phobos_ir::{
@@ -25,13 +26,6 @@ use phobos_ir::{
     Op, Val,
 };
 use std::collections::HashMap;
-
-/// Bytes of a static memref type.
-pub fn bytes_of(t: phobos_ir::Ty) -> u64 {
-    let n: i64 = t.shape().iter().map(|d| d.unwrap_or(0)).product();
-    let eb = t.element().scalar().map(|s| s.bits().div_ceil(8) as u64).unwrap_or(4);
-    n.max(0) as u64 * eb
-}
 
 /// Position of every op of `func` in program order, and for each op the position where it
 /// stops being live when used (the end of the outermost loop around the use).

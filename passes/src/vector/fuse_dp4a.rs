@@ -65,7 +65,7 @@ pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
         let mut acc = b.i32(0);
         for i in 0..n / 4 {
             let word = |w: Val<'a>| {
-                let x = b.op_value("vector.extract", &[w], i32t, &[("static_position", b.ctx.known_attr(&format!("array<i64: {i}>")))]);
+                let x = crate::emit::vector::extract(b, w, i);
                 b.op_value("llvm.bitcast", &[x], v4, &[])
             };
             let xa = word(aw);

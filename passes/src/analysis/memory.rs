@@ -1,0 +1,39 @@
+//! The one classification of memory accesses every pass uses: which memref an op reads or
+//! writes (uniformity, barrier inference and elision, the shared-memory plan), and the bytes of
+//! a static memref.
+
+use phobos_ir::{Op, Ty, Val};
+
+/// What an op does to which memref.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Access<'a> {
+    /// The memref it reads or writes.
+    pub mem: Val<'a>,
+    /// Whether it writes (an atomic reads and writes).
+    pub writes: bool,
+}
+
+/// The memref access `op` makes itself (nested ops not included), or None for other ops.
+pub fn access<'a>(op: Op<'a>) -> Option<Access<'a>> {
+    let (at, writes) = match op.name().as_str() {
+        "memref.load" | "vector.load" | "vector.maskedload" | "vector.transfer_read" => (0, false),
+        // The value to store comes first, then the memref.
+        "memref.store" | "vector.store" | "vector.transfer_write" | "memref.atomic_rmw" => (1, true),
+        // The memref comes first, the value to store last.
+        "vector.maskedstore" | "memref.generic_atomic_rmw" => (0, true),
+        _ => return None,
+    };
+    Some(Access { mem: op.operand(at), writes })
+}
+
+/// Whether `op` or an op nested in it accesses memory of address space `space` (3: workgroup).
+pub fn touches_space(op: Op, space: u32) -> bool {
+    op.walk().into_iter().any(|o| access(o).is_some_and(|a| a.mem.ty().memory_space() == space))
+}
+
+/// Bytes of a static memref type.
+pub fn bytes_of(t: Ty) -> u64 {
+    let n: i64 = t.shape().iter().map(|d| d.unwrap_or(0)).product();
+    let eb = t.element().scalar().map(|s| s.bits().div_ceil(8) as u64).unwrap_or(4);
+    n.max(0) as u64 * eb
+}
