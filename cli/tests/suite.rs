@@ -177,11 +177,17 @@ fn embedding_api_faults_are_structured() {
   gpu.func @oob(%x: memref<1099511627776xf32> {llvm.align = 16 : i64, phobos.tensor = "X", phobos.dims = ["N"]}, %n: i64 {phobos.dim = "N"}) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
     %t = gpu.thread_id x
     %one = arith.constant 1.0 : f32
+    %c0 = arith.constant 0 : index
     memref.store %one, %x[%t] : memref<1099511627776xf32>
     gpu.return
   }
 }
 "#;
+    // The first store is in bounds, the second faults: the host bytes must come back unchanged.
+    let src = &src.replace(
+        "    memref.store %one, %x[%t]",
+        "    memref.store %one, %x[%c0] : memref<1099511627776xf32>\n    memref.store %one, %x[%t]",
+    );
     let kernels = Compiler::new().unwrap().compile_mlir(src, "oob.mlir", &Options::default()).unwrap_or_else(|e| panic!("{e}"));
     // 16 floats for 32 threads: thread 16 stores past the end.
     let mut x = vec![0u8; 16 * 4];
@@ -190,7 +196,8 @@ fn embedding_api_faults_are_structured() {
             assert_eq!(f.kind, FaultKind::OutOfBounds, "{f}");
             assert_eq!((f.kernel.as_str(), f.cta, f.thread), ("oob", [0, 0, 0], Some([16, 0, 0])), "{f}");
             let loc = f.loc.as_ref().expect("a location");
-            assert_eq!((loc.file.as_str(), loc.line), ("oob.mlir", 5), "{f}");
+            assert_eq!((loc.file.as_str(), loc.line), ("oob.mlir", 7), "{f}");
+            assert!(x.iter().all(|b| *b == 0), "a launch that faulted changed the host bytes");
         }
         other => panic!("expected an out-of-bounds fault, got {:?}", other.map(|r| r.ms)),
     }

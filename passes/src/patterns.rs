@@ -14,7 +14,7 @@
 
 use crate::external::PassCx;
 use phobos_ir::{diag::Diagnostic, Op, Val};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// Lowers one op: builds its replacement before it, returns the values replacing its results.
 pub type Lower = for<'a> fn(Op<'a>, &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnostic>;
@@ -87,14 +87,11 @@ pub fn apply<'a>(root: Op<'a>, cx: &PassCx<'a>, flag: &str, patterns: &[Pattern]
     // address is reused while the set lives.
     let mut tried: HashSet<Op<'a>> = HashSet::new();
     let mut failed = false;
+    // One walk per round: the walk after the last round is the legality check's too.
+    let mut ops = root.walk();
     for round in 0.. {
-        // Collect first: rewriting while walking would invalidate the walk.
-        let matched: Vec<(Op<'a>, &Pattern)> = root
-            .walk()
-            .into_iter()
-            .filter(|o| !tried.contains(o))
-            .filter_map(|o| active.iter().find(|p| p.matches(o)).map(|p| (o, *p)))
-            .collect();
+        let matched: Vec<(Op<'a>, &Pattern)> =
+            ops.iter().filter(|o| !tried.contains(*o)).filter_map(|o| active.iter().find(|p| p.matches(*o)).map(|p| (*o, *p))).collect();
         if matched.is_empty() {
             break;
         }
@@ -105,17 +102,32 @@ pub fn apply<'a>(root: Op<'a>, cx: &PassCx<'a>, flag: &str, patterns: &[Pattern]
             ));
             return Err(());
         }
+        let mut prev = prev_in_blocks(&matched);
         for (op, p) in matched {
             tried.insert(op);
             // An op erased with an outer op is detached: skip it.
             if !attached(op, root) {
                 continue;
             }
-            let before = prev_in_block(op);
+            // Where the pattern's ops will start: after `before` (kept current below; an op an
+            // outer lowering moved to another block is looked up again).
+            let before = match prev.get(&op).copied().flatten() {
+                Some(b) if b.block() == op.block() => Some(b),
+                Some(_) => prev_in_block(op),
+                None => None,
+            };
             match (p.lower)(op, cx) {
-                Ok(vals) => cx.replace(op, &vals),
+                Ok(vals) => {
+                    // The next matched op now follows the last op this lowering built.
+                    if let Some(n) = op.next().filter(|n| prev.contains_key(n)) {
+                        prev.insert(n, built(op, before).last().copied().or(before));
+                    }
+                    cx.replace(op, &vals)
+                }
                 Err(d) => {
-                    roll_back(op, before, cx);
+                    for o in built(op, before).into_iter().rev() {
+                        cx.erase(o);
+                    }
                     cx.diags.emit(d);
                     failed = true;
                 }
@@ -124,9 +136,10 @@ pub fn apply<'a>(root: Op<'a>, cx: &PassCx<'a>, flag: &str, patterns: &[Pattern]
         if failed {
             return Err(());
         }
+        ops = root.walk();
     }
     // Legality: nothing the conversion removes is left.
-    let left: Vec<Op<'a>> = root.walk().into_iter().filter(|o| illegal.contains(*o)).collect();
+    let left: Vec<Op<'a>> = ops.into_iter().filter(|o| illegal.contains(*o)).collect();
     for op in &left {
         cx.diags.emit(Diagnostic::op_error(*op, format!("was not lowered by {flag}: failed to legalize this operation")));
     }
@@ -135,6 +148,27 @@ pub fn apply<'a>(root: Op<'a>, cx: &PassCx<'a>, flag: &str, patterns: &[Pattern]
     } else {
         Err(())
     }
+}
+
+/// The op before each matched op in its block: each block scanned once.
+fn prev_in_blocks<'a>(matched: &[(Op<'a>, &Pattern)]) -> HashMap<Op<'a>, Option<Op<'a>>> {
+    let wanted: HashSet<Op<'a>> = matched.iter().map(|(o, _)| *o).collect();
+    let mut out = HashMap::new();
+    let mut scanned = HashSet::new();
+    for (op, _) in matched {
+        let Some(blk) = op.block() else { continue };
+        if !scanned.insert(blk) {
+            continue;
+        }
+        let mut last = None;
+        for o in blk.ops() {
+            if wanted.contains(&o) {
+                out.insert(o, last);
+            }
+            last = Some(o);
+        }
+    }
+    out
 }
 
 /// The op before `op` in its block.
@@ -149,18 +183,21 @@ fn prev_in_block<'a>(op: Op<'a>) -> Option<Op<'a>> {
     None
 }
 
-/// Erases what a failed pattern built before `op` (after `before`), last first, so every use
-/// goes before its definition.
-fn roll_back<'a>(op: Op<'a>, before: Option<Op<'a>>, cx: &PassCx<'a>) {
-    let Some(blk) = op.block() else { return };
+/// The ops a pattern built before `op`: those after `before` (from the block's start when
+/// there was none), in order.
+fn built<'a>(op: Op<'a>, before: Option<Op<'a>>) -> Vec<Op<'a>> {
     let first = match before {
         Some(p) => p.next(),
-        None => blk.first_op(),
+        None => op.block().and_then(|b| b.first_op()),
     };
-    let built: Vec<Op<'a>> = std::iter::successors(first, |o| o.next()).take_while(|o| *o != op).collect();
-    for o in built.into_iter().rev() {
-        cx.erase(o);
+    let mut out = Vec::new();
+    for o in std::iter::successors(first, |o| o.next()) {
+        if o == op {
+            return out;
+        }
+        out.push(o);
     }
+    Vec::new() // `op` not after `before`: nothing is known to be the pattern's
 }
 
 /// Whether `op` is still inside `root` (not inside an op erased earlier).

@@ -299,7 +299,9 @@ impl Bound {
             })
             .collect::<Option<_>>()
             .ok_or_else(|| Error::Launch(format!("{} takes more tensors than the signature binds", kernel.name)))?;
-        let report = kernel.launch_with(device, grid, &mut args, opts)?;
+        // A fault drops the tensors: no copy of them is kept to restore.
+        let opts = LaunchOptions { discard_on_fault: true, ..opts.clone() };
+        let report = kernel.launch_with(device, grid, &mut args, &opts)?;
         drop(args);
         Ok((self.tensors, report))
     }

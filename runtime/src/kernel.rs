@@ -121,6 +121,9 @@ pub struct LaunchOptions {
     /// On a GPU, `(warm-up, reps)`: after the launch, time `reps` more with CUDA events
     /// ([`LaunchReport::kernel_ms`]); host buffers hold the first launch's results.
     pub timing: Option<(usize, usize)>,
+    /// The caller drops its host buffers when the launch faults, so the simulator keeps no copy
+    /// to restore them from (by default a faulting launch leaves host bytes as they were).
+    pub discard_on_fault: bool,
 }
 
 /// What a launch measured.

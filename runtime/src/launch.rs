@@ -202,50 +202,47 @@ impl Kernel {
         }
     }
 
-    /// Runs on the simulator. Device buffers are moved in and back (also after a fault); host
-    /// buffers are written back after a clean run.
+    /// Runs on the simulator, in place over the device buffers and the host bytes. A host
+    /// buffer is restored from a copy after a fault (unless the caller discards it): it changes
+    /// only with a clean run.
     fn run_sim(&self, grid: [u32; 3], args: &mut [Arg], opts: &LaunchOptions) -> Result<LaunchReport, Error> {
         let devices = distinct_devices(args);
         let mut held: Vec<_> = devices.iter().map(|d| d.sim_bytes().expect("placement checked")).collect();
         // The device buffers first, each once (an argument given twice is one buffer), then the
-        // host buffers.
-        let mut bufs: Vec<Vec<u8>> = held.iter_mut().map(|g| std::mem::take(&mut **g)).collect();
-        let mut values = Vec::new();
-        for a in args.iter() {
-            values.push(match a {
-                Arg::Buffer(b) => {
-                    bufs.push(b.to_vec());
-                    phobos_sim::ArgValue::Buffer(bufs.len() - 1)
+        // host buffers in argument order.
+        let mut hosts = 0;
+        let values: Vec<phobos_sim::ArgValue> = args
+            .iter()
+            .map(|a| match a {
+                Arg::Buffer(_) => {
+                    hosts += 1;
+                    phobos_sim::ArgValue::Buffer(devices.len() + hosts - 1)
                 }
                 Arg::Device(d) => phobos_sim::ArgValue::Buffer(devices.iter().position(|x| std::ptr::eq(*x, *d)).expect("listed")),
                 Arg::I32(v) => phobos_sim::ArgValue::Int(*v as i64),
                 Arg::I64(v) => phobos_sim::ArgValue::Int(*v),
                 Arg::F32(v) => phobos_sim::ArgValue::Float(*v as f64),
                 Arg::F64(v) => phobos_sim::ArgValue::Float(*v),
-            });
-        }
+            })
+            .collect();
         let launch = phobos_sim::Launch { grid, block: self.block, args: values, dynamic_shared: self.dynamic_shared };
         let sim_opts = opts.sim.clone().unwrap_or_else(|| phobos_sim::Options {
             shared_limit: phobos_passes::target::chip(&self.chip).map(|c| c.shared_optin).unwrap_or(phobos_passes::target::SHARED_DEFAULT)
                 as u32,
             ..Default::default()
         });
+        let mut bufs: Vec<&mut [u8]> = held.iter_mut().map(|g| g.as_mut_slice()).collect();
+        let mut host: Vec<&mut [u8]> = args.iter_mut().filter_map(|a| if let Arg::Buffer(b) = a { Some(&mut **b) } else { None }).collect();
+        let backup: Vec<Vec<u8>> = if opts.discard_on_fault { Vec::new() } else { host.iter().map(|b| b.to_vec()).collect() };
+        bufs.append(&mut host);
         let result = match opts.trace {
             Some(cta) => phobos_sim::run_traced(&self.sim, &launch, &mut bufs, &sim_opts, cta).map(|(s, t)| (s, Some(t))),
             None => phobos_sim::run(&self.sim, &launch, &mut bufs, &sim_opts).map(|s| (s, None)),
         }
         .map_err(Error::from);
-        let mut filled = bufs.into_iter();
-        // Device buffers get their bytes back (after a fault too); host buffers after a clean run.
-        for g in held.iter_mut() {
-            **g = filled.next().expect("a buffer per device buffer");
-        }
-        for a in args.iter_mut() {
-            if let Arg::Buffer(b) = a {
-                let bytes = filled.next().expect("a buffer per argument");
-                if result.is_ok() {
-                    b.copy_from_slice(&bytes);
-                }
+        if result.is_err() {
+            for (b, saved) in bufs[devices.len()..].iter_mut().zip(backup) {
+                b.copy_from_slice(&saved);
             }
         }
         result.map(|(stats, trace)| LaunchReport {

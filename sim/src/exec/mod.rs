@@ -142,7 +142,7 @@ pub struct Stats {
 }
 
 /// Runs `k` with `launch` over `bufs` (the buffers the launch's arguments index).
-pub fn run(k: &Kernel, launch: &Launch, bufs: &mut [Vec<u8>], opts: &Options) -> Result<Stats, Fault> {
+pub fn run(k: &Kernel, launch: &Launch, bufs: &mut [&mut [u8]], opts: &Options) -> Result<Stats, Fault> {
     run_with(k, launch, bufs, opts, None).map(|r| r.0)
 }
 
@@ -150,7 +150,7 @@ pub fn run(k: &Kernel, launch: &Launch, bufs: &mut [Vec<u8>], opts: &Options) ->
 pub fn run_traced(
     k: &Kernel,
     launch: &Launch,
-    bufs: &mut [Vec<u8>],
+    bufs: &mut [&mut [u8]],
     opts: &Options,
     cta: [u32; 3],
 ) -> Result<(Stats, trace::Trace), Fault> {
@@ -176,7 +176,7 @@ pub fn run_traced(
 fn run_with(
     k: &Kernel,
     launch: &Launch,
-    bufs: &mut [Vec<u8>],
+    bufs: &mut [&mut [u8]],
     opts: &Options,
     trace: Option<trace::Trace>,
 ) -> Result<(Stats, Option<trace::Trace>), Fault> {
@@ -231,7 +231,9 @@ fn run_with(
         matches!(i, Inst::Atomic { .. } | Inst::Cas { .. } | Inst::Load { acquire: true, .. } | Inst::Store { release: true, .. })
     });
     let ordering = (talks && opts.check_races).then(ordering::Ordering::default);
-    let mut ctx = Ctx { k, bufs, arg_buf, launch, opts, stats: Stats::default(), writes: 0, ordering, trace };
+    // Reborrowed so the buffers and the context share one lifetime.
+    let mut bufs: Vec<&mut [u8]> = bufs.iter_mut().map(|b| &mut **b).collect();
+    let mut ctx = Ctx { k, bufs: &mut bufs, arg_buf, launch, opts, stats: Stats::default(), writes: 0, ordering, trace };
     let nwarps = threads.div_ceil(32);
     let total: u64 = launch.grid.iter().map(|g| *g as u64).product();
     let shared_bytes = (k.shared_bytes + launch.dynamic_shared) as usize;

@@ -78,7 +78,7 @@ pub(super) struct Cta {
 
 pub(super) struct Ctx<'a> {
     pub(super) k: &'a Kernel,
-    pub(super) bufs: &'a mut [Vec<u8>],
+    pub(super) bufs: &'a mut [&'a mut [u8]],
     /// Kernel argument index -> buffer index.
     pub(super) arg_buf: Vec<Option<usize>>,
     pub(super) launch: &'a Launch,
