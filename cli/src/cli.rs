@@ -442,31 +442,26 @@ fn compile_one(a: &CompileArgs) -> i32 {
     if !is_phobos && (a.emit == Emit::Ast || a.kernel.is_some() || !defines.is_empty()) {
         return fail("--emit=ast, --kernel and -D apply to .phobos sources");
     }
-    // Step 1. The frontend: .phobos to L1 MLIR text.
-    let src = phobos_frontend::Source::new(filename.clone(), text.clone());
-    let (l1_text, entries) = if is_phobos {
-        if a.emit == Emit::Ast {
-            return match phobos_frontend::parse(&src) {
-                Ok(ast) => write_out(&a.output, &(serde_json::to_string_pretty(&ast).expect("AST serializes") + "\n")),
-                Err(d) => {
-                    eprint!("{}", d.render(&src));
-                    1
-                }
-            };
-        }
-        let fopts = phobos_frontend::Options { defines, kernel: a.kernel.clone(), no_fma: a.no_fma, fast_math: a.fast_math };
-        match phobos_frontend::compile(&src, &fopts) {
-            Ok(out) => (out.mlir, out.entries),
-            Err(diags) => {
-                for d in diags {
-                    eprint!("{}", d.render(&src));
-                }
-                return 1;
+    // Step 1. The front door: .phobos to L1 MLIR text.
+    if is_phobos && a.emit == Emit::Ast {
+        let src = phobos_frontend::Source::new(filename.clone(), text.clone());
+        return match phobos_frontend::parse(&src) {
+            Ok(ast) => write_out(&a.output, &(serde_json::to_string_pretty(&ast).expect("AST serializes") + "\n")),
+            Err(d) => {
+                eprint!("{}", d.render(&src));
+                1
             }
+        };
+    }
+    let fopts = phobos_frontend::Options { defines, kernel: a.kernel.clone(), no_fma: a.no_fma, fast_math: a.fast_math };
+    let l1 = match phobos_compiler::front_door::l1_of(&filename, &text, &fopts) {
+        Ok(l1) => l1,
+        Err(e) => {
+            eprint!("{}", e.rendered);
+            return 1;
         }
-    } else {
-        (text.clone(), Vec::new())
     };
+    let (l1_text, entries) = (l1.text, l1.entries.unwrap_or_default());
     // Step 2. MLIR: parse, verify, lower to the stage asked for.
     let stage = match a.emit {
         Emit::Ast => unreachable!("handled above"),
@@ -497,7 +492,7 @@ fn compile_one(a: &CompileArgs) -> i32 {
         ir_sink: crate::stderr_sink(),
         ..Default::default()
     };
-    let parse_name = if is_phobos { format!("{filename}.l1.mlir") } else { filename.clone() };
+    let parse_name = l1.name;
     // The cache serves plain compiles: dumps, IR printing, remarks, --stats (which reads the
     // module) and --repeat always compile.
     let plain = opts.dump_dir.is_none()
@@ -547,19 +542,8 @@ fn compile_one(a: &CompileArgs) -> i32 {
         let mut times = Vec::new();
         for _ in 0..n {
             let t0 = std::time::Instant::now();
-            let l1 = if is_phobos {
-                let fopts = phobos_frontend::Options {
-                    defines: parse_defines(&a.defines).unwrap_or_default(),
-                    kernel: a.kernel.clone(),
-                    no_fma: a.no_fma,
-                    fast_math: a.fast_math,
-                };
-                match phobos_frontend::compile(&src, &fopts) {
-                    Ok(o) => o.mlir,
-                    Err(_) => return fail("the source stopped compiling"),
-                }
-            } else {
-                l1_text.clone()
+            let Ok(l1) = phobos_compiler::front_door::l1_of(&filename, &text, &fopts).map(|l| l.text) else {
+                return fail("the source stopped compiling");
             };
             let Some(m) = session.parse(&l1, &parse_name) else { return fail("the L1 stopped parsing") };
             let quiet = CompileOptions { target: opts.target.clone(), ..Default::default() };

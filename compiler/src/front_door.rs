@@ -1,8 +1,9 @@
-//! The one front door from source to a SIMT-level module: a `.phobos` source (through the
-//! language frontend) or `.mlir` text, lowered by the Phobos pipeline, with the kernel's
-//! [`Signature`]; and [`execute`], the one path from such a module and named arrays to a launch
-//! on a [`Device`]. `phobos run`, `phobos explain`, selftest and the tests go through here; the
-//! embedding API compiles through [`crate::compile`] and launches through the same runtime.
+//! The one front door from source to module. [`l1_of`]: a `.phobos` source through the language
+//! frontend, or `.mlir` text, as L1 MLIR text; every compile starts there (`phobos compile`, the
+//! embedding API's `compile_phobos`, and what follows). [`load_text`]: on to a SIMT-level module
+//! with the kernel's [`Signature`]; [`execute`]: from such a module and named arrays to a launch
+//! on a [`Device`] through the runtime. `phobos run`, `phobos explain`, selftest and the tests
+//! go through `load_text` and `execute`; the embedding API launches through the same runtime.
 //! Nothing here prints: diagnostics come back rendered, for the caller to show.
 
 use crate::{
@@ -73,6 +74,43 @@ pub struct Loaded<'s> {
     pub warnings: String,
 }
 
+/// A source as L1 MLIR text: where every compile starts (`phobos compile`, `phobos run`,
+/// `phobos explain`, the embedding API).
+pub struct L1 {
+    /// The L1 MLIR text.
+    pub text: String,
+    /// The name it is parsed under: `k.phobos.l1.mlir` for a source (its ops are located in the
+    /// source), the file's own name for `.mlir`.
+    pub name: String,
+    /// The frontend's entries (kernels and their specializations) for a `.phobos` source.
+    pub entries: Option<Vec<phobos_frontend::Entry>>,
+}
+
+/// The frontend's diagnostics on a `.phobos` source, and their rendering.
+#[derive(Debug)]
+pub struct FrontendErrors {
+    /// Each diagnostic, located in the source.
+    pub diagnostics: Vec<Diagnostic>,
+    /// As the CLI prints them, with the source lines.
+    pub rendered: String,
+}
+
+/// The front door's first step: a `.phobos` source (by its name) through the language
+/// frontend, anything else taken as MLIR text as it is.
+pub fn l1_of(filename: &str, text: &str, opts: &phobos_frontend::Options) -> Result<L1, FrontendErrors> {
+    if !filename.ends_with(".phobos") {
+        return Ok(L1 { text: text.to_string(), name: filename.to_string(), entries: None });
+    }
+    let src = phobos_frontend::Source::new(filename, text);
+    match phobos_frontend::compile(&src, opts) {
+        Ok(o) => Ok(L1 { text: o.mlir, name: format!("{filename}.l1.mlir"), entries: Some(o.entries) }),
+        Err(ds) => Err(FrontendErrors {
+            diagnostics: ds.iter().map(|d| crate::render::frontend_diagnostic(d, &src)).collect(),
+            rendered: ds.iter().map(|d| d.render(&src)).collect(),
+        }),
+    }
+}
+
 /// Compiles the source at `path` (`.phobos` or `.mlir`) to the SIMT level.
 pub fn load_file<'s>(
     session: &'s Session,
@@ -103,19 +141,9 @@ pub fn load_text<'s>(
         return Err(RunError::Usage(format!("{filename}: expected a .phobos source or an .mlir file")));
     }
     let source = |f: &str| (f == filename).then(|| text.clone());
-    let (mlir, entries) = if is_phobos {
-        let src = phobos_frontend::Source::new(filename.clone(), text.clone());
-        match phobos_frontend::compile(&src, opts) {
-            Ok(o) => (o.mlir, Some(o.entries)),
-            Err(ds) => {
-                let diagnostics = ds.iter().map(|d| d.render(&src)).collect();
-                return Err(RunError::Compile { diagnostics, failure: None });
-            }
-        }
-    } else {
-        (text.clone(), None)
-    };
-    let module = session.parse(&mlir, &if is_phobos { format!("{filename}.l1.mlir") } else { filename.clone() });
+    let l1 = l1_of(&filename, &text, opts).map_err(|e| RunError::Compile { diagnostics: e.rendered, failure: None })?;
+    let entries = l1.entries;
+    let module = session.parse(&l1.text, &l1.name);
     // An .mlir file already at the SIMT level (no Phobos op) runs as written: the simulator can
     // then run kernels the compiler would reject or never produce (a missing barrier).
     let is_l1 = |m: &OwnedModule| {

@@ -29,7 +29,7 @@ mod stages;
 
 use phobos_compiler::{
     compile::{self, CompileOptions},
-    render,
+    front_door, render,
     session::Session,
 };
 use phobos_passes::pipelines::Target;
@@ -94,18 +94,13 @@ impl Compiler {
 
     /// Compiles a `.phobos` source.
     pub fn compile_phobos(&self, source: &str, filename: &str, opts: &Options) -> Result<Vec<Kernel>, Error> {
-        let src = phobos_frontend::Source::new(filename, source);
-        let out = phobos_frontend::compile(
-            &src,
-            &phobos_frontend::Options { no_fma: opts.no_fma, fast_math: opts.fast_math, ..Default::default() },
-        )
-        .map_err(|ds| {
-            let list: Vec<Diagnostic> = ds.iter().map(|d| render::frontend_diagnostic(d, &src)).collect();
-            Error::Compile(Diagnostics::new(list, ds.iter().map(|d| d.render(&src)).collect()))
-        })?;
+        let fopts = phobos_frontend::Options { no_fma: opts.no_fma, fast_math: opts.fast_math, ..Default::default() };
+        // The front door's first step, as `phobos compile` and `phobos run` take it.
+        let l1 = front_door::l1_of(filename, source, &fopts).map_err(|e| Error::Compile(Diagnostics::new(e.diagnostics, e.rendered)))?;
         self.session.diags.take();
-        let l1 = format!("{filename}.l1.mlir");
-        let Some(module) = self.session.parse(&out.mlir, &l1) else { return Err(Error::Compile(self.render(Some((&l1, &out.mlir))))) };
+        let Some(module) = self.session.parse(&l1.text, &l1.name) else {
+            return Err(Error::Compile(self.render(Some((&l1.name, &l1.text)))));
+        };
         // Diagnostics point into the source (the L1 text carries its locations).
         self.compile(&module, opts, Some((filename, source)), false).map(|(k, _)| k)
     }
