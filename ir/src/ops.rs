@@ -31,6 +31,11 @@ impl<'a> Op<'a> {
         // SAFETY: the op is live for `'a`; mlirOperationGetNumOperands only reads it.
         unsafe { mlirOperationGetNumOperands(self.raw) as usize }
     }
+    /// Operand `i`, or None past the last.
+    pub fn get_operand(self, i: usize) -> Option<Val<'a>> {
+        (i < self.num_operands()).then(|| self.operand(i))
+    }
+    /// Operand `i`; panics past the last (a bug in the caller: see [`Op::get_operand`]).
     pub fn operand(self, i: usize) -> Val<'a> {
         check(i, self.num_operands(), "operand", self);
         // SAFETY: the op is live for `'a` and `i` is below its operand count (checked above).
@@ -48,6 +53,11 @@ impl<'a> Op<'a> {
         // SAFETY: the op is live for `'a`; mlirOperationGetNumResults only reads it.
         unsafe { mlirOperationGetNumResults(self.raw) as usize }
     }
+    /// Result `i`, or None past the last.
+    pub fn get_result(self, i: usize) -> Option<Val<'a>> {
+        (i < self.num_results()).then(|| self.result(i))
+    }
+    /// Result `i`; panics past the last (see [`Op::get_result`]).
     pub fn result(self, i: usize) -> Val<'a> {
         check(i, self.num_results(), "result", self);
         // SAFETY: the op is live for `'a` and `i` is below its result count (checked above).
@@ -98,6 +108,11 @@ impl<'a> Op<'a> {
         // SAFETY: the op is live for `'a`; mlirOperationGetNumRegions only reads it.
         unsafe { mlirOperationGetNumRegions(self.raw) as usize }
     }
+    /// Region `i`, or None past the last.
+    pub fn get_region(self, i: usize) -> Option<Reg<'a>> {
+        (i < self.num_regions()).then(|| self.region(i))
+    }
+    /// Region `i`; panics past the last (see [`Op::get_region`]).
     pub fn region(self, i: usize) -> Reg<'a> {
         check(i, self.num_regions(), "region", self);
         // SAFETY: the op is live for `'a` and `i` is below its region count (checked above).
@@ -319,6 +334,11 @@ impl<'a> Blk<'a> {
         // SAFETY: the block is live for `'a`; mlirBlockGetNumArguments only reads it.
         unsafe { mlirBlockGetNumArguments(self.raw) as usize }
     }
+    /// Argument `i`, or None past the last.
+    pub fn get_arg(self, i: usize) -> Option<Val<'a>> {
+        (i < self.num_args()).then(|| self.arg(i))
+    }
+    /// Argument `i`; panics past the last (see [`Blk::get_arg`]).
     pub fn arg(self, i: usize) -> Val<'a> {
         let n = self.num_args();
         assert!(i < n, "phobos bug: block argument {i} of a block with {n}");

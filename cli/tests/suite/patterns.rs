@@ -81,3 +81,16 @@ fn patterns_that_never_converge_are_an_error() {
     assert!(result.is_err());
     assert!(diags.iter().any(|d| d.message.contains("keep creating ops they lower")), "{diags:?}");
 }
+
+#[test]
+fn ir_accessors_check_their_index() {
+    let session = Session::new(false).expect("a session");
+    let m = session.parse(MODULE, "patterns.mlir").expect("the module parses");
+    let argmin = m.op().find_all("lane.argmin")[0];
+    assert!(argmin.get_operand(0).is_some() && argmin.get_operand(1).is_none());
+    assert!(argmin.get_result(1).is_none() && argmin.get_region(0).is_none());
+    let entry = m.op().find_all("gpu.func")[0].region(0).first_block().expect("a body");
+    assert!(entry.get_arg(1).is_some() && entry.get_arg(2).is_none());
+    let past = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| argmin.operand(3)));
+    assert!(past.is_err(), "operand 3 of an op with one must panic, not read past the list");
+}
