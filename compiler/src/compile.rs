@@ -125,15 +125,40 @@ pub fn lower_from(
     stage: Stage,
     opts: &CompileOptions,
 ) -> Result<Lowered, CompileError> {
+    let (info, result) = lower_keeping(session, module, from, stage, opts);
+    result.map(|()| info)
+}
+
+/// [`lower_from`], giving back what it kept (stages, passes) on failure too: the IR of every
+/// stage and pass that ran, up to the failing pass's input.
+pub fn lower_keeping(
+    session: &Session,
+    module: &OwnedModule,
+    from: Stage,
+    stage: Stage,
+    opts: &CompileOptions,
+) -> (Lowered, Result<(), CompileError>) {
+    let mut info = Lowered::default();
+    let result = lower_into(session, module, from, stage, opts, &mut info);
+    (info, result)
+}
+
+fn lower_into(
+    session: &Session,
+    module: &OwnedModule,
+    from: Stage,
+    stage: Stage,
+    opts: &CompileOptions,
+    info: &mut Lowered,
+) -> Result<(), CompileError> {
     assert!(matches!(from, Stage::L1 | Stage::Simt), "lowering starts at L1 or SIMT, not {from:?}");
     if !has_kernel(session, module) || !phobos_dialects::verify(module.op(), &session.diags) {
         return Err(CompileError::Invalid);
     }
-    let mut info = Lowered::default();
     let keep_passes = opts.keep_passes || opts.dump_dir.is_some();
     let input = if keep_passes || opts.keep_stages { module.op().to_string() } else { String::new() };
     if opts.keep_stages {
-        info.stages.push((Stage::L1, input.clone()));
+        info.stages.push((from, input.clone()));
     }
     // Where each gpu.module's first kernel is (its source, for a .phobos input): an error about
     // the PTX names it, since the PTX has no locations.
@@ -146,7 +171,10 @@ pub fn lower_from(
     let mut result = Ok(());
     if stage != Stage::L1 {
         let mut steps = if from == Stage::L1 { vec![(Stage::Simt, simt_pipeline(&opts.target))] } else { vec![] };
-        steps.extend(backend_pipelines(stage, &opts.target));
+        // From the SIMT level, libdevice is linked only when the module calls it, as below.
+        let lean = phobos_passes::pipelines::Target { libdevice: None, ..opts.target.clone() };
+        let backend_target = if from == Stage::Simt && !needs_libdevice(module) { &lean } else { &opts.target };
+        steps.extend(backend_pipelines(stage, backend_target));
         for i in 0..steps.len() {
             let (reached, pipeline) = steps[i].clone();
             result = run_stage(session, module, &pipeline, opts, reached, keep_passes, &mut info.passes);
@@ -183,7 +211,7 @@ pub fn lower_from(
     if !phobos_dialects::verify(module.op(), &session.diags) {
         return Err(CompileError::Invalid);
     }
-    Ok(info)
+    Ok(())
 }
 
 /// Whether a SIMT-level module has an op that lowers to a libdevice call: a `math` op other

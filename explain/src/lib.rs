@@ -117,7 +117,7 @@ pub fn explain(req: &Request) -> Result<Explanation, RunError> {
     let opts = LaunchOptions { sim: Some(sim_opts), trace: Some(req.cta), ..Default::default() };
     let run = front_door::execute(&session, &module, &sig, &arrays, &defines, req.grid, &Device::Simulator, &req.chip, &opts)?;
     let trace = run.report.trace.as_ref().expect("a traced run has a trace");
-    let sim = run.kernel.sim();
+    let sim = run.kernel.sim()?;
     let entry = run.kernel.name.clone();
     let tensors: Vec<Tensor> = run
         .outputs

@@ -128,13 +128,37 @@ impl Compiler {
         keep: bool,
     ) -> Result<(Vec<Kernel>, compile::Lowered), Error> {
         self.check_context(module)?;
-        let copts = CompileOptions { keep_stages: keep, keep_passes: keep, ..self.compile_options(opts)? };
-        // SAFETY: a clone is a detached module that only this OwnedModule owns.
+        // One lowering: L1 to SIMT (what the simulator runs), then a copy of that on to PTX. The
+        // IR is kept for `keep` and for a dump directory, written once, after a failure too.
+        let dump = opts.dump_dir.is_some();
+        let copts = CompileOptions { keep_stages: keep || dump, keep_passes: keep || dump, ..self.compile_options(opts)? };
+        let copts = CompileOptions { dump_dir: None, ..copts };
         let simt = module.clone_module();
-        compile::lower(&self.session, &simt, compile::Stage::Simt, &CompileOptions { target: copts.target.clone(), ..Default::default() })
-            .map_err(|e| self.failed(e, source))?;
-        let ptx_module = module.clone_module();
-        let lowered = compile::lower(&self.session, &ptx_module, compile::Stage::Ptx, &copts).map_err(|e| self.failed(e, source))?;
+        let (mut lowered, first) = compile::lower_keeping(&self.session, &simt, compile::Stage::L1, compile::Stage::Simt, &copts);
+        let ptx_module = simt.clone_module();
+        let result = first.and_then(|()| {
+            let (rest, r) = compile::lower_keeping(&self.session, &ptx_module, compile::Stage::Simt, compile::Stage::Ptx, &copts);
+            // Its first stage is the SIMT text the first lowering ended with.
+            lowered.stages.extend(rest.stages.into_iter().skip(1));
+            lowered.passes.extend(rest.passes);
+            r
+        });
+        if let Some(dir) = &opts.dump_dir {
+            let input = lowered.stages.first().map(|(_, t)| t.as_str()).unwrap_or_default();
+            compile::write_dumps(dir, input, &lowered.passes).map_err(|e| self.failed(e, source))?;
+        }
+        if let Err(e) = result {
+            let ir = lowered.stages.iter().take(1).map(|(s, t)| (s.name().to_string(), t.clone()));
+            let ir = ir.chain(lowered.passes.iter().map(|p| (format!("{}/{}", p.stage.name(), p.pass), p.ir.clone()))).collect();
+            return Err(match self.failed(e, source) {
+                Error::Compile(d) => Error::Compile(d.with_ir(ir)),
+                other => other,
+            });
+        }
+        if !keep {
+            lowered.stages.clear();
+            lowered.passes.clear();
+        }
         let mut kernels = Vec::new();
         for gm in simt.op().find_all("gpu.module") {
             let ptx = compile::ptx_of(&ptx_module, &gm.str_attr("sym_name").unwrap_or_default())

@@ -122,13 +122,8 @@ impl Compiler {
     pub fn compile_staged(&self, module: &OwnedModule, opts: &Options) -> Result<Compiled, Error> {
         self.session.diags.take();
         let (kernels, lowered) = self.compile(module, opts, None, true)?;
-        // The module is lowered twice (for the simulator and to PTX): each remark comes twice.
-        let mut diagnostics: Vec<super::Diagnostic> = Vec::new();
-        for d in self.session.diags.take() {
-            if !diagnostics.contains(&d) {
-                diagnostics.push(d);
-            }
-        }
+        // One lowering (L1 to SIMT, then on to PTX): each remark once.
+        let diagnostics = self.session.diags.take();
         let mut ir = staged_of(lowered, true);
         ir.ptx = kernels.iter().fold(Vec::new(), |mut v: Vec<(String, String)>, k| {
             if !v.iter().any(|(m, _)| *m == k.gpu_module) {

@@ -35,18 +35,30 @@ pub enum Error {
 pub struct Diagnostics {
     list: Vec<Diagnostic>,
     rendered: String,
+    ir: Vec<(String, String)>,
 }
 
 impl Diagnostics {
     /// Diagnostics, and their text (rendered with source lines by the caller).
     pub fn new(list: Vec<Diagnostic>, rendered: String) -> Diagnostics {
-        Diagnostics { list, rendered }
+        Diagnostics { list, rendered, ir: Vec::new() }
+    }
+    /// These diagnostics with the IR of the compile that failed (see [`Diagnostics::ir`]).
+    pub fn with_ir(mut self, ir: Vec<(String, String)>) -> Diagnostics {
+        self.ir = ir;
+        self
+    }
+    /// The IR of the compile that failed, in order, as `(name, text)`: `l1` (the input), then
+    /// after each pass (`simt/convert-lane-to-gpu`, ...), the last being what the failing pass
+    /// left; empty unless the compile kept its IR (`Compiler::compile_staged`, or a `dump_dir`).
+    pub fn ir(&self) -> &[(String, String)] {
+        &self.ir
     }
     /// One error with no source location (an API misuse, not a fault of the input's text).
     pub fn unlocated(message: impl Into<String>) -> Diagnostics {
         let d = Diagnostic::new(Severity::Error, None, message);
         let rendered = d.render();
-        Diagnostics { list: vec![d], rendered }
+        Diagnostics { list: vec![d], rendered, ir: Vec::new() }
     }
     /// Every diagnostic, notes attached to the one they explain.
     pub fn all(&self) -> &[Diagnostic] {

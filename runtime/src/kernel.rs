@@ -51,7 +51,11 @@ pub struct Kernel {
     pub dynamic_shared: u32,
     /// The parameters, in launch order.
     pub params: Vec<Param>,
-    pub(crate) sim: phobos_sim::Kernel,
+    /// The parameters as every device checks them.
+    pub(crate) args: Vec<phobos_sim::ArgKind>,
+    /// The simulator's program, or why the simulator cannot run the kernel: a GPU compile does
+    /// not depend on the simulator; a launch there reports it (located).
+    pub(crate) sim: Result<phobos_sim::Kernel, phobos_sim::Unsupported>,
     pub(crate) loaded: LoadedCache,
 }
 
@@ -74,15 +78,14 @@ impl std::fmt::Debug for Kernel {
 impl Kernel {
     /// The kernel `name` of the SIMT-level `gpu_module` (an op of the compiler's module),
     /// translated for the simulator, with `ptx` (empty when there is none) compiled for `chip`.
+    /// The simulator's translation is kept for the first launch there: an op the simulator
+    /// lacks fails that launch, not the compile.
     pub fn translate(gpu_module: phobos_ir::Op, name: &str, chip: &str, ptx: String) -> Result<Kernel, Error> {
-        let sim = phobos_sim::translate(gpu_module, name).map_err(|u| {
-            let rendered = u.to_string();
-            Error::Compile(Diagnostics::new(vec![crate::Diagnostic::new(crate::Severity::Error, u.loc, u.message)], rendered))
-        })?;
-        let block = sim.block.ok_or_else(|| {
+        let sig = phobos_sim::signature(gpu_module, name).map_err(unsupported)?;
+        let block = sig.block.ok_or_else(|| {
             Error::Compile(Diagnostics::unlocated(format!("{name} has no known_block_size; a launch needs the block size")))
         })?;
-        let params = sim
+        let params = sig
             .args
             .iter()
             .map(|a| match a {
@@ -96,18 +99,25 @@ impl Kernel {
             ptx,
             chip: chip.to_string(),
             block,
-            dynamic_shared: sim.dynamic_shared,
+            dynamic_shared: sig.dynamic_shared,
             params,
-            sim,
+            args: sig.args,
+            sim: phobos_sim::translate(gpu_module, name),
             loaded: Default::default(),
         })
     }
 
     /// The simulator's program (its instructions and argument kinds, for tools that read a
-    /// trace against it).
-    pub fn sim(&self) -> &phobos_sim::Kernel {
-        &self.sim
+    /// trace against it), or why the simulator cannot run the kernel.
+    pub fn sim(&self) -> Result<&phobos_sim::Kernel, Error> {
+        self.sim.as_ref().map_err(|u| unsupported(u.clone()))
     }
+}
+
+/// What the simulator cannot translate, as a located compile error.
+fn unsupported(u: phobos_sim::Unsupported) -> Error {
+    let rendered = u.to_string();
+    Error::Compile(Diagnostics::new(vec![crate::Diagnostic::new(crate::Severity::Error, u.loc, u.message)], rendered))
 }
 
 /// How a launch runs, past its grid and arguments.

@@ -36,7 +36,7 @@ impl Kernel {
         if args.len() != self.params.len() {
             return Err(Error::Launch(format!("{} takes {} arguments, got {}", self.name, self.params.len(), args.len())));
         }
-        for (i, (kind, a)) in self.sim.args.iter().zip(args.iter()).enumerate() {
+        for (i, (kind, a)) in self.args.iter().zip(args.iter()).enumerate() {
             let given = match a {
                 Arg::Buffer(_) | Arg::Device(_) => "a buffer",
                 Arg::I32(_) => "Arg::I32",
@@ -95,7 +95,7 @@ impl Kernel {
     /// the dimensions being constants or the values of the scalar arguments that bind them.
     fn check_lengths(&self, args: &[Arg]) -> Result<(), Error> {
         let mut dims: std::collections::HashMap<&str, i64> = std::collections::HashMap::new();
-        for (kind, a) in self.sim.args.iter().zip(args.iter()) {
+        for (kind, a) in self.args.iter().zip(args.iter()) {
             if let (phobos_sim::ArgKind::Scalar { name, .. }, Arg::I32(v)) = (kind, a) {
                 dims.insert(name, *v as i64);
             }
@@ -103,7 +103,7 @@ impl Kernel {
                 dims.insert(name, *v);
             }
         }
-        for (i, (kind, a)) in self.sim.args.iter().zip(args.iter()).enumerate() {
+        for (i, (kind, a)) in self.args.iter().zip(args.iter()).enumerate() {
             let (phobos_sim::ArgKind::Buffer { name, elem, dims: names }, Some(len)) = (kind, buffer_len(a)) else { continue };
             if names.is_empty() {
                 continue;
@@ -225,6 +225,7 @@ impl Kernel {
                 Arg::F64(v) => phobos_sim::ArgValue::Float(*v),
             })
             .collect();
+        let program = self.sim()?;
         let launch = phobos_sim::Launch { grid, block: self.block, args: values, dynamic_shared: self.dynamic_shared };
         let sim_opts = opts.sim.clone().unwrap_or_else(|| phobos_sim::Options {
             shared_limit: phobos_passes::target::chip(&self.chip).map(|c| c.shared_optin).unwrap_or(phobos_passes::target::SHARED_DEFAULT)
@@ -236,8 +237,8 @@ impl Kernel {
         let backup: Vec<Vec<u8>> = if opts.discard_on_fault { Vec::new() } else { host.iter().map(|b| b.to_vec()).collect() };
         bufs.append(&mut host);
         let result = match opts.trace {
-            Some(cta) => phobos_sim::run_traced(&self.sim, &launch, &mut bufs, &sim_opts, cta).map(|(s, t)| (s, Some(t))),
-            None => phobos_sim::run(&self.sim, &launch, &mut bufs, &sim_opts).map(|s| (s, None)),
+            Some(cta) => phobos_sim::run_traced(program, &launch, &mut bufs, &sim_opts, cta).map(|(s, t)| (s, Some(t))),
+            None => phobos_sim::run(program, &launch, &mut bufs, &sim_opts).map(|s| (s, None)),
         }
         .map_err(Error::from);
         if result.is_err() {

@@ -14,4 +14,4 @@ pub use exec::{
     MAX_GRID,
 };
 pub use program::{ArgKind, Kernel, Prim};
-pub use translate::{translate, Unsupported};
+pub use translate::{signature, translate, Signature, Unsupported};

@@ -487,3 +487,66 @@ fn built_tensors_check_their_lengths() {
     let bad = [("x", ParamType::Tensor { elem: Scalar::F32, dims: vec!["M".into()] })];
     assert!(KernelBuilder::new(&c, "k2", 32, &bad).is_err());
 }
+
+/// Compiling for a GPU never needs the simulator: a kernel with an op the simulator lacks
+/// compiles to PTX, and only a launch on the simulator reports the op, located.
+#[test]
+fn a_gpu_compile_does_not_need_the_simulator() {
+    let src = r#"gpu.module @m {
+  gpu.func @clk(%y: memref<32xi32> {phobos.tensor = "y"}) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %t = gpu.thread_id x
+    %c = nvvm.read.ptx.sreg.clock : i32
+    memref.store %c, %y[%t] : memref<32xi32>
+    gpu.return
+  }
+}
+"#;
+    let kernels = Compiler::new().unwrap().compile_mlir(src, "clock.mlir", &Options::default()).unwrap_or_else(|e| panic!("{e}"));
+    assert!(kernels[0].ptx.contains("%clock"), "{}", kernels[0].ptx);
+    let mut y = vec![0u8; 32 * 4];
+    match kernels[0].launch(&Device::Simulator, [1, 1, 1], &mut [Arg::Buffer(&mut y)]) {
+        Err(Error::Compile(d)) => {
+            let e = d.first_error().expect("an error");
+            assert!(e.message.contains("nvvm.read.ptx.sreg.clock"), "{d}");
+            assert_eq!(e.loc.as_ref().map(|l| (l.file.as_str(), l.line)), Some(("clock.mlir", 4)), "{d}");
+        }
+        other => panic!("expected the simulator to refuse the kernel, got {:?}", other.map(|r| r.ms)),
+    }
+}
+
+/// A failed compile keeps what ran: the input, the IR after every pass before the failing one,
+/// and what the failing one left, in memory (the error's `ir()`) and in the dump directory.
+#[test]
+fn a_failed_compile_returns_the_ir_that_ran() {
+    let src = r#"gpu.module @m {
+  gpu.func @big(%x: memref<1000000xf32>) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %n = arith.constant 1000000 : index
+    %a = "tile.copy"(%x, %c0, %n) {name = "a", shape = array<i64: 60000>} : (memref<1000000xf32>, index, index) -> memref<60000xf32, #gpu.address_space<workgroup>>
+    %va = memref.load %a[%c0] : memref<60000xf32, #gpu.address_space<workgroup>>
+    memref.store %va, %x[%c0] : memref<1000000xf32>
+    gpu.return
+  }
+}
+"#;
+    let c = Compiler::new().unwrap();
+    let dir = workspace_root().join("target/failed-compile-dumps");
+    let _ = std::fs::remove_dir_all(&dir);
+    let module = c.session().parse(src, "big.mlir").expect("it parses");
+    let opts = Options { chip: "sm_80".into(), dump_dir: Some(dir.clone()), ..Options::default() };
+    let d = match c.compile_staged(&module, &opts) {
+        Err(Error::Compile(d)) => d,
+        other => panic!("expected the shared-memory plan to fail, got {:?}", other.map(|c| c.kernels.len())),
+    };
+    assert!(d.first_error().is_some_and(|e| e.message.contains("bytes of shared memory")), "{d}");
+    let names: Vec<&str> = d.ir().iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names.first(), Some(&"l1"), "{names:?}");
+    // The passes before the plan ran and are there, then the IR the failing plan left, and
+    // nothing after it.
+    assert!(names.contains(&"simt/verify-uniformity"), "{names:?}");
+    assert_eq!(names.last(), Some(&"simt/tile-plan-shared-memory"), "{names:?}");
+    let files: Vec<String> =
+        std::fs::read_dir(&dir).expect("the dump directory").flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
+    assert_eq!(files.len(), names.len(), "{files:?} vs {names:?}");
+    assert!(files.iter().any(|f| f == "00-l1-input.mlir"), "{files:?}");
+}

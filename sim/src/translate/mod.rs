@@ -96,13 +96,65 @@ struct Tr<'a> {
     ret_slots: Vec<Vec<Slot>>,
 }
 
+/// What a launch of a kernel needs to know without its body: its arguments, block and dynamic
+/// shared memory (the runtime checks launches with it, on every device).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Signature {
+    pub args: Vec<ArgKind>,
+    pub block: Option<[u32; 3]>,
+    pub dynamic_shared: u32,
+}
+
+/// The `gpu.func` named `name` in `module` (a `gpu.module`).
+fn kernel_func<'a>(module: Op<'a>, name: &str) -> R<Op<'a>> {
+    let body = module.region(0).first_block().expect("gpu.module has a body");
+    let found = body.ops().find(|o| o.is("gpu.func") && o.str_attr("sym_name").as_deref() == Some(name));
+    found.ok_or_else(|| {
+        let names: Vec<String> = body.ops().filter(|o| o.is("gpu.func")).filter_map(|o| o.str_attr("sym_name")).collect();
+        Unsupported { message: format!("no kernel named '{name}' (the module has: {})", names.join(", ")), loc: None }
+    })
+}
+
+/// The signature of kernel `name` of `module` (a `gpu.module`), from its arguments and
+/// attributes alone.
+pub fn signature<'a>(module: Op<'a>, name: &str) -> R<Signature> {
+    let func = kernel_func(module, name)?;
+    let entry = func.region(0).first_block().expect("a kernel has a body");
+    let arg_attrs = func.attr("arg_attrs").and_then(|a| a.array()).unwrap_or_default();
+    let mut args = Vec::new();
+    for (i, a) in entry.args().into_iter().enumerate() {
+        let dict = arg_attrs.get(i).copied();
+        let named = |key: &str| dict.and_then(|d| d.dict_get(key)).and_then(|a| a.str());
+        let ty = a.ty();
+        if ty.is_memref() {
+            let (elem, _) = prim_of(ty.element())
+                .ok_or_else(|| Unsupported { message: format!("argument {i} has element type {}", ty.element()), loc: func.loc().src() })?;
+            let dims = dict
+                .and_then(|d| d.dict_get("phobos.dims"))
+                .and_then(|a| a.array())
+                .map(|v| v.into_iter().filter_map(|x| x.str()).collect())
+                .unwrap_or_default();
+            args.push(ArgKind::Buffer { name: named("phobos.tensor").unwrap_or_else(|| format!("arg{i}")), elem, dims });
+        } else {
+            let (p, _) =
+                prim_of(ty).ok_or_else(|| Unsupported { message: format!("argument {i} has type {ty}"), loc: func.loc().src() })?;
+            args.push(ArgKind::Scalar { name: named("phobos.dim").unwrap_or_else(|| format!("arg{i}")), ty: p });
+        }
+    }
+    let block = func
+        .attr("known_block_size")
+        .and_then(|a| a.dense_ints())
+        .filter(|v| v.len() == 3)
+        .map(|v| [v[0] as u32, v[1] as u32, v[2] as u32]);
+    let dynamic_shared = func.int_attr("phobos.dynamic_shared_bytes").unwrap_or(0) as u32;
+    Ok(Signature { args, block, dynamic_shared })
+}
+
 /// Translates kernel `name` of `module` (a `gpu.module`).
 pub fn translate<'a>(module: Op<'a>, name: &str) -> R<Kernel> {
+    let Signature { args, block, dynamic_shared } = signature(module, name)?;
+    let func = kernel_func(module, name)?;
     let body = module.region(0).first_block().expect("gpu.module has a body");
-    let Some(func) = body.ops().find(|o| o.is("gpu.func") && o.str_attr("sym_name").as_deref() == Some(name)) else {
-        let names: Vec<String> = body.ops().filter(|o| o.is("gpu.func")).filter_map(|o| o.str_attr("sym_name")).collect();
-        return Err(Unsupported { message: format!("no kernel named '{name}' (the module has: {})", names.join(", ")), loc: None });
-    };
     let mut t = Tr {
         module,
         slots: HashMap::new(),
@@ -123,48 +175,23 @@ pub fn translate<'a>(module: Op<'a>, name: &str) -> R<Kernel> {
         ret_slots: Vec::new(),
     };
     t.layout_shared(body)?;
-    // Arguments.
+    // Arguments: a buffer is a memref of the launch's; a scalar a slot the launch fills.
     let entry = func.region(0).first_block().expect("a kernel has a body");
-    let arg_attrs = func.attr("arg_attrs").and_then(|a| a.array()).unwrap_or_default();
-    let mut args = Vec::new();
     let mut arg_slots = Vec::new();
-    for (i, a) in entry.args().into_iter().enumerate() {
-        let dict = arg_attrs.get(i).copied();
-        let named = |key: &str| dict.and_then(|d| d.dict_get(key)).and_then(|a| a.str());
-        let ty = a.ty();
-        if ty.is_memref() {
-            let (elem, _) = prim_of(ty.element())
-                .ok_or_else(|| Unsupported { message: format!("argument {i} has element type {}", ty.element()), loc: func.loc().src() })?;
-            let name = named("phobos.tensor").unwrap_or_else(|| format!("arg{i}"));
-            let dims = dict
-                .and_then(|d| d.dict_get("phobos.dims"))
-                .and_then(|a| a.array())
-                .map(|v| v.into_iter().filter_map(|x| x.str()).collect())
-                .unwrap_or_default();
-            let strides = strides_of(ty);
-            t.memrefs.push(MemRef { src: MemSrc::Arg(i), elem, strides, name: name.clone() });
-            t.memref_of.insert(a, t.memrefs.len() - 1);
-            args.push(ArgKind::Buffer { name, elem, dims });
-            arg_slots.push(None);
-        } else {
-            let (p, _) =
-                prim_of(ty).ok_or_else(|| Unsupported { message: format!("argument {i} has type {ty}"), loc: func.loc().src() })?;
-            let name = named("phobos.dim").unwrap_or_else(|| format!("arg{i}"));
-            let s = t.slot(a)?;
-            args.push(ArgKind::Scalar { name, ty: p });
-            arg_slots.push(Some((s, p)));
+    for (i, (a, kind)) in entry.args().into_iter().zip(&args).enumerate() {
+        match kind {
+            ArgKind::Buffer { name, elem, .. } => {
+                t.memrefs.push(MemRef { src: MemSrc::Arg(i), elem: *elem, strides: strides_of(a.ty()), name: name.clone() });
+                t.memref_of.insert(a, t.memrefs.len() - 1);
+                arg_slots.push(None);
+            }
+            ArgKind::Scalar { ty, .. } => arg_slots.push(Some((t.slot(a)?, *ty))),
         }
     }
     // The dynamic shared memory starts after the static globals, 16-byte aligned.
     t.shared_bytes = t.shared_bytes.div_ceil(16) * 16;
     t.block(entry)?;
     t.attribute_insts(u32::MAX);
-    let dynamic_shared = func.int_attr("phobos.dynamic_shared_bytes").unwrap_or(0) as u32;
-    let block = func
-        .attr("known_block_size")
-        .and_then(|a| a.dense_ints())
-        .filter(|v| v.len() == 3)
-        .map(|v| [v[0] as u32, v[1] as u32, v[2] as u32]);
     Ok(Kernel {
         name: name.to_string(),
         insts: t.insts,
