@@ -15,7 +15,12 @@ use phobos::{Arg, Compiler, Device, Error, KernelBuilder, Options, ParamType};
 /// Builds, compiles and runs the kernel on `device`; returns the output and the reference.
 pub fn run(device: &Device) -> Result<(Vec<f32>, Vec<f32>), Error> {
     let compiler = Compiler::new()?;
-    let k = KernelBuilder::new(&compiler, "transpose_sum8", 128, &[("x", ParamType::Buffer("f32")), ("y", ParamType::Buffer("f32"))])?;
+    let k = KernelBuilder::new(
+        &compiler,
+        "transpose_sum8",
+        128,
+        &[("x", ParamType::Buffer("f32".into())), ("y", ParamType::Buffer("f32".into()))],
+    )?;
     let (x, y) = (k.args()[0], k.args()[1]);
     let b: Builder = k.builder();
     let t = build::thread_id(b, Dim::X);

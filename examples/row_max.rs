@@ -32,10 +32,10 @@ pub struct Report {
 /// Builds the kernel with the typed builders and compiles it, keeping every stage's IR.
 fn compile(compiler: &Compiler) -> Result<phobos::Compiled, Error> {
     let params = [
-        ("x", ParamType::Buffer("f32")),
-        ("y", ParamType::Buffer("f32")),
-        ("rows", ParamType::Scalar("index")),
-        ("cols", ParamType::Scalar("index")),
+        ("x", ParamType::Buffer("f32".into())),
+        ("y", ParamType::Buffer("f32".into())),
+        ("rows", ParamType::Scalar("index".into())),
+        ("cols", ParamType::Scalar("index".into())),
     ];
     let k = KernelBuilder::with_block(compiler, "row_max", [16, ROWS_PER_BLOCK, 1], &params)?;
     let [x, y, rows, cols] = k.args()[..] else { unreachable!("four parameters") };

@@ -18,10 +18,10 @@ const THREADS: u32 = 256;
 /// Builds and compiles the kernel: `softmax(x, y, counts, cols)`.
 fn compile(compiler: &Compiler) -> Result<Vec<phobos::Kernel>, Error> {
     let params = [
-        ("x", ParamType::Buffer("f32")),
-        ("y", ParamType::Buffer("f32")),
-        ("counts", ParamType::Buffer("f32")),
-        ("cols", ParamType::Scalar("index")),
+        ("x", ParamType::Buffer("f32".into())),
+        ("y", ParamType::Buffer("f32".into())),
+        ("counts", ParamType::Buffer("f32".into())),
+        ("cols", ParamType::Scalar("index".into())),
     ];
     let k = KernelBuilder::with_block(compiler, "softmax", [THREADS, 1, 1], &params)?;
     let [x, y, counts, cols] = k.args()[..] else { unreachable!("four parameters") };

@@ -56,6 +56,6 @@ pub unsafe fn add_passes(pm: mlir_sys::MlirPassManager, pipeline: &str) -> Resul
     let pm = ManuallyDrop::new(unsafe { PassManager::from_raw(pm) });
     let sink = PassDiagnostics::default();
     let cfg = phobos_passes::pipeline::BuildConfig { diags: sink.0.clone(), ..Default::default() };
-    phobos_passes::pipeline::build(&pm, pipeline, &cfg).map_err(|e| Error::Compile(Diagnostics::unlocated(e.to_string())))?;
+    phobos_passes::pipeline::build(&pm, pipeline, &cfg).map_err(crate::pipeline_error)?;
     Ok(sink)
 }

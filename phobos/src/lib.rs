@@ -181,7 +181,7 @@ impl Compiler {
         let cfg = phobos_passes::pipeline::BuildConfig { diags: self.session.diags.clone(), ..Default::default() };
         let printing = phobos_compiler::pass_manager::IrPrinting::default();
         match phobos_compiler::pass_manager::run_pipeline(&self.session, module, pipeline, &cfg, &printing) {
-            Err(phobos_compiler::pass_manager::PipelineRunError::Pipeline(e)) => Err(Error::Compile(Diagnostics::unlocated(e.to_string()))),
+            Err(phobos_compiler::pass_manager::PipelineRunError::Pipeline(e)) => Err(pipeline_error(e)),
             Err(e) => {
                 let d = self.render(None);
                 Err(Error::Compile(if d.all().is_empty() { Diagnostics::unlocated(e.to_string()) } else { d }))
@@ -231,6 +231,15 @@ impl Compiler {
         let text = render::render(&diags, &|f| source.filter(|(name, _)| *name == f).map(|(_, text)| text.to_string()));
         Diagnostics::new(diags, text)
     }
+}
+
+/// A pipeline that does not parse: one error located in the pipeline text
+/// (`<pass-pipeline>:1:COL: error: ...`), read once.
+pub(crate) fn pipeline_error(e: phobos_passes::pipeline::PipelineError) -> Error {
+    let loc = SrcLoc { file: "<pass-pipeline>".into(), line: 1, col: e.col as u32 };
+    let d = Diagnostic::new(Severity::Error, Some(loc), e.message);
+    let rendered = d.render();
+    Error::Compile(Diagnostics::new(vec![d], rendered))
 }
 
 /// Element and scalar types a kernel parameter can have (what the simulator and the ABI take).
@@ -322,11 +331,12 @@ pub struct KernelBuilder<'s> {
 
 /// A parameter type for [`KernelBuilder::new`].
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub enum ParamType {
     /// A buffer of this element type (`"f32"`, `"i32"`, ...), of any length.
-    Buffer(&'static str),
+    Buffer(String),
     /// A scalar of this type (`"i32"`, `"index"`, `"f32"`, ...).
-    Scalar(&'static str),
+    Scalar(String),
     /// A tensor of `elem` elements with these dimensions: each the name of a scalar parameter
     /// (bound at launch) or a constant (`"128"`). Every launch checks that its buffer holds at
     /// least their product, on every device, as for a `.phobos` kernel's tensors.

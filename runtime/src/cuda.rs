@@ -20,6 +20,7 @@ pub fn event_error(e: DriverError, what: &str) -> CudaError {
 
 /// Why the CUDA backend cannot do what was asked.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum CudaError {
     #[error("no CUDA driver (libcuda.so) on this machine")]
     /// `libcuda.so` cannot be loaded.

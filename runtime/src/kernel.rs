@@ -107,6 +107,49 @@ impl Kernel {
         })
     }
 
+    /// A kernel from PTX an embedder compiled itself, with its entry's signature: it launches on
+    /// a GPU with the same argument checks as any kernel (lengths are not checked: `params` has
+    /// no dimensions); the simulator cannot run it (it has no program for it).
+    pub fn from_ptx(
+        name: &str,
+        ptx: String,
+        chip: &str,
+        block: [u32; 3],
+        dynamic_shared: u32,
+        params: Vec<Param>,
+    ) -> Result<Kernel, Error> {
+        let prim = |t: &str| {
+            [phobos_sim::Prim::I8, phobos_sim::Prim::I16, phobos_sim::Prim::I32, phobos_sim::Prim::I64, phobos_sim::Prim::F16]
+                .into_iter()
+                .chain([phobos_sim::Prim::BF16, phobos_sim::Prim::F32, phobos_sim::Prim::F64])
+                .find(|p| p.name() == t)
+                .ok_or_else(|| Error::Launch(format!("{name}: '{t}' is not a parameter type (i8, i16, i32, i64, f16, bf16, f32, f64)")))
+        };
+        let args = params
+            .iter()
+            .map(|p| match p {
+                Param::Buffer { name, elem } => Ok(phobos_sim::ArgKind::Buffer { name: name.clone(), elem: prim(elem)?, dims: Vec::new() }),
+                Param::Scalar { name, ty } => {
+                    Ok(phobos_sim::ArgKind::Scalar { name: name.clone(), ty: prim(if ty == "index" { "i64" } else { ty })? })
+                }
+            })
+            .collect::<Result<_, Error>>()?;
+        let no_program =
+            phobos_sim::Unsupported { message: format!("{name} was made from PTX: the simulator has no program for it"), loc: None };
+        Ok(Kernel {
+            name: name.to_string(),
+            gpu_module: String::new(),
+            ptx,
+            chip: chip.to_string(),
+            block,
+            dynamic_shared,
+            params,
+            args,
+            sim: Err(no_program),
+            loaded: Default::default(),
+        })
+    }
+
     /// The simulator's program (its instructions and argument kinds, for tools that read a
     /// trace against it), or why the simulator cannot run the kernel.
     pub fn sim(&self) -> Result<&phobos_sim::Kernel, Error> {

@@ -34,7 +34,7 @@ fn softmax_api_example_runs_on_the_simulator() {
 fn math_and_convert_builders_refuse_misuse() {
     use phobos::build::{constant, convert, math, Math, Scalar};
     let c = Compiler::new().unwrap();
-    let k = KernelBuilder::new(&c, "k", 32, &[("x", ParamType::Buffer("f32"))]).unwrap();
+    let k = KernelBuilder::new(&c, "k", 32, &[("x", ParamType::Buffer("f32".into()))]).unwrap();
     let b = k.builder_at("m.rs", 1, 1);
     let (f, i, d) = (constant(b, Scalar::F32, 1.0), constant(b, Scalar::I32, 1.0), constant(b, Scalar::F64, 1.0));
     assert!(math(b, Math::Exp, &[i]).is_err(), "exp of an integer");
@@ -154,7 +154,7 @@ fn device_buffers_and_streams_on_the_simulator() {
 #[test]
 fn typed_builders_cover_every_phobos_op() {
     let c = Compiler::new().unwrap();
-    let params = [("x", ParamType::Buffer("f32")), ("y", ParamType::Buffer("f32")), ("z", ParamType::Buffer("i32"))];
+    let params = [("x", ParamType::Buffer("f32".into())), ("y", ParamType::Buffer("f32".into())), ("z", ParamType::Buffer("i32".into()))];
     let k = KernelBuilder::new(&c, "every_op", 64, &params).unwrap();
     let [x, y, z] = k.args()[..] else { panic!("three parameters") };
     let b = k.builder();
@@ -218,7 +218,7 @@ fn typed_builders_cover_every_phobos_op() {
 #[test]
 fn kernel_builder_makes_several_kernels_and_2d_blocks() {
     let c = Compiler::new().unwrap();
-    let out = [("y", ParamType::Buffer("i32"))];
+    let out = [("y", ParamType::Buffer("i32".into()))];
     let mut k = KernelBuilder::with_block(&c, "ids2d", [8, 4, 1], &out).unwrap();
     {
         let b = k.builder();
@@ -299,7 +299,7 @@ fn phobos_loads_into_an_embedders_own_context() {
 fn arithmetic_builders_pick_ops_by_type_and_refuse_misuse() {
     use build::{arith, compare, constant, select, Arith, Cmp, Scalar};
     let c = Compiler::new().unwrap();
-    let k = KernelBuilder::new(&c, "k", 32, &[("x", ParamType::Buffer("f32")), ("n", ParamType::Scalar("index"))]).unwrap();
+    let k = KernelBuilder::new(&c, "k", 32, &[("x", ParamType::Buffer("f32".into())), ("n", ParamType::Scalar("index".into()))]).unwrap();
     let [x, n] = k.args()[..] else { unreachable!() };
     let b = k.builder();
     let t = build::thread_id(b, Dim::X);
@@ -333,7 +333,7 @@ fn every_math_builder_lowers_to_ptx_with_no_extern() {
     use phobos::build::{self, math, Dim, Math};
     use phobos::Stage;
     let c = Compiler::new().unwrap();
-    let k = KernelBuilder::new(&c, "k", 32, &[("x", ParamType::Buffer("f32"))]).unwrap();
+    let k = KernelBuilder::new(&c, "k", 32, &[("x", ParamType::Buffer("f32".into()))]).unwrap();
     let [x] = k.args()[..] else { unreachable!() };
     let b = k.builder_at("math.rs", 1, 1);
     let t = build::thread_id(b, Dim::X);
@@ -421,7 +421,7 @@ fn diagnostics_do_not_leak_between_calls() {
     use phobos::build;
     let c = Compiler::new().unwrap();
     c.session().diags.emit(phobos::Diagnostic::new(phobos::Severity::Remark, None, "left over from an earlier call"));
-    let k = KernelBuilder::new(&c, "k", 32, &[("x", ParamType::Buffer("f32"))]).unwrap();
+    let k = KernelBuilder::new(&c, "k", 32, &[("x", ParamType::Buffer("f32".into()))]).unwrap();
     let b = k.builder_at("leak.rs", 1, 1);
     // A kernel whose body does not verify: a store of an index into an f32 buffer.
     let [x] = k.args()[..] else { unreachable!() };
@@ -442,7 +442,7 @@ fn diagnostics_do_not_leak_between_calls() {
 fn compiled_carries_its_remarks() {
     use phobos::build::{self, Dim};
     let c = Compiler::new().unwrap();
-    let k = KernelBuilder::new(&c, "k", 32, &[("x", ParamType::Buffer("f32"))]).unwrap();
+    let k = KernelBuilder::new(&c, "k", 32, &[("x", ParamType::Buffer("f32".into()))]).unwrap();
     let [x] = k.args()[..] else { unreachable!() };
     let b = k.builder_at("plan.rs", 1, 1);
     let f32t = build::Scalar::F32.ty(b);
@@ -468,8 +468,8 @@ fn built_tensors_check_their_lengths() {
     let c = Compiler::new().unwrap();
     let params = [
         ("x", ParamType::Tensor { elem: Scalar::F32, dims: vec!["N".into(), "K".into()] }),
-        ("N", ParamType::Scalar("i32")),
-        ("K", ParamType::Scalar("i32")),
+        ("N", ParamType::Scalar("i32".into())),
+        ("K", ParamType::Scalar("i32".into())),
     ];
     let k = KernelBuilder::new(&c, "k", 32, &params).unwrap();
     let [x, ..] = k.args()[..] else { unreachable!() };
@@ -549,4 +549,41 @@ fn a_failed_compile_returns_the_ir_that_ran() {
         std::fs::read_dir(&dir).expect("the dump directory").flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
     assert_eq!(files.len(), names.len(), "{files:?} vs {names:?}");
     assert!(files.iter().any(|f| f == "00-l1-input.mlir"), "{files:?}");
+}
+
+/// A pipeline that does not parse is one error, located in the pipeline text, with no doubled
+/// prefix.
+#[test]
+fn a_bad_pipeline_reads_once_located() {
+    let c = Compiler::new().unwrap();
+    let module = c.session().parse(include_str!("../../../examples/lane_sum.mlir"), "lane_sum.mlir").expect("it parses");
+    match c.run_pipeline(&module, "builtin.module(gpu.module(no-such-pass))") {
+        Err(Error::Compile(d)) => {
+            let text = d.to_string();
+            assert!(text.starts_with("<pass-pipeline>:1:"), "{text}");
+            assert_eq!(text.matches("error:").count(), 1, "{text}");
+            assert_eq!(d.first_error().and_then(|e| e.loc.as_ref()).map(|l| l.file.as_str()), Some("<pass-pipeline>"), "{text}");
+        }
+        other => panic!("expected a pipeline error, got {other:?}"),
+    }
+}
+
+/// PTX an embedder compiled itself, with its signature, is a launchable Kernel: the argument
+/// rules apply as to any kernel; the simulator has no program for it and says so.
+#[test]
+fn a_kernel_from_ptx_and_a_signature() {
+    let c = Compiler::new().unwrap();
+    let compiled = c.compile_mlir(include_str!("../../../examples/lane_sum.mlir"), "lane_sum.mlir", &Options::default()).unwrap();
+    let params = vec![phobos::Param::Buffer { name: "x".into(), elem: "f32".into() }];
+    let k = phobos::Kernel::from_ptx("sum32", compiled[0].ptx.clone(), "sm_90", [128, 1, 1], 0, params).unwrap_or_else(|e| panic!("{e}"));
+    assert!(matches!(k.check_args(&[Arg::I32(1)]), Err(Error::Launch(m)) if m.contains("is a buffer of f32")));
+    let mut x = vec![0u8; 1024 * 4];
+    match k.launch(&Device::Simulator, [1, 1, 1], &mut [Arg::Buffer(&mut x)]) {
+        Err(Error::Compile(d)) => assert!(d.to_string().contains("made from PTX"), "{d}"),
+        other => panic!("expected the simulator to refuse, got {:?}", other.map(|r| r.ms)),
+    }
+    let bad = vec![phobos::Param::Scalar { name: "n".into(), ty: "u7".into() }];
+    assert!(
+        matches!(phobos::Kernel::from_ptx("k", String::new(), "sm_90", [32, 1, 1], 0, bad), Err(Error::Launch(m)) if m.contains("'u7'"))
+    );
 }

@@ -4,6 +4,7 @@ use super::*;
 
 /// What went wrong in a kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum FaultKind {
     OutOfBounds,
     Misaligned,
