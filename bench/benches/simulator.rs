@@ -1,7 +1,8 @@
 //! The simulator on `lanes_matvec` at N = K = 1024 (256 CTAs of 128 threads): the time of the
 //! launch and simulated thread-instructions per second, next to Triton's CPU interpreter on the
-//! same kernel and sizes (`../shared/anchors/triton_interpret.py`) in the same run. Both exclude
-//! process start and file I/O: Phobos reports the launch alone (`phobos run --stats`).
+//! same kernel, sizes and grid (`../shared/anchors/triton_interpret.py`, one timed call a
+//! process), alternating, pair by pair, in the same run. Both exclude process start and file I/O:
+//! Phobos reports the launch alone (`phobos run --stats`).
 //!
 //!   cargo bench -p phobos-bench --bench simulator [-- --reps N]
 
@@ -26,7 +27,7 @@ fn npy_f32(path: &std::path::Path, shape: &[usize], vals: impl Iterator<Item = f
 }
 
 fn main() {
-    let reps: usize = std::env::args().skip_while(|a| a != "--reps").nth(1).and_then(|n| n.parse().ok()).unwrap_or(3);
+    let reps: usize = std::env::args().skip_while(|a| a != "--reps").nth(1).and_then(|n| n.parse().ok()).unwrap_or(5);
     let (n, k) = (1024usize, 1024usize);
     let phobos = phobos_release();
     let dir = std::env::temp_dir().join(format!("phobos-simbench-{}", std::process::id()));
@@ -53,33 +54,35 @@ fn main() {
     let parse =
         |o: &str, key: &str| o.lines().find_map(|l| l.strip_prefix(key)).and_then(|v| v.trim().parse::<f64>().ok()).unwrap_or(f64::NAN);
     run(&mut launch()); // discarded warm-up
-    let mut ms = Vec::new();
+    let triton = triton_python();
+    let interpret = |(py, anchors): &(std::path::PathBuf, std::path::PathBuf)| {
+        let mut c = Command::new(py);
+        c.arg(anchors.join("triton_interpret.py")).args(["--n", &n.to_string(), "--k", &k.to_string(), "--reps", "1"]);
+        c
+    };
+    let (mut ms, mut tri, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
     let mut insts = 0.0;
     for _ in 0..reps {
         let o = run(&mut launch());
-        ms.push(parse(&o, "sim_ms: "));
+        let p = parse(&o, "sim_ms: ") / 1e3;
+        ms.push(p);
         insts = parse(&o, "thread_instructions: ");
+        if let Some(t) = &triton {
+            let call = last_json(&run(&mut interpret(t)))["call_s"]["median"].as_f64().unwrap_or(f64::NAN);
+            tri.push(call);
+            ratios.push(call / p);
+        }
     }
-    let (mn, med, mx) = stats(&ms);
+    let (_, med, _) = stats(&ms);
     let mut report = serde_json::json!({
         "bench": "simulator", "kernel": "lanes_matvec", "n": n, "k": k, "grid": n / 4, "machine": machine(), "reps": reps,
-        "phobos_launch_s": {"min": mn / 1e3, "median": med / 1e3, "max": mx / 1e3},
+        "phobos_launch_s": summary(&ms),
         "thread_instructions": insts,
-        "thread_instructions_per_s": insts / (med / 1e3),
+        "thread_instructions_per_s": insts / med,
     });
-    if let Some((py, anchors)) = triton_python() {
-        let o = run(Command::new(&py).arg(anchors.join("triton_interpret.py")).args([
-            "--n",
-            &n.to_string(),
-            "--k",
-            &k.to_string(),
-            "--reps",
-            &reps.to_string(),
-        ]));
-        let t = last_json(&o);
-        let tmed = t["call_s"]["median"].as_f64().unwrap_or(f64::NAN);
-        report["triton"] = t;
-        report["ratio_triton_over_phobos"] = serde_json::json!((tmed / (med / 1e3) * 10.0).round() / 10.0);
+    if !tri.is_empty() {
+        report["triton_interpreter_call_s"] = summary(&tri);
+        report["ratio_triton_over_phobos_by_pair"] = summary(&ratios);
     }
     let _ = std::fs::remove_dir_all(&dir);
     println!("{report}");

@@ -49,6 +49,13 @@ pub fn stats(xs: &[f64]) -> (f64, f64, f64) {
     (v[0], v[v.len() / 2], v[v.len() - 1])
 }
 
+/// `{"min", "median", "max"}` of samples, rounded to 4 significant decimals.
+pub fn summary(xs: &[f64]) -> serde_json::Value {
+    let (mn, med, mx) = stats(xs);
+    let r = |v: f64| (v * 1e4).round() / 1e4;
+    serde_json::json!({"min": r(mn), "median": r(med), "max": r(mx)})
+}
+
 /// The Triton anchors' Python, set up by `../shared/anchors/setup.sh` (network on first use).
 /// None when the anchors are not next to the workspace or the setup fails.
 pub fn triton_python() -> Option<(PathBuf, PathBuf)> {
