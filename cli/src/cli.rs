@@ -112,6 +112,10 @@ struct RunArgs {
     /// holds for the launch by occupancy (threads and shared memory per CTA).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     sim_sms: Option<u32>,
+    /// CPU threads running the CTAs of a kernel whose CTAs do not talk (default: the cores);
+    /// results, counts and the fault reported are the same for any N.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    sim_threads: Option<u32>,
     /// Print the launch's time and instruction counts on stderr (`key: value` lines).
     #[arg(long)]
     stats: bool,
@@ -255,6 +259,7 @@ fn run_cmd(a: RunArgs) -> i32 {
                 max_launch_insts: a.max_launch_instructions,
                 max_threads: a.max_sim_threads,
                 sms: a.sim_sms,
+                threads: a.sim_threads.map(|n| n as usize),
             },
             stats: a.stats,
             no_fma: a.no_fma,

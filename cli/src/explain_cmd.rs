@@ -39,6 +39,10 @@ pub struct ExplainArgs {
     /// SMs of the simulated GPU (default 8), as for `phobos run`.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     sim_sms: Option<u32>,
+    /// CPU threads of the simulator, as for `phobos run` (explain traces one CTA: it runs the
+    /// grid in order on one thread whatever N is).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    sim_threads: Option<u32>,
     /// Where the page (or text) goes; `-` is stdout. Without it, the text goes to stdout.
     #[arg(short = 'o', value_name = "page.html")]
     output: Option<PathBuf>,
@@ -63,6 +67,7 @@ pub fn explain_cmd(a: &ExplainArgs) -> i32 {
                 max_launch_insts: a.max_launch_instructions,
                 max_threads: a.max_sim_threads,
                 sms: a.sim_sms,
+                threads: a.sim_threads.map(|n| n as usize),
             },
         })
     })();

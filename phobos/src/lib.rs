@@ -47,6 +47,9 @@ pub use phobos_ir as ir;
 pub use phobos_ir::{Builder, OwnedModule, Val};
 /// Layouts (CuTe's shape:stride algebra with named spaces), for the layout dialect's builders.
 pub use phobos_layout as layout;
+/// The simulator's options for [`LaunchOptions::sim`]: bounds, SMs, and `host_threads` (CPU
+/// threads for kernels whose CTAs do not talk; the results are the same for any count).
+pub use phobos_sim::Options as SimOptions;
 
 /// What to compile for.
 #[derive(Clone, Debug)]

@@ -21,6 +21,8 @@ pub struct SimBounds {
     pub max_threads: Option<u64>,
     /// SMs of the simulated GPU: `--sim-sms`.
     pub sms: Option<u32>,
+    /// CPU threads running independent CTAs: `--sim-threads`.
+    pub threads: Option<usize>,
 }
 
 /// What a kernel takes, and what its compiled entries fix.
@@ -220,6 +222,7 @@ pub fn sim_options(chip: &str, b: &SimBounds) -> Result<phobos_sim::Options, Str
         max_launch_insts: b.max_launch_insts.unwrap_or(d.max_launch_insts),
         max_threads: b.max_threads.unwrap_or(d.max_threads),
         sms: b.sms.unwrap_or(d.sms),
+        host_threads: b.threads.unwrap_or(d.host_threads),
         ..d
     })
 }

@@ -587,3 +587,79 @@ fn a_kernel_from_ptx_and_a_signature() {
         matches!(phobos::Kernel::from_ptx("k", String::new(), "sm_90", [32, 1, 1], 0, bad), Err(Error::Launch(m)) if m.contains("'u7'"))
     );
 }
+
+/// The simulator runs the CTAs of a kernel whose CTAs do not talk on several threads with the
+/// same outputs, counts and fault as on one: the fault reported is the lowest CTA's that faults
+/// (CTA 20, which faults late, after a loop; CTA 40, fetched later, faults at once).
+#[test]
+fn the_simulator_gives_the_same_answers_on_any_number_of_threads() {
+    let src = |faulty: bool| {
+        format!(
+            r#"gpu.module @m {{
+  gpu.func @k(%y: memref<2048xf32> {{phobos.tensor = "y"}}) kernel attributes {{known_block_size = array<i32: 32, 1, 1>}} {{
+    %t = gpu.thread_id x
+    %b = gpu.block_id x
+    %c32 = arith.constant 32 : index
+    %base = arith.muli %b, %c32 : index
+    %i = arith.addi %base, %t : index
+    %ii = arith.index_cast %i : index to i32
+    %v = arith.sitofp %ii : i32 to f32
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c20 = arith.constant 20 : index
+    %is20 = arith.cmpi eq, %b, %c20 : index
+    %n = arith.select %is20, %c32, %c1 : index
+    %s = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %v) -> (f32) {{
+      %one = arith.constant 1.0 : f32
+      %a = arith.addf %acc, %one : f32
+      scf.yield %a : f32
+    }}
+    memref.store %s, %y[%i] : memref<2048xf32>
+    %c40 = arith.constant 40 : index
+    %is40 = arith.cmpi eq, %b, %c40 : index
+    %bad = arith.ori %is20, %is40 : i1
+    %faulty = arith.constant {faulty}
+    %go = arith.andi %bad, %faulty : i1
+    scf.if %go {{
+      %c5000 = arith.constant 5000 : index
+      %j = arith.addi %i, %c5000 : index
+      memref.store %s, %y[%j] : memref<2048xf32>
+    }}
+    gpu.return
+  }}
+}}
+"#
+        )
+    };
+    let c = Compiler::new().unwrap();
+    let run = |faulty: bool, threads: usize| {
+        let k = c.compile_mlir(&src(faulty), "k.mlir", &Options::default()).unwrap_or_else(|e| panic!("{e}"));
+        let mut y = vec![0u8; 2048 * 4];
+        let sim = phobos::SimOptions { host_threads: threads, sms: 1, ..Default::default() };
+        let opts = phobos::LaunchOptions { sim: Some(sim), ..Default::default() };
+        let r = k[0].launch_with(&Device::Simulator, [64, 1, 1], &mut [Arg::Buffer(&mut y)], &opts);
+        (r.map(|r| r.stats.expect("simulator counts")), y)
+    };
+    let (one, y_one) = run(false, 1);
+    let one = one.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(one.ctas, 64);
+    for threads in [2, 3, 4] {
+        let (many, y_many) = run(false, threads);
+        assert_eq!(many.unwrap_or_else(|e| panic!("{e}")), one, "counts on {threads} threads");
+        assert!(y_many == y_one, "outputs on {threads} threads");
+    }
+    let fault = |threads| match run(true, threads).0 {
+        Err(Error::Fault(f)) => *f,
+        other => panic!("expected a fault on {threads} threads, got {other:?}"),
+    };
+    let first = fault(1);
+    assert_eq!((first.kind, first.cta), (phobos::FaultKind::OutOfBounds, [20, 0, 0]), "{first}");
+    for threads in [2, 4] {
+        let f = fault(threads);
+        assert_eq!(
+            (f.kind, f.cta, f.thread, &f.message, &f.loc),
+            (first.kind, first.cta, first.thread, &first.message, &first.loc),
+            "{threads} threads: {f}"
+        );
+    }
+}

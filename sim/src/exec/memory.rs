@@ -2,6 +2,7 @@
 //! checker, and the loads, stores and atomics themselves.
 
 use super::*;
+use std::sync::atomic::Ordering::Relaxed;
 
 impl Ctx<'_> {
     /// Runs a load, store or atomic for the active lanes.
@@ -61,18 +62,7 @@ impl Ctx<'_> {
                     }
                     for e in 0..*n {
                         let v = w.regs[at(*src, e, l)];
-                        let o = off + e as usize * eb;
-                        let bytes: &mut [u8] = match &dsrc {
-                            MemSrc::Arg(i) => &mut self.bufs[self.arg_buf[*i].expect("checked")][o..o + eb],
-                            MemSrc::Shared { .. } | MemSrc::Dynamic { .. } => &mut cta.shared[o..o + eb],
-                            MemSrc::Private { .. } => {
-                                let base = l * self.k.private_bytes as usize;
-                                &mut w.private[base + o..base + o + eb]
-                            }
-                        };
-                        for (i, b) in bytes.iter_mut().enumerate() {
-                            *b = (v >> (8 * i)) as u8;
-                        }
+                        self.write_raw(cta, w, l, &dsrc, off + e as usize * eb, eb, v);
                     }
                 }
                 let conflicts = phobos_layout::banks::conflicts(&banked, (*n as usize * eb) as u64);
@@ -354,7 +344,11 @@ impl Ctx<'_> {
 
     pub(super) fn read_bytes(&self, cta: &Cta, w: &Warp, lane: usize, src: &MemSrc, off: usize, len: usize) -> u128 {
         let bytes: &[u8] = match src {
-            MemSrc::Arg(i) => &self.bufs[self.arg_buf[*i].expect("checked")][off..off + len],
+            // Global memory may be shared with CTAs on other threads: byte by byte, relaxed.
+            MemSrc::Arg(i) => {
+                let global = &self.bufs[self.arg_buf[*i].expect("checked")][off..off + len];
+                return global.iter().enumerate().fold(0u128, |v, (i, b)| v | (b.load(Relaxed) as u128) << (8 * i));
+            }
             MemSrc::Shared { .. } | MemSrc::Dynamic { .. } => &cta.shared[off..off + len],
             MemSrc::Private { .. } => {
                 let base = lane * self.k.private_bytes as usize;
@@ -370,7 +364,12 @@ impl Ctx<'_> {
 
     pub(super) fn write_raw(&mut self, cta: &mut Cta, w: &mut Warp, lane: usize, src: &MemSrc, off: usize, eb: usize, v: u64) {
         let bytes: &mut [u8] = match src {
-            MemSrc::Arg(i) => &mut self.bufs[self.arg_buf[*i].expect("checked")][off..off + eb],
+            MemSrc::Arg(i) => {
+                for (i, b) in self.bufs[self.arg_buf[*i].expect("checked")][off..off + eb].iter().enumerate() {
+                    b.store((v >> (8 * i)) as u8, Relaxed);
+                }
+                return;
+            }
             MemSrc::Shared { .. } | MemSrc::Dynamic { .. } => &mut cta.shared[off..off + eb],
             MemSrc::Private { .. } => {
                 let base = lane * self.k.private_bytes as usize;

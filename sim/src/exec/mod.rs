@@ -13,7 +13,8 @@
 //! or barriers by part of a CTA; integer division by zero; and deadlocks (every live warp
 //! waiting) or spin loops past a bound.
 //!
-//! Files: this one (launches, options and the CTA scheduler), `state` (warps, CTAs and the
+//! Files: this one (launches and options), `schedule` (the CTAs in turn, or on several threads
+//! for kernels whose CTAs do not talk), `state` (warps, CTAs and the
 //! run's context), `step` (a warp's instruction loop and its control flow), `lane` (per-lane
 //! arithmetic and vector ops), `alu` (the arithmetic itself, pure functions), `memory`
 //! (addresses, bounds and the race checker), `ordering` (global memory across CTAs), `cross_lane` (shuffles and votes), `progress`
@@ -27,6 +28,7 @@ pub mod math;
 mod memory;
 mod ordering;
 mod progress;
+mod schedule;
 mod state;
 mod step;
 pub mod trace;
@@ -39,6 +41,7 @@ pub use fault::{lane_list, Fault, FaultKind};
 use phobos_ir::SrcLoc;
 use state::*;
 use std::collections::HashMap;
+use std::sync::atomic::AtomicU8;
 
 /// A kernel argument value.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -76,6 +79,10 @@ pub struct Options {
     pub check_races: bool,
     /// Shared memory per CTA the simulated chip allows (sm_90: 232448 bytes).
     pub shared_limit: u32,
+    /// CPU threads that run the CTAs of a kernel whose CTAs do not talk (no atomics, no ordered
+    /// accesses); the results, statistics and fault are the same for any count. Default: the
+    /// machine's cores (`phobos run --sim-threads`).
+    pub host_threads: usize,
     /// Threads one launch may have in all (grid x block): a grid CUDA accepts can still take
     /// the simulator hours, so larger launches are refused unless this is raised
     /// (`phobos run --max-sim-threads`).
@@ -125,6 +132,7 @@ impl Default for Options {
             check_races: true,
             shared_limit: 232448,
             max_threads: DEFAULT_MAX_THREADS,
+            host_threads: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
         }
     }
 }
@@ -231,9 +239,16 @@ fn run_with(
         matches!(i, Inst::Atomic { .. } | Inst::Cas { .. } | Inst::Load { acquire: true, .. } | Inst::Store { release: true, .. })
     });
     let ordering = (talks && opts.check_races).then(ordering::Ordering::default);
-    // Reborrowed so the buffers and the context share one lifetime.
-    let mut bufs: Vec<&mut [u8]> = bufs.iter_mut().map(|b| &mut **b).collect();
-    let mut ctx = Ctx { k, bufs: &mut bufs, arg_buf, launch, opts, stats: Stats::default(), writes: 0, ordering, trace };
+    // Global memory: the bytes every CTA reads and writes, from whichever thread runs it.
+    let global: Vec<&[AtomicU8]> = bufs
+        .iter_mut()
+        .map(|b| {
+            let bytes: *mut [u8] = &mut **b;
+            // SAFETY: each buffer is borrowed exclusively for this call, and AtomicU8 has u8's
+            // size and alignment: the same bytes, viewed as shared atomic bytes.
+            unsafe { &*(bytes as *const [AtomicU8]) }
+        })
+        .collect();
     let nwarps = threads.div_ceil(32);
     let total: u64 = launch.grid.iter().map(|g| *g as u64).product();
     let shared_bytes = (k.shared_bytes + launch.dynamic_shared) as usize;
@@ -241,105 +256,22 @@ fn run_with(
         return Err(bad(format!("the launch needs {shared_bytes} bytes of shared memory per CTA; the chip allows {}", opts.shared_limit)));
     }
     let resident_limit = (opts.sms.max(1) * ctas_per_sm(threads, shared_bytes as u32)) as usize;
-    let mut next: u64 = 0;
-    let mut resident: Vec<Cta> = Vec::new();
-    loop {
-        while resident.len() < resident_limit && next < total {
-            let gx = launch.grid[0] as u64;
-            let gy = launch.grid[1] as u64;
-            let id = [(next % gx) as u32, ((next / gx) % gy) as u32, (next / (gx * gy)) as u32];
-            let warps = (0..nwarps).map(|i| ctx.new_warp(i, threads)).collect();
-            resident.push(Cta {
-                id,
-                warps,
-                shared: vec![0u8; shared_bytes],
-                words: vec![Word::default(); shared_bytes],
-                epoch: 1,
-                scattered: HashMap::new(),
-            });
-            next += 1;
-        }
-        if resident.is_empty() {
-            break;
-        }
-        let mut progressed = false;
-        for cta in resident.iter_mut() {
-            for wi in 0..cta.warps.len() {
-                if cta.warps[wi].status == Status::Ready {
-                    ctx.step(cta, wi, opts.slice)?;
-                    progressed = true;
-                }
-            }
-            // A barrier opens when every warp of the CTA waits at it.
-            let waiting: Vec<usize> =
-                cta.warps.iter().enumerate().filter(|(_, w)| matches!(w.status, Status::Barrier(_))).map(|(i, _)| i).collect();
-            if !waiting.is_empty() && cta.warps.iter().all(|w| w.status != Status::Ready) {
-                let done: Vec<u32> = cta.warps.iter().filter(|w| w.status == Status::Done).map(|w| w.index).collect();
-                let first = &cta.warps[waiting[0]];
-                let Status::Barrier(pc) = first.status else { unreachable!() };
-                let loc = inst_loc(&k.insts[pc]);
-                if !done.is_empty() {
-                    return Err(ctx.fault(
-                        FaultKind::DivergentBarrier,
-                        cta,
-                        Some((first, 0)),
-                        loc,
-                        format!(
-                            "warps {} wait at this barrier while warps {} have returned; a barrier needs every thread of the CTA",
-                            waiting.iter().map(|w| w.to_string()).collect::<Vec<_>>().join(", "),
-                            done.iter().map(|w| w.to_string()).collect::<Vec<_>>().join(", ")
-                        ),
-                    ));
-                }
-                if let Some(other) = waiting.iter().map(|i| &cta.warps[*i]).find(|w| w.status != first.status) {
-                    let Status::Barrier(opc) = other.status else { unreachable!() };
-                    let oloc = inst_loc(&k.insts[opc]).and_then(|l| k.locs[l as usize].1.clone());
-                    return Err(ctx.fault(
-                        FaultKind::DivergentBarrier,
-                        cta,
-                        Some((first, 0)),
-                        loc,
-                        format!(
-                            "warp {} waits at this barrier while warp {} waits at another one{}",
-                            first.index,
-                            other.index,
-                            oloc.map(|l| format!(" ({l})")).unwrap_or_default()
-                        ),
-                    ));
-                }
-                cta.epoch += 1;
-                cta.scattered.clear();
-                for w in cta.warps.iter_mut() {
-                    if matches!(w.status, Status::Barrier(_)) {
-                        w.status = Status::Ready;
-                    }
-                }
-                progressed = true;
-            }
-        }
-        // Every live warp spins on memory nobody writes (or waits at a barrier that such a
-        // warp never reaches): nothing can change any more.
-        let live = || resident.iter().flat_map(|c| c.warps.iter().map(move |w| (c, w))).filter(|(_, w)| w.status != Status::Done);
-        if live().any(|(_, w)| w.progress.stalled) && live().all(|(_, w)| w.progress.stalled || matches!(w.status, Status::Barrier(_))) {
-            let (cta, w) = live().find(|(_, w)| w.progress.stalled).expect("a stalled warp");
-            return Err(ctx.fault(
-                FaultKind::Deadlock,
-                cta,
-                Some((w, w.mask.trailing_zeros().min(31) as usize)),
-                w.progress.last_loop,
-                format!(
-                    "warp {} spins in this loop on memory that no thread writes any more: every live warp of the resident CTAs is spinning or waiting at a barrier",
-                    w.index
-                ),
-            ));
-        }
-        let before = resident.len();
-        resident.retain(|c| c.warps.iter().any(|w| w.status != Status::Done));
-        ctx.stats.ctas += (before - resident.len()) as u64;
-        if !progressed && !resident.is_empty() {
-            let cta = &resident[0];
-            return Err(ctx.fault(FaultKind::Deadlock, cta, None, None, "no warp can run: every live warp waits".into()));
-        }
+    let grid = schedule::Grid { total, nwarps, threads, shared_bytes, resident_limit };
+    if !talks && trace.is_none() {
+        let context = || Ctx {
+            k,
+            bufs: &global,
+            arg_buf: arg_buf.clone(),
+            launch,
+            opts,
+            stats: Stats::default(),
+            writes: 0,
+            ordering: None,
+            trace: None,
+        };
+        return schedule::independent(opts.host_threads.max(1), &grid, context).map(|s| (s, None));
     }
+    let mut ctx = Ctx { k, bufs: &global, arg_buf, launch, opts, stats: Stats::default(), writes: 0, ordering, trace };
+    schedule::in_turn(&mut ctx, &grid)?;
     Ok((ctx.stats, ctx.trace))
 }

@@ -78,7 +78,8 @@ pub(super) struct Cta {
 
 pub(super) struct Ctx<'a> {
     pub(super) k: &'a Kernel,
-    pub(super) bufs: &'a mut [&'a mut [u8]],
+    /// The launch's buffers (global memory), shared with the threads running other CTAs.
+    pub(super) bufs: &'a [&'a [std::sync::atomic::AtomicU8]],
     /// Kernel argument index -> buffer index.
     pub(super) arg_buf: Vec<Option<usize>>,
     pub(super) launch: &'a Launch,
