@@ -51,6 +51,21 @@ fn main() {
     let warm = run(compile(false).arg("--repeat").arg("30"));
     let warm_ms =
         warm.lines().find_map(|l| l.strip_prefix("repeat_median_ms: ")).and_then(|v| v.trim().parse::<f64>().ok()).unwrap_or(f64::NAN);
+    // Where the time goes: --time-passes, whose phases must add up to its total (from main)
+    // within 10%; the process's wall time next to it (the difference: loading before main).
+    let mut timed = compile(false);
+    timed.arg("--time-passes");
+    let t0 = std::time::Instant::now();
+    let phases = run(&mut timed);
+    let wall_ms = t0.elapsed().as_secs_f64() * 1e3;
+    let top: Vec<(String, f64)> = phases
+        .lines()
+        .filter(|l| l.starts_with("  ") && !l.starts_with("    "))
+        .filter_map(|l| Some((l.split_whitespace().next()?.to_string(), l.split_whitespace().last()?.parse().ok()?)))
+        .collect();
+    let total_ms = top.iter().find(|(n, _)| n == "total").map(|(_, v)| *v).unwrap_or(f64::NAN);
+    let sum_ms: f64 = top.iter().filter(|(n, _)| n != "total").map(|(_, v)| v).sum();
+    assert!((sum_ms - total_ms).abs() <= 0.1 * total_ms, "--time-passes phases add up to {sum_ms:.3} ms of {total_ms:.3} ms");
     let _ = std::fs::remove_file(&out);
     let _ = std::fs::remove_dir_all(&cache);
     let mut report = serde_json::json!({
@@ -58,6 +73,9 @@ fn main() {
         "phobos_cold_process_s": summary(&cold),
         "phobos_cache_hit_process_s": summary(&hits),
         "phobos_warm_in_process_ms": warm_ms,
+        "time_passes_ms": top.iter().map(|(n, v)| (n.clone(), serde_json::json!(v))).collect::<serde_json::Map<_, _>>(),
+        "time_passes_phases_sum_ms": (sum_ms * 1e3).round() / 1e3,
+        "time_passes_process_wall_ms": (wall_ms * 1e3).round() / 1e3,
     });
     if !tri.is_empty() {
         report["triton_cold_process_s"] = summary(&tri);

@@ -143,6 +143,10 @@ enum Emit {
 struct CompileArgs {
     /// The input: a `.phobos` kernel, or an `.mlir` file at the L1 level.
     file: PathBuf,
+    /// Print the wall time of each phase on stderr: setup, frontend, context, parse, each stage
+    /// (each Phobos pass under it), checks, output, and the total from `main`.
+    #[arg(long)]
+    time_passes: bool,
     /// The kernel to compile (may be left out when the file has one).
     #[arg(long)]
     kernel: Option<String>,
@@ -216,6 +220,7 @@ struct CompileArgs {
 
 /// Runs the CLI; returns the exit code.
 pub fn main(args: Vec<String>) -> i32 {
+    crate::time_passes::started();
     crate::libdevice::install_default();
     let cli = match Cli::try_parse_from(args) {
         Ok(c) => c,
@@ -422,6 +427,7 @@ fn verify_cmd(a: &CompileArgs) -> i32 {
 }
 
 fn compile_one(a: &CompileArgs) -> i32 {
+    let mut clock = a.time_passes.then(crate::time_passes::Clock::start);
     let libdevice = a.libdevice.clone().or_else(|| crate::env::get("PHOBOS_LIBDEVICE").map(PathBuf::from));
     let mut opts_text = format!("chip={} fma={} fast-math={}", a.chip, !a.no_fma, a.fast_math);
     if let Some(l) = &libdevice {
@@ -467,6 +473,7 @@ fn compile_one(a: &CompileArgs) -> i32 {
         }
     };
     let (l1_text, entries) = (l1.text, l1.entries.unwrap_or_default());
+    crate::time_passes::mark(&mut clock, "frontend");
     // Step 2. MLIR: parse, verify, lower to the stage asked for.
     let stage = match a.emit {
         Emit::Ast => unreachable!("handled above"),
@@ -488,6 +495,7 @@ fn compile_one(a: &CompileArgs) -> i32 {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
+    crate::time_passes::mark(&mut clock, "context");
     let opts = CompileOptions {
         target,
         dump_dir: a.dump_ir_dir.clone(),
@@ -495,6 +503,7 @@ fn compile_one(a: &CompileArgs) -> i32 {
         print_before: a.mlir_print_ir_before.clone(),
         print_after: a.mlir_print_ir_after.clone(),
         ir_sink: crate::stderr_sink(),
+        timings: clock.as_ref().map(|c| c.timings.clone()),
         ..Default::default()
     };
     let parse_name = l1.name;
@@ -520,6 +529,7 @@ fn compile_one(a: &CompileArgs) -> i32 {
         tracing::info!("kernel cache: miss {key}");
     }
     let module = session.parse(&l1_text, &parse_name);
+    crate::time_passes::mark(&mut clock, "parse");
     let result = match &module {
         Some(m) if stage == Stage::Ptx && !compile::one_gpu_module(&session, m) => Err(compile::CompileError::Invalid),
         Some(m) => compile::lower(&session, m, stage, &opts).and_then(|info| compile::output_text(m, stage).map(|t| (t, info))),
@@ -531,6 +541,7 @@ fn compile_one(a: &CompileArgs) -> i32 {
         diags.retain(|d| d.severity != phobos_ir::diag::Severity::Remark);
     }
     eprint!("{}", crate::render::render_for(&diags, is_phobos, &source));
+    crate::time_passes::mark(&mut clock, "checks");
     let (out, info) = match result {
         Ok(t) => t,
         Err(compile::CompileError::Invalid) => return 1,
@@ -570,7 +581,12 @@ fn compile_one(a: &CompileArgs) -> i32 {
             }
         }
     }
-    finish(a, entries, &info.dynamic_shared, &out)
+    let code = finish(a, entries, &info.dynamic_shared, &out);
+    if let Some(c) = clock.as_mut() {
+        c.mark("output");
+        eprint!("{}", c.report());
+    }
+    code
 }
 
 /// A compile the cache answered: the manifest and the output, as a fresh compile writes them.

@@ -9,6 +9,7 @@ pub mod layout_cmd;
 pub mod opt;
 pub mod run_cmd;
 pub mod selftest;
+pub mod time_passes;
 
 // The libraries under the names the commands use.
 pub(crate) use phobos as api;

@@ -185,6 +185,7 @@ fn run(m: &ArgMatches) -> Result<bool, String> {
         print_after: strings("mlir-print-ir-after"),
         generic: flags.generic,
         ir_sink: crate::stderr_sink(),
+        timings: None,
         implicit_nesting: pipeline.as_ref().is_some_and(|(_, f)| *f),
     };
 

@@ -56,6 +56,9 @@ pub struct CompileOptions {
     pub print_after: Vec<String>,
     /// Where the dumps they ask for go (the default drops them; the CLI writes stderr).
     pub ir_sink: phobos_passes::external::IrSink,
+    /// Where each stage's and each Phobos pass's wall time goes (`--time-passes`), when asked:
+    /// a stage as `simt`, `llvm`, `ptx`; a pass by its flag, before its stage.
+    pub timings: Option<phobos_passes::external::Timings>,
 }
 
 /// Why a compile failed. The diagnostics are in the session's channel.
@@ -177,7 +180,11 @@ fn lower_into(
         steps.extend(backend_pipelines(stage, backend_target));
         for i in 0..steps.len() {
             let (reached, pipeline) = steps[i].clone();
+            let t0 = std::time::Instant::now();
             result = run_stage(session, module, &pipeline, opts, reached, keep_passes, &mut info.passes);
+            if let Some(t) = &opts.timings {
+                t.record(reached.name(), t0.elapsed());
+            }
             if result.is_err() {
                 break;
             }
@@ -297,6 +304,7 @@ fn run_stage(
         print_after: opts.print_after.clone(),
         generic: opts.printing.flags.generic,
         ir_sink: opts.ir_sink.clone(),
+        timings: opts.timings.clone(),
         implicit_nesting: false,
     };
     let scratch = keep.then(|| std::env::temp_dir().join(format!("phobos-dump-{}-{}", std::process::id(), unique())));

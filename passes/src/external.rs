@@ -53,6 +53,24 @@ pub type PassFn = for<'a> fn(Op<'a>, &PassCx<'a>) -> Result<(), ()>;
 pub struct PassState {
     pub diags: Diagnostics,
     pub options: Options,
+    /// Where the pass's wall time goes (`phobos compile --time-passes`), when asked.
+    pub timings: Option<Timings>,
+}
+
+/// Wall times of a compile's parts in the order they ended, `(name, time)`; cloning shares
+/// them (passes run on MLIR's worker threads).
+#[derive(Clone, Debug, Default)]
+pub struct Timings(std::sync::Arc<std::sync::Mutex<Vec<(String, std::time::Duration)>>>);
+
+impl Timings {
+    /// Records that `name` took `time`.
+    pub fn record(&self, name: impl Into<String>, time: std::time::Duration) {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).push((name.into(), time));
+    }
+    /// Everything recorded so far, in order.
+    pub fn all(&self) -> Vec<(String, std::time::Duration)> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
 }
 
 /// Applies `f` to each op, reporting every failure (not just the first) to `cx.diags`; fails
@@ -79,6 +97,7 @@ pub fn for_each_op<'a>(
 #[derive(Clone)]
 struct Wrapper {
     run: PassFn,
+    flag: &'static str,
     state: PassState,
 }
 
@@ -97,7 +116,12 @@ impl<'c> RunExternalPass<'c> for Wrapper {
         // A panic must not cross the C API (it would abort the process): report it as an
         // internal error at the op the pass ran on, and fail the pass.
         let run = self.run;
-        let ok = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(op, &cx))) {
+        let t0 = std::time::Instant::now();
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(op, &cx)));
+        if let Some(t) = &self.state.timings {
+            t.record(self.flag, t0.elapsed());
+        }
+        let ok = match result {
             Ok(r) => r.is_ok(),
             Err(p) => {
                 let msg = p
@@ -141,7 +165,7 @@ pub fn make_pass(index: usize, info: &PassInfo, state: PassState) -> Pass {
         DialectHandle::llvm(),
     ];
     create_external(
-        Wrapper { run: info.run, state },
+        Wrapper { run: info.run, flag: info.flag, state },
         TypeId::create(pass_id(index)),
         info.name,
         info.flag,

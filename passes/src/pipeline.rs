@@ -8,7 +8,7 @@
 //! because adding a pass on a manager of the wrong op aborts the process inside LLVM.
 
 use crate::{
-    external::{make_pass, print_pass, IrSink, PassState},
+    external::{make_pass, print_pass, IrSink, PassState, Timings},
     pipelines, registry,
 };
 use melior::pass::{OperationPassManager, PassManager};
@@ -135,6 +135,8 @@ pub struct BuildConfig {
     pub generic: bool,
     /// Where those dumps go.
     pub ir_sink: IrSink,
+    /// Where each Phobos pass's wall time goes (`--time-passes`), when asked.
+    pub timings: Option<Timings>,
     /// Nest a Phobos pass under its anchor op when added at another level (per-pass flags of
     /// `phobos-opt`, like mlir-opt's implicit nesting); pipeline strings must nest explicitly.
     pub implicit_nesting: bool,
@@ -184,7 +186,7 @@ pub fn build_level(opm: OperationPassManager, anchor: &str, elems: &[Elem], cfg:
                 );
             }
             print_around(opm, &e.name, &cfg.print_before, "Before", cfg);
-            opm.add_pass(make_pass(index, info, PassState { diags: cfg.diags.clone(), options }));
+            opm.add_pass(make_pass(index, info, PassState { diags: cfg.diags.clone(), options, timings: cfg.timings.clone() }));
             print_around(opm, &e.name, &cfg.print_after, "After", cfg);
             continue;
         }
