@@ -586,6 +586,9 @@ fn compile_one(a: &CompileArgs) -> i32 {
         c.mark("output");
         eprint!("{}", c.report());
     }
+    // The process ends here: tearing the module and the MLIR context down would only cost time.
+    std::mem::forget(module);
+    std::mem::forget(session);
     code
 }
 
