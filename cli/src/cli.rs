@@ -490,6 +490,7 @@ fn compile_one(a: &CompileArgs) -> i32 {
         module_scope: a.dump_ir_dir.is_some(),
         tree_dir: a.mlir_print_ir_tree_dir.clone(),
         flags: PrintFlags { generic: a.mlir_print_op_generic, ..Default::default() },
+        timing: false,
     };
     let session = match Session::new(!printing.module_scope) {
         Ok(s) => s,

@@ -36,6 +36,7 @@ fn command() -> Command {
         )
         .arg(flag("mlir-print-ir-before-all", "print the IR before every pass"))
         .arg(flag("mlir-print-ir-after-all", "print the IR after every pass"))
+        .arg(flag("mlir-timing", "print MLIR's report of the wall time of each pass on stderr"))
         .arg(flag("mlir-print-ir-after-change", "print the IR after every pass that changed it"))
         .arg(flag("mlir-print-ir-after-failure", "print the IR after a pass that failed"))
         .arg(flag("mlir-print-ir-module-scope", "print the whole module, not just the pass's op"))
@@ -173,6 +174,7 @@ fn run(m: &ArgMatches) -> Result<bool, String> {
         module_scope: m.get_flag("mlir-print-ir-module-scope"),
         tree_dir: m.get_one::<String>("mlir-print-ir-tree-dir").map(Into::into),
         flags: flags.clone(),
+        timing: m.get_flag("mlir-timing"),
     };
     let strings = |id: &str| -> Vec<String> { m.get_many::<String>(id).map(|v| v.cloned().collect()).unwrap_or_default() };
     let verify = m.get_flag("verify-diagnostics");

@@ -93,6 +93,9 @@ pub struct Lowered {
     pub stages: Vec<(Stage, String)>,
     /// The IR after every pass (with `keep_passes`, or a `dump_dir`).
     pub passes: Vec<PassIr>,
+    /// Each stage's and each Phobos pass's wall time, in the order they ended (filled by the
+    /// caller from [`CompileOptions::timings`]).
+    pub timings: Vec<(String, std::time::Duration)>,
 }
 
 /// The pipeline from L1 to the SIMT level.

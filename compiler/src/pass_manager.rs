@@ -48,6 +48,9 @@ pub struct IrPrinting {
     pub module_scope: bool,
     pub tree_dir: Option<PathBuf>,
     pub flags: PrintFlags,
+    /// MLIR's own per-pass timing report, on stderr when the pass manager ends
+    /// (`phobos-opt --mlir-timing`).
+    pub timing: bool,
 }
 
 impl IrPrinting {
@@ -126,6 +129,10 @@ fn run_pipeline_on(
     // literal.
     let pm = unsafe { PassManager::from_raw(mlir_sys::mlirPassManagerCreateOnOperation(session.ctx.to_raw(), sref("builtin.module"))) };
     pipeline::build(&pm, pipeline_text, cfg).map_err(PipelineRunError::Pipeline)?;
+    if printing.timing {
+        // SAFETY: `pm` is the live pass manager made above; MLIR reports when it is destroyed.
+        unsafe { mlir_sys::mlirPassManagerEnableTiming(pm.to_raw()) };
+    }
     if printing.any() || printing.tree_dir.is_some() {
         pm.enable_ir_printing(&PassIrPrintingOptions {
             before_all: printing.before_all,

@@ -134,7 +134,14 @@ impl Compiler {
         // One lowering: L1 to SIMT (what the simulator runs), then a copy of that on to PTX. The
         // IR is kept for `keep` and for a dump directory, written once, after a failure too.
         let dump = opts.dump_dir.is_some();
-        let copts = CompileOptions { keep_stages: keep || dump, keep_passes: keep || dump, ..self.compile_options(opts)? };
+        // With `keep` (a staged compile), each stage's and each Phobos pass's wall time too.
+        let timings = keep.then(phobos_passes::external::Timings::default);
+        let copts = CompileOptions {
+            keep_stages: keep || dump,
+            keep_passes: keep || dump,
+            timings: timings.clone(),
+            ..self.compile_options(opts)?
+        };
         let copts = CompileOptions { dump_dir: None, ..copts };
         let simt = module.clone_module();
         let (mut lowered, first) = compile::lower_keeping(&self.session, &simt, compile::Stage::L1, compile::Stage::Simt, &copts);
@@ -162,6 +169,7 @@ impl Compiler {
             lowered.stages.clear();
             lowered.passes.clear();
         }
+        lowered.timings = timings.map(|t| t.all()).unwrap_or_default();
         let mut kernels = Vec::new();
         for gm in simt.op().find_all("gpu.module") {
             let ptx = compile::ptx_of(&ptx_module, &gm.str_attr("sym_name").unwrap_or_default())

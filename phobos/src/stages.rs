@@ -81,6 +81,10 @@ pub struct Compiled {
     /// The warnings and remarks of this compile (the shared-memory plan, barriers elided, ...),
     /// each once, in the order they were reported.
     pub diagnostics: Vec<super::Diagnostic>,
+    /// Where the compile's time went, in the order each part ended: each Phobos pass by its
+    /// flag (`convert-lane-to-gpu`), then its stage (`simt`, `llvm`, `ptx`) in all, upstream
+    /// passes included; as `phobos compile --time-passes` reports them.
+    pub timings: Vec<(String, std::time::Duration)>,
 }
 
 /// The kernels and the IR's size (stages and passes counted, not printed).
@@ -124,6 +128,7 @@ impl Compiler {
         let (kernels, lowered) = self.compile(module, opts, None, true)?;
         // One lowering (L1 to SIMT, then on to PTX): each remark once.
         let diagnostics = self.session.diags.take();
+        let timings = lowered.timings.clone();
         let mut ir = staged_of(lowered, true);
         ir.ptx = kernels.iter().fold(Vec::new(), |mut v: Vec<(String, String)>, k| {
             if !v.iter().any(|(m, _)| *m == k.gpu_module) {
@@ -131,7 +136,7 @@ impl Compiler {
             }
             v
         });
-        Ok(Compiled { kernels, ir, diagnostics })
+        Ok(Compiled { kernels, ir, diagnostics, timings })
     }
 }
 

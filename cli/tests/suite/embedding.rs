@@ -457,6 +457,11 @@ fn compiled_carries_its_remarks() {
     let plans: Vec<&phobos::Diagnostic> = compiled.diagnostics.iter().filter(|d| d.message.starts_with("shared 'stage'")).collect();
     assert_eq!(plans.len(), 1, "{:?}", compiled.diagnostics);
     assert_eq!(plans[0].severity, phobos::Severity::Remark);
+    // Where the time went: every Phobos pass, then the three stages, in the order they ended.
+    let names: Vec<&str> = compiled.timings.iter().map(|(n, _)| n.as_str()).collect();
+    let stages: Vec<&str> = names.iter().copied().filter(|n| ["simt", "llvm", "ptx"].contains(n)).collect();
+    assert_eq!(stages, ["simt", "llvm", "ptx"], "{names:?}");
+    assert!(names.iter().position(|n| *n == "tile-plan-shared-memory") < names.iter().position(|n| *n == "simt"), "{names:?}");
 }
 
 /// A built kernel's tensor with dimensions: each launch checks its buffer's length against
