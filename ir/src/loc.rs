@@ -49,6 +49,14 @@ impl<'a> Loc<'a> {
         }
     }
 
+    /// The name of a name location (`loc("row"(...))`: the frontend names the op that defines a
+    /// source variable so).
+    pub fn name(self) -> Option<String> {
+        // SAFETY: the location is live for `'a`; the name is read only after the IsA check, and
+        // from_sref copies the identifier the context holds.
+        unsafe { mlirLocationIsAName(self.raw).then(|| from_sref(mlirIdentifierStr(mlirLocationNameGetName(self.raw)))) }
+    }
+
     /// Like [`Loc::src`], but through call sites to the outermost caller: where an inlined
     /// `fn`'s ops were called from (the statement that runs them), not the `fn`'s body.
     pub fn site(self) -> Option<SrcLoc> {

@@ -203,6 +203,23 @@ impl<'a> Gen<'a> {
         let pad = " ".repeat(self.indent);
         self.bufs.last_mut().expect("a buffer").push(format!("{pad}{text}"));
     }
+    /// Names the op that defined `value` in this block after the source variable `name`
+    /// (`loc("row"(...))`, an MLIR name location), so that diagnostics about the value can say
+    /// `row` rather than an SSA number. A value defined elsewhere is left as it is.
+    pub(super) fn name_value(&mut self, value: &str, name: &str) {
+        let pad = " ".repeat(self.indent);
+        let def = format!("{pad}{value} = ");
+        let Some(line) = self.bufs.last_mut().expect("a buffer").iter_mut().rev().find(|l| l.starts_with(&def)) else { return };
+        if let Some(at) = line.rfind(" loc(") {
+            let inner = line[at + 5..].strip_suffix(')').map(str::to_string);
+            // A value bound twice (`let v = x`) keeps its first name.
+            let named = |l: &str| l.strip_prefix('"').and_then(|r| r.find('"').map(|i| r[i + 1..].starts_with('('))).unwrap_or(false);
+            if let Some(inner) = inner.filter(|i| !named(i)) {
+                line.truncate(at);
+                line.push_str(&format!(" loc(\"{}\"({inner}))", escape(name)));
+            }
+        }
+    }
     pub(super) fn fresh(&mut self) -> String {
         self.next += 1;
         format!("%v{}", self.next)

@@ -100,6 +100,7 @@ impl<'a> Gen<'a> {
             }
         }
         let v = self.scalar(val, want, init.span)?;
+        self.name_value(&v.s, &name.name);
         self.bind(&name.name, Bind::Val { v, mutable, decl: name.span });
         Ok(())
     }

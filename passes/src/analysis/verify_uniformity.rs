@@ -20,7 +20,7 @@ use crate::{
 };
 use phobos_ir::{
     diag::{Diagnostic, Severity},
-    Op,
+    Op, Val,
 };
 
 /// The control an op needs, if it is a collective.
@@ -103,7 +103,14 @@ fn check<'a>(
             ("a conditional branch before it", br.operand(0), u.fact(br.operand(0)))
         }
     };
-    let name = v.operand_name(func);
+    let ssa = v.operand_name(func);
+    // The source's name for the value, when it has one: its own, or that of the nearest
+    // variable it is computed from that differs as much.
+    let name = match source_name(u, v, need) {
+        Some((n, true)) => format!("'{n}'"),
+        Some((n, false)) => format!("a value computed from '{n}'"),
+        None => ssa,
+    };
     let mut d = Diagnostic::op_error(
         op,
         format!("needs {what}, but {control} differs between {}: {name} depends on {}", fact.level.between(), fact.origin_text()),
@@ -116,6 +123,25 @@ fn check<'a>(
         }
     }
     Some(d)
+}
+
+/// The name of the nearest value `v` is computed from (breadth first, through operands that
+/// differ more than `need` allows) whose defining op carries a name location, and whether it is
+/// `v` itself.
+fn source_name<'a>(u: &Uniformity<'a>, v: Val<'a>, need: Level) -> Option<(String, bool)> {
+    let mut queue = std::collections::VecDeque::from([v]);
+    let mut seen = std::collections::HashSet::new();
+    while let Some(x) = queue.pop_front() {
+        if !seen.insert(x) || seen.len() > 256 {
+            continue;
+        }
+        let Some(def) = x.def() else { continue };
+        if let Some(n) = def.loc().name() {
+            return Some((n, x == v));
+        }
+        queue.extend(def.operands().into_iter().filter(|o| u.fact(*o).level > need));
+    }
+    None
 }
 
 /// The pass as the registry lists it.
