@@ -96,26 +96,8 @@ struct RunArgs {
     /// on the CUDA backend, sm_90 on the simulator.
     #[arg(long)]
     chip: Option<String>,
-    /// The simulator reports a warp that runs more instructions than this as a deadlock or a
-    /// runaway spin loop.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-    max_warp_instructions: Option<u64>,
-    /// The simulator reports a launch whose warps run more instructions than this in all
-    /// (default 50000000) as a runaway kernel, whatever the grid.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-    max_launch_instructions: Option<u64>,
-    /// The simulator refuses a launch of more threads than this (grid x block) in all
-    /// (default 16777216, 2^24), so that no grid runs for hours unasked.
-    #[arg(long, value_name = "N")]
-    max_sim_threads: Option<u64>,
-    /// SMs of the simulated GPU (default 8): CTAs resident at once are N times what one SM
-    /// holds for the launch by occupancy (threads and shared memory per CTA).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
-    sim_sms: Option<u32>,
-    /// CPU threads running the CTAs of a kernel whose CTAs do not talk (default: the cores);
-    /// results, counts and the fault reported are the same for any N.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
-    sim_threads: Option<u32>,
+    #[command(flatten)]
+    sim: crate::run_cmd::SimArgs,
     /// Print the launch's time and instruction counts on stderr (`key: value` lines).
     #[arg(long)]
     stats: bool,
@@ -259,13 +241,7 @@ fn run_cmd(a: RunArgs) -> i32 {
             defines: parse_defines(&a.defines)?,
             chip: a.chip.clone().unwrap_or_else(|| "sm_90".into()),
             chip_given: a.chip.clone(),
-            sim: phobos_runtime::bind::SimBounds {
-                max_warp_insts: a.max_warp_instructions,
-                max_launch_insts: a.max_launch_instructions,
-                max_threads: a.max_sim_threads,
-                sms: a.sim_sms,
-                threads: a.sim_threads.map(|n| n as usize),
-            },
+            sim: a.sim.bounds(),
             stats: a.stats,
             no_fma: a.no_fma,
             fast_math: a.fast_math,

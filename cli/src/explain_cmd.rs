@@ -26,23 +26,10 @@ pub struct ExplainArgs {
     /// The target chip.
     #[arg(long, default_value = "sm_90")]
     chip: String,
-    /// The simulator reports a warp that runs more instructions than this as a deadlock.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-    max_warp_instructions: Option<u64>,
-    /// The simulator reports a launch whose warps run more instructions than this in all as a
-    /// runaway kernel (default 50000000).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-    max_launch_instructions: Option<u64>,
-    /// The simulator refuses a launch of more threads than this in all (default 2^24).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-    max_sim_threads: Option<u64>,
-    /// SMs of the simulated GPU (default 8), as for `phobos run`.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
-    sim_sms: Option<u32>,
-    /// CPU threads of the simulator, as for `phobos run` (explain traces one CTA: it runs the
-    /// grid in order on one thread whatever N is).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
-    sim_threads: Option<u32>,
+    /// The simulator's bounds and size, as for `phobos run` (explain traces one CTA: it runs the
+    /// grid in order on one thread whatever `--sim-threads` is).
+    #[command(flatten)]
+    sim: crate::run_cmd::SimArgs,
     /// Where the page (or text) goes; `-` is stdout. Without it, the text goes to stdout.
     #[arg(short = 'o', value_name = "page.html")]
     output: Option<PathBuf>,
@@ -62,13 +49,7 @@ pub fn explain_cmd(a: &ExplainArgs) -> i32 {
             defines: crate::cli::parse_defines(&a.defines)?,
             cta: parse_cta(&a.cta)?,
             chip: a.chip.clone(),
-            sim: phobos_runtime::bind::SimBounds {
-                max_warp_insts: a.max_warp_instructions,
-                max_launch_insts: a.max_launch_instructions,
-                max_threads: a.max_sim_threads,
-                sms: a.sim_sms,
-                threads: a.sim_threads.map(|n| n as usize),
-            },
+            sim: a.sim.bounds(),
         })
     })();
     let req = match parsed {

@@ -47,6 +47,44 @@ pub struct RunRequest {
     pub fast_math: bool,
 }
 
+/// The simulator's bounds and size on the command line (`phobos run`, `phobos explain`).
+#[derive(clap::Args, Debug)]
+pub struct SimArgs {
+    /// The simulator reports a warp that runs more instructions than this as a deadlock or a
+    /// runaway spin loop.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_warp_instructions: Option<u64>,
+    /// The simulator reports a launch whose warps run more instructions than this in all
+    /// (default 50000000) as a runaway kernel, whatever the grid.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_launch_instructions: Option<u64>,
+    /// The simulator refuses a launch of more threads than this (grid x block) in all
+    /// (default 16777216, 2^24), so that no grid runs for hours unasked.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_sim_threads: Option<u64>,
+    /// SMs of the simulated GPU (default 8): CTAs resident at once are N times what one SM
+    /// holds for the launch by occupancy (threads and shared memory per CTA).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub sim_sms: Option<u32>,
+    /// CPU threads running the CTAs of a kernel whose CTAs do not talk (default: the cores);
+    /// results, counts and the fault reported are the same for any N.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub sim_threads: Option<u32>,
+}
+
+impl SimArgs {
+    /// The bounds as the runtime takes them (None: the default).
+    pub fn bounds(&self) -> SimBounds {
+        SimBounds {
+            max_warp_insts: self.max_warp_instructions,
+            max_launch_insts: self.max_launch_instructions,
+            max_threads: self.max_sim_threads,
+            sms: self.sim_sms,
+            threads: self.sim_threads.map(|n| n as usize),
+        }
+    }
+}
+
 /// Runs a request end to end: reads the arrays, runs, writes every tensor to `req.out`.
 pub fn run(req: &RunRequest) -> Result<(), RunError> {
     let device = choose_backend(req.backend)?;
