@@ -2,7 +2,7 @@
 # Runs every test: installs what is missing (third_party/install.sh), checks the gates (rustfmt,
 # clippy with warnings as errors, no pending snapshot), then `cargo test`, which runs the unit
 # and property tests, the lit suite (through cli/tests/suite.rs), the end-to-end tests and a
-# bounded fuzzing run.
+# bounded fuzzing run; then the Python package's tests (scripts/test-python.sh).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -21,3 +21,5 @@ fi
 # A snapshot that differs fails the test instead of writing a .snap.new to bless later.
 export INSTA_UPDATE=no
 cargo test --workspace "$@" </dev/null
+# The Python package: its wheel built and installed in a fresh venv, pytest there.
+bash scripts/test-python.sh </dev/null

@@ -45,6 +45,8 @@ pub fn explain_cmd(a: &ExplainArgs) -> i32 {
             file: a.file.clone(),
             kernel: a.kernel.clone(),
             grid: phobos_runtime::bind::parse_grid(&a.grid)?,
+            source: None,
+            arrays: Vec::new(),
             args: a.args.iter().map(|s| phobos_runtime::bind::parse_arg(s)).collect::<Result<_, _>>()?,
             defines: crate::cli::parse_defines(&a.defines)?,
             cta: parse_cta(&a.cta)?,

@@ -50,6 +50,9 @@ mod embedder;
 #[path = "suite/explain.rs"]
 mod explain;
 
+#[path = "suite/program.rs"]
+mod program;
+
 fn workspace_root() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root").to_path_buf()
 }

@@ -20,10 +20,9 @@ mod html;
 mod text;
 
 use facts::{Barrier, Explanation, SharedBuffer, Summary, Tensor};
-use phobos_compiler::{
-    front_door::{self, RunError},
-    session::Session,
-};
+/// Why an explain stopped (the same as `phobos run`'s).
+pub use phobos_compiler::front_door::RunError;
+use phobos_compiler::{front_door, session::Session};
 use phobos_frontend::{ast, AbiParam, Source};
 use phobos_ir::diag::Diagnostic;
 use phobos_passes::tile::plan_shared_memory::PlanEntry;
@@ -39,6 +38,10 @@ use std::path::PathBuf;
 #[derive(Clone, Debug)]
 pub struct Request {
     pub file: PathBuf,
+    /// The source's text, when it is not read from `file` (an embedder's; `file` names it).
+    pub source: Option<String>,
+    /// Tensors given in memory, as `--arg` gives them from files.
+    pub arrays: Vec<(String, Array)>,
     pub kernel: Option<String>,
     pub grid: [u32; 3],
     pub args: Vec<(String, PathBuf)>,
@@ -55,7 +58,10 @@ pub fn explain(req: &Request) -> Result<Explanation, RunError> {
     if !filename.ends_with(".phobos") {
         return Err(RunError::Usage(format!("{filename}: phobos explain steps through a .phobos source")));
     }
-    let text = phobos_compiler::read_source(&req.file).map_err(RunError::Usage)?;
+    let text = match &req.source {
+        Some(t) => t.clone(),
+        None => phobos_compiler::read_source(&req.file).map_err(RunError::Usage)?,
+    };
     let src = Source::new(filename.clone(), text.clone());
     let file = match phobos_frontend::parse(&src) {
         Ok(f) => f,
@@ -76,6 +82,11 @@ pub fn explain(req: &Request) -> Result<Explanation, RunError> {
         return Err(RunError::Usage(format!("--cta {:?} is outside the grid {:?}", req.cta, req.grid)));
     }
     let mut arrays = launch::read_arrays(&req.args).map_err(RunError::Usage)?;
+    for (name, a) in &req.arrays {
+        if arrays.insert(name.clone(), (a.clone(), PathBuf::from(format!("argument '{name}'")))).is_some() {
+            return Err(RunError::Usage(format!("tensor {name} is given twice")));
+        }
+    }
     // One specialization: an autotuned dimension takes -D, an array's shape, or its first value.
     let mut fixed = BTreeMap::new();
     for a in &kernel.attrs {

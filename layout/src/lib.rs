@@ -18,6 +18,7 @@ pub mod layout;
 pub mod map;
 pub mod named;
 pub mod ops;
+pub mod query;
 pub mod tuple;
 
 pub use layout::{Layout, LayoutError};

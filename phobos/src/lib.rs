@@ -25,6 +25,7 @@
 
 pub mod build;
 pub mod embed;
+pub mod program;
 mod stages;
 
 use phobos_compiler::{
@@ -33,12 +34,14 @@ use phobos_compiler::{
     session::Session,
 };
 use phobos_passes::pipelines::Target;
+pub use phobos_runtime::cuda::CudaError;
 pub use phobos_runtime::{
-    Arg, Device, DeviceBuffer, Diagnostic, Diagnostics, Error, Event, Fault, FaultKind, Kernel, LaunchOptions, LaunchReport, Param,
-    Severity, SrcLoc, Stream,
+    Arg, Device, DeviceBuffer, Diagnostic, Diagnostics, Error, Event, Fault, FaultKind, ForeignBuffer, ForeignStream, Kernel,
+    LaunchOptions, LaunchReport, Param, Severity, SrcLoc, Stream,
 };
+pub use program::{Array, Dtype, Program, Ran, Signature};
 pub use stages::{Compiled, PassIr, Stage, Staged};
-use std::path::PathBuf;
+use std::{collections::BTreeMap, path::PathBuf};
 
 // What building IR in code takes, so that an embedder needs no other dependency: the IR layer
 // (builders, values, types, locations) and the dialects' typed builders.
@@ -66,11 +69,13 @@ pub struct Options {
     /// Every f32 math function is the hardware's approximation (`ex2.approx`, ...), as the
     /// language's `@fast_math` (`lower-fast-math{all}`; docs/math.md has the errors).
     pub fast_math: bool,
+    /// Dimensions of a `.phobos` source fixed at compile time, as `phobos compile -D N=1024`.
+    pub defines: BTreeMap<String, i64>,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { chip: "sm_90".into(), opt_level: 3, dump_dir: None, no_fma: false, fast_math: false }
+        Options { chip: "sm_90".into(), opt_level: 3, dump_dir: None, no_fma: false, fast_math: false, defines: BTreeMap::new() }
     }
 }
 
@@ -97,15 +102,26 @@ impl Compiler {
 
     /// Compiles a `.phobos` source.
     pub fn compile_phobos(&self, source: &str, filename: &str, opts: &Options) -> Result<Vec<Kernel>, Error> {
-        let fopts = phobos_frontend::Options { no_fma: opts.no_fma, fast_math: opts.fast_math, ..Default::default() };
-        // The front door's first step, as `phobos compile` and `phobos run` take it.
+        let (_, module) = self.parse_phobos(source, filename, opts)?;
+        // Diagnostics point into the source (the L1 text carries its locations).
+        self.compile(&module, opts, Some((filename, source)), false).map(|(k, _)| k)
+    }
+
+    /// A `.phobos` source through the frontend (the front door's first step, as `phobos
+    /// compile` and `phobos run` take it), parsed as L1 MLIR in this context.
+    fn parse_phobos(&self, source: &str, filename: &str, opts: &Options) -> Result<(front_door::L1, OwnedModule<'_>), Error> {
+        let fopts = phobos_frontend::Options {
+            no_fma: opts.no_fma,
+            fast_math: opts.fast_math,
+            defines: opts.defines.clone(),
+            ..Default::default()
+        };
         let l1 = front_door::l1_of(filename, source, &fopts).map_err(|e| Error::Compile(Diagnostics::new(e.diagnostics, e.rendered)))?;
         self.session.diags.take();
         let Some(module) = self.session.parse(&l1.text, &l1.name) else {
             return Err(Error::Compile(self.render(Some((&l1.name, &l1.text)))));
         };
-        // Diagnostics point into the source (the L1 text carries its locations).
-        self.compile(&module, opts, Some((filename, source)), false).map(|(k, _)| k)
+        Ok((l1, module))
     }
 
     /// Compiles a module (e.g. from [`KernelBuilder::finish`]); the module is left as it was.

@@ -140,7 +140,7 @@ impl Compiler {
     }
 }
 
-fn staged_of(lowered: compile::Lowered, every_pass: bool) -> Staged {
+pub(crate) fn staged_of(lowered: compile::Lowered, every_pass: bool) -> Staged {
     Staged {
         stages: lowered.stages.into_iter().map(|(s, t)| (Stage::of(s), t)).collect(),
         passes: if every_pass {

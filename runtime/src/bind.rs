@@ -279,33 +279,58 @@ impl Bound {
         grid: [u32; 3],
         opts: &LaunchOptions,
     ) -> Result<(Vec<(String, Array)>, LaunchReport), Error> {
-        let mut scalars = Vec::new();
-        for p in &kernel.params {
-            if let crate::Param::Scalar { name, ty } = p {
-                let v = *self.dims.get(name).ok_or_else(|| Error::Launch(format!("{} takes {name}, which nothing binds", kernel.name)))?;
-                scalars.push(match ty.as_str() {
-                    "i32" => Arg::I32(v as i32),
-                    "f32" => Arg::F32(v as f32),
-                    "f64" => Arg::F64(v as f64),
-                    _ => Arg::I64(v),
-                });
-            }
-        }
-        let mut buffers = self.tensors.iter_mut().map(|(_, a)| Arg::Buffer(a.data.as_mut_slice()));
-        let mut scalars = scalars.into_iter();
-        let mut args: Vec<Arg> = kernel
-            .params
-            .iter()
-            .map(|p| match p {
-                crate::Param::Buffer { .. } => buffers.next(),
-                crate::Param::Scalar { .. } => scalars.next(),
-            })
-            .collect::<Option<_>>()
-            .ok_or_else(|| Error::Launch(format!("{} takes more tensors than the signature binds", kernel.name)))?;
+        let buffers = self.tensors.iter_mut().map(|(_, a)| Arg::Buffer(a.data.as_mut_slice()));
+        let mut args = arguments(kernel, &self.dims, buffers)?;
         // A fault drops the tensors: no copy of them is kept to restore.
         let opts = LaunchOptions { discard_on_fault: true, ..opts.clone() };
         let report = kernel.launch_with(device, grid, &mut args, &opts)?;
         drop(args);
         Ok((self.tensors, report))
     }
+}
+
+/// A launch's arguments in `kernel`'s parameter order: each buffer parameter takes the next of
+/// `buffers` (the tensors in parameter order), each scalar the value of the dimension it names,
+/// as its type (`i32`, `i64`, `f32`, `f64`).
+pub fn arguments<'a>(kernel: &Kernel, dims: &BTreeMap<String, i64>, buffers: impl Iterator<Item = Arg<'a>>) -> Result<Vec<Arg<'a>>, Error> {
+    let mut buffers = buffers;
+    let mut args = Vec::new();
+    for p in &kernel.params {
+        args.push(match p {
+            crate::Param::Buffer { .. } => {
+                buffers.next().ok_or_else(|| Error::Launch(format!("{} takes more tensors than the signature binds", kernel.name)))?
+            }
+            crate::Param::Scalar { name, ty } => {
+                let v = *dims.get(name).ok_or_else(|| Error::Launch(format!("{} takes {name}, which nothing binds", kernel.name)))?;
+                match ty.as_str() {
+                    "i32" => Arg::I32(v as i32),
+                    "f32" => Arg::F32(v as f32),
+                    "f64" => Arg::F64(v as f64),
+                    _ => Arg::I64(v),
+                }
+            }
+        });
+    }
+    Ok(args)
+}
+
+/// Checks that an array with these byte `strides` is row-major and contiguous, as a Phobos
+/// tensor is (extents of 1 may have any stride, as NumPy and DLPack allow).
+pub fn check_contiguous(name: &str, dtype: Dtype, shape: &[u64], strides: &[i64]) -> Result<(), String> {
+    if strides.len() != shape.len() {
+        return Err(format!("argument '{name}': {} strides for a shape of {} dimensions", strides.len(), shape.len()));
+    }
+    let mut want = dtype.bytes() as i64;
+    for (extent, stride) in shape.iter().zip(strides).rev() {
+        if *extent != 1 && *stride != want {
+            let strides: Vec<String> = strides.iter().map(|s| s.to_string()).collect();
+            return Err(format!(
+                "argument '{name}' is not row-major and contiguous (shape {}, byte strides ({})); a Phobos tensor is: pass a contiguous copy",
+                shape_text(shape),
+                strides.join(", ")
+            ));
+        }
+        want = want.saturating_mul(*extent as i64);
+    }
+    Ok(())
 }

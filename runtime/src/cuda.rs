@@ -5,7 +5,7 @@
 //! [`driver_present`] first (and catches a panic anyway): no driver, no device, an unsupported
 //! architecture, out of memory, a launch failure and a kernel fault are each a [`CudaError`].
 
-use crate::{Arg, DeviceBuffer};
+use crate::{Arg, DeviceBuffer, ForeignBuffer, ForeignStream};
 use cudarc::driver::{
     result::DriverError,
     safe::{CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr},
@@ -183,7 +183,49 @@ impl Gpu {
 
     /// Launches on this GPU's stream without waiting: every buffer must already be on the GPU.
     pub fn launch_async(&self, k: &Loaded, grid: [u32; 3], block: [u32; 3], args: &[Arg], held: &Held) -> Result<(), CudaError> {
-        self.launch(k, grid, block, args, held, &[])
+        self.launch(k, grid, block, args, held, &[], self.stream.cu_stream())
+    }
+
+    /// Enqueues a launch on another library's stream (no host buffers), without waiting.
+    pub fn launch_on(
+        &self,
+        k: &Loaded,
+        grid: [u32; 3],
+        block: [u32; 3],
+        args: &[Arg],
+        held: &Held,
+        stream: ForeignStream,
+    ) -> Result<(), CudaError> {
+        // The caller's thread may have another context current (or none).
+        self.ctx.bind_to_thread().map_err(|e| classify(e, "binding the GPU's context"))?;
+        // CUDA's handles: 0 and 1 the legacy default stream, 2 the per-thread one.
+        let handle = if stream.handle() == 0 { 1 } else { stream.handle() };
+        self.launch(k, grid, block, args, held, &[], handle as usize as sys::CUstream)
+    }
+
+    /// Checks that another library's buffer is memory of this GPU.
+    fn check_foreign(&self, f: &ForeignBuffer) -> Result<(), CudaError> {
+        let mut ordinal: i32 = -1;
+        // SAFETY: the attribute is an `int`, written into `ordinal`; the driver checks the
+        // address itself and reports an error for one it does not know.
+        let r = unsafe {
+            sys::cuPointerGetAttribute(
+                &mut ordinal as *mut i32 as *mut c_void,
+                sys::CUpointer_attribute::CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
+                f.ptr(),
+            )
+        };
+        if r != CUresult::CUDA_SUCCESS {
+            return Err(CudaError::Launch(format!("address {:#x} is not GPU memory the CUDA driver knows ({r:?})", f.ptr())));
+        }
+        if ordinal as usize != self.ctx.ordinal() {
+            return Err(CudaError::Launch(format!(
+                "address {:#x} is memory of GPU {ordinal}, but the launch runs on GPU {}",
+                f.ptr(),
+                self.ctx.ordinal()
+            )));
+        }
+        Ok(())
     }
 
     /// An event recorded on this GPU's stream now.
@@ -231,7 +273,7 @@ impl Gpu {
     /// Copies the buffers in, launches once, waits, and copies every buffer back.
     pub fn run(&self, k: &Loaded, grid: [u32; 3], block: [u32; 3], args: &mut [Arg], held: &Held) -> Result<(), CudaError> {
         let device = self.upload(args)?;
-        self.launch(k, grid, block, args, held, &device)?;
+        self.launch(k, grid, block, args, held, &device, self.stream.cu_stream())?;
         self.stream.synchronize().map_err(|e| classify(e, "the kernel"))?;
         let mut slices = device.iter();
         for a in args.iter_mut() {
@@ -257,9 +299,9 @@ impl Gpu {
     ) -> Result<Vec<f32>, CudaError> {
         let device = self.upload(args)?;
         for _ in 0..warmup {
-            self.launch(k, grid, block, args, held, &device)?;
+            self.launch(k, grid, block, args, held, &device, self.stream.cu_stream())?;
         }
-        self.timed(reps, || self.launch(k, grid, block, args, held, &device))
+        self.timed(reps, || self.launch(k, grid, block, args, held, &device, self.stream.cu_stream()))
     }
 
     /// Device-to-device copy times of `bytes` bytes in milliseconds: the speed of light for a
@@ -308,6 +350,7 @@ impl Gpu {
         args: &[Arg],
         held: &Held,
         uploaded: &[CudaSlice<u8>],
+        stream: sys::CUstream,
     ) -> Result<(), CudaError> {
         // Each parameter's value lives in `values`; the driver reads them through `params`.
         let mut values: Vec<u64> = Vec::with_capacity(args.len());
@@ -327,6 +370,10 @@ impl Gpu {
                     guards.push(guard);
                     ptr
                 }
+                Arg::Foreign(f) => {
+                    self.check_foreign(f)?;
+                    f.ptr()
+                }
                 // 32-bit parameters are read from the low 4 bytes of their slot.
                 Arg::I32(v) => *v as u32 as u64,
                 Arg::I64(v) => *v as u64,
@@ -344,7 +391,7 @@ impl Gpu {
                 (grid[0], grid[1], grid[2]),
                 (block[0], block[1], block[2]),
                 k.dynamic_shared,
-                self.stream.cu_stream(),
+                stream,
                 &mut params,
             )
         }

@@ -27,6 +27,63 @@ pub enum Arg<'a> {
     F32(f32),
     /// An `f64` parameter.
     F64(f64),
+    /// Another library's memory on the launch's GPU (a PyTorch or CuPy tensor), passed by its
+    /// address with no copy: a GPU launch only ([`ForeignBuffer::new`] says what it promises).
+    Foreign(ForeignBuffer),
+}
+
+/// A CUDA stream another library made (`cudaStream_t`, `torch.cuda.Stream.cuda_stream`): a
+/// launch given it ([`LaunchOptions::stream`](crate::LaunchOptions::stream)) is enqueued there,
+/// ordered after that library's work, and does not wait.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ForeignStream(u64);
+
+impl ForeignStream {
+    /// The stream with this handle; `1` and `2` are CUDA's legacy and per-thread default
+    /// streams (`__cuda_array_interface__`'s numbering), `0` the legacy default too.
+    ///
+    /// # Safety
+    /// `handle` is a live stream of the primary context of the GPU a launch taking it runs on,
+    /// and stays alive until that launch has finished.
+    pub unsafe fn new(handle: u64) -> ForeignStream {
+        ForeignStream(handle)
+    }
+    /// The stream's handle.
+    pub fn handle(&self) -> u64 {
+        self.0
+    }
+}
+
+/// Device memory Phobos does not own: an address on a CUDA GPU and its length in bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ForeignBuffer {
+    ptr: u64,
+    len: usize,
+}
+
+impl ForeignBuffer {
+    /// `len` bytes at the device address `ptr`.
+    ///
+    /// # Safety
+    /// `ptr` is the address of `len` bytes of device memory in the primary context of the GPU a
+    /// launch taking it runs on, and stays allocated, and written by nothing else, until that
+    /// launch has finished on its stream. A launch checks what the driver can tell (that the
+    /// address is that GPU's memory, its alignment), not the length.
+    pub unsafe fn new(ptr: u64, len: usize) -> ForeignBuffer {
+        ForeignBuffer { ptr, len }
+    }
+    /// The device address.
+    pub fn ptr(&self) -> u64 {
+        self.ptr
+    }
+    /// The length in bytes.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    /// Whether it holds no byte.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
 }
 
 /// Where kernels run.

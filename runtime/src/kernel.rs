@@ -177,6 +177,11 @@ pub struct LaunchOptions {
     /// The caller drops its host buffers when the launch faults, so the simulator keeps no copy
     /// to restore them from (by default a faulting launch leaves host bytes as they were).
     pub discard_on_fault: bool,
+    /// On a GPU, enqueue on this stream of another library and return without waiting (every
+    /// buffer then lives on the device: [`Arg::Device`](crate::Arg::Device) or
+    /// [`Arg::Foreign`](crate::Arg::Foreign)); a fault surfaces at that stream's next
+    /// synchronization. Ignored on the simulator.
+    pub stream: Option<crate::ForeignStream>,
 }
 
 /// What a launch measured.

@@ -23,6 +23,7 @@ fn buffer_len(a: &Arg) -> Option<usize> {
     match a {
         Arg::Buffer(b) => Some(b.len()),
         Arg::Device(d) => Some(d.len()),
+        Arg::Foreign(f) => Some(f.len()),
         _ => None,
     }
 }
@@ -38,14 +39,14 @@ impl Kernel {
         }
         for (i, (kind, a)) in self.args.iter().zip(args.iter()).enumerate() {
             let given = match a {
-                Arg::Buffer(_) | Arg::Device(_) => "a buffer",
+                Arg::Buffer(_) | Arg::Device(_) | Arg::Foreign(_) => "a buffer",
                 Arg::I32(_) => "Arg::I32",
                 Arg::I64(_) => "Arg::I64",
                 Arg::F32(_) => "Arg::F32",
                 Arg::F64(_) => "Arg::F64",
             };
             match (kind, a) {
-                (phobos_sim::ArgKind::Buffer { name, elem, .. }, Arg::Buffer(_) | Arg::Device(_)) => {
+                (phobos_sim::ArgKind::Buffer { name, elem, .. }, Arg::Buffer(_) | Arg::Device(_) | Arg::Foreign(_)) => {
                     let len = buffer_len(a).expect("a buffer");
                     if !len.is_multiple_of(elem.bytes()) {
                         return Err(Error::Launch(format!(
@@ -147,6 +148,20 @@ impl Kernel {
                         self.name
                     )));
                 }
+                Arg::Foreign(_) if !matches!(device, Device::Cuda(_)) => {
+                    return Err(Error::Launch(format!(
+                        "argument {i} ({name}) of {}: GPU memory of another library runs on a GPU only, not on the {}",
+                        self.name,
+                        device.name()
+                    )));
+                }
+                Arg::Foreign(f) if f.ptr() % 16 != 0 => {
+                    return Err(Error::Launch(format!(
+                        "argument {i} ({name}) of {}: address {:#x} is not 16-byte aligned, as a Phobos tensor is",
+                        self.name,
+                        f.ptr()
+                    )));
+                }
                 Arg::Device(d) if !d.on(device) => {
                     return Err(Error::Launch(format!(
                         "argument {i} ({name}) of {}: the buffer lives on another device than {}",
@@ -178,11 +193,22 @@ impl Kernel {
     pub fn launch_with(&self, device: &Device, grid: [u32; 3], args: &mut [Arg], opts: &LaunchOptions) -> Result<LaunchReport, Error> {
         self.check_args(args)?;
         phobos_sim::check_grid(grid).map_err(Error::Launch)?;
-        self.check_placement(device, args, false)?;
+        let on_stream = opts.stream.filter(|_| matches!(device, Device::Cuda(_)));
+        self.check_placement(device, args, on_stream.is_some())?;
         let t0 = std::time::Instant::now();
-        let mut report = match device {
-            Device::Simulator => self.run_sim(grid, args, opts)?,
-            Device::Cuda(gpu) => LaunchReport { kernel_ms: self.run_cuda(gpu, grid, args, true, opts.timing)?, ..Default::default() },
+        let mut report = match (device, on_stream) {
+            (Device::Simulator, _) => self.run_sim(grid, args, opts)?,
+            (Device::Cuda(gpu), Some(stream)) => {
+                let loaded = self.loaded_for(gpu)?;
+                let devices = distinct_devices(args);
+                let guards: Vec<_> = devices.iter().map(|d| d.cuda_slice().expect("placement checked")).collect();
+                let held: Vec<_> = devices.iter().copied().zip(guards.iter().map(|g| &**g)).collect();
+                gpu.launch_on(&loaded, grid, self.block, args, &held, stream)?;
+                LaunchReport::default()
+            }
+            (Device::Cuda(gpu), None) => {
+                LaunchReport { kernel_ms: self.run_cuda(gpu, grid, args, true, opts.timing)?, ..Default::default() }
+            }
         };
         report.ms = t0.elapsed().as_secs_f64() * 1e3;
         Ok(report)
@@ -216,15 +242,16 @@ impl Kernel {
             .map(|a| match a {
                 Arg::Buffer(_) => {
                     hosts += 1;
-                    phobos_sim::ArgValue::Buffer(devices.len() + hosts - 1)
+                    Ok(phobos_sim::ArgValue::Buffer(devices.len() + hosts - 1))
                 }
-                Arg::Device(d) => phobos_sim::ArgValue::Buffer(devices.iter().position(|x| std::ptr::eq(*x, *d)).expect("listed")),
-                Arg::I32(v) => phobos_sim::ArgValue::Int(*v as i64),
-                Arg::I64(v) => phobos_sim::ArgValue::Int(*v),
-                Arg::F32(v) => phobos_sim::ArgValue::Float(*v as f64),
-                Arg::F64(v) => phobos_sim::ArgValue::Float(*v),
+                Arg::Device(d) => Ok(phobos_sim::ArgValue::Buffer(devices.iter().position(|x| std::ptr::eq(*x, *d)).expect("listed"))),
+                Arg::Foreign(_) => Err(Error::Launch("GPU memory of another library runs on a GPU only".into())),
+                Arg::I32(v) => Ok(phobos_sim::ArgValue::Int(*v as i64)),
+                Arg::I64(v) => Ok(phobos_sim::ArgValue::Int(*v)),
+                Arg::F32(v) => Ok(phobos_sim::ArgValue::Float(*v as f64)),
+                Arg::F64(v) => Ok(phobos_sim::ArgValue::Float(*v)),
             })
-            .collect();
+            .collect::<Result<_, _>>()?;
         let program = self.sim()?;
         let launch = phobos_sim::Launch { grid, block: self.block, args: values, dynamic_shared: self.dynamic_shared };
         let sim_opts = opts.sim.clone().unwrap_or_else(|| phobos_sim::Options {
@@ -257,13 +284,7 @@ impl Kernel {
     /// Runs on a GPU: waits and copies host buffers back with `sync`, else only enqueues; with
     /// `timing`, returns the kernel times of that many more launches.
     fn run_cuda(&self, gpu: &Gpu, grid: [u32; 3], args: &mut [Arg], sync: bool, timing: Option<(usize, usize)>) -> Result<Vec<f32>, Error> {
-        if self.ptx.is_empty() {
-            return Err(Error::Launch(format!(
-                "{} was compiled for the simulator only; compile it with PTX to launch on a GPU",
-                self.name
-            )));
-        }
-        let loaded = self.loaded_on(gpu)?;
+        let loaded = self.loaded_for(gpu)?;
         let devices = distinct_devices(args);
         let guards: Vec<_> = devices.iter().map(|d| d.cuda_slice().expect("placement checked")).collect();
         let held: Vec<(&DeviceBuffer, &cudarc::driver::safe::CudaSlice<u8>)> =
@@ -277,6 +298,17 @@ impl Kernel {
             Some((warmup, reps)) => Ok(gpu.time(&loaded, grid, self.block, args, &held, warmup, reps)?),
             None => Ok(Vec::new()),
         }
+    }
+
+    /// The kernel loaded into `gpu`'s context, or why it cannot be: it has no PTX.
+    fn loaded_for(&self, gpu: &Gpu) -> Result<Arc<cuda::Loaded>, Error> {
+        if self.ptx.is_empty() {
+            return Err(Error::Launch(format!(
+                "{} was compiled for the simulator only; compile it with PTX to launch on a GPU",
+                self.name
+            )));
+        }
+        self.loaded_on(gpu)
     }
 
     /// The kernel loaded into `gpu`'s context: JIT-compiled from its PTX on first use there.

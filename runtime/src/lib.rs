@@ -14,7 +14,7 @@ mod launch;
 pub mod npy;
 pub mod npy_header;
 
-pub use device::{Arg, Device, DeviceBuffer, Event, Stream};
+pub use device::{Arg, Device, DeviceBuffer, Event, ForeignBuffer, ForeignStream, Stream};
 pub use error::{Diagnostic, Diagnostics, Error, Fault, FaultKind, Severity, SrcLoc};
 pub use kernel::{Kernel, LaunchOptions, LaunchReport, Param};
 

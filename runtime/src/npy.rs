@@ -77,7 +77,7 @@ impl Dtype {
     /// The dtype of an `.npy` `descr`, as `np.dtype` reads the ones Phobos holds: a type code
     /// with an optional byte order (`<f4`, `f`, `|b1`, `?`) or a name (`float32`, `single`).
     /// `Err(true)` for a big-endian multi-byte type, `Err(false)` for anything else.
-    fn from_descr(descr: &str) -> Result<Dtype, bool> {
+    pub fn from_descr(descr: &str) -> Result<Dtype, bool> {
         use Dtype::*;
         let named = match descr {
             "bool" | "bool_" => Some(Bool),

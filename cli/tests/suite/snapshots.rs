@@ -37,6 +37,8 @@ fn explain_text_of_the_seed_kernels() {
             file: root.join(format!("examples/{name}.phobos")),
             kernel: None,
             grid,
+            source: None,
+            arrays: vec![],
             args: vec![],
             defines: dims.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
             cta: [0, 0, 0],

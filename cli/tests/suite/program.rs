@@ -1,0 +1,119 @@
+//! `Compiler::compile_program` and `Program::run`: a `.phobos` source compiled whole, arrays
+//! bound by name and shape as `phobos run` binds them (what the Python package launches with),
+//! and GPU memory of another library refused off a GPU.
+
+use super::workspace_root;
+use phobos::{Array, Compiler, Device, Dtype, Error, ForeignBuffer, LaunchOptions, Options};
+use std::collections::BTreeMap;
+
+fn f32_array(shape: &[u64], v: &[f32]) -> Array {
+    Array { dtype: Dtype::F32, shape: shape.to_vec(), data: v.iter().flat_map(|x| x.to_le_bytes()).collect() }
+}
+
+fn floats(b: &[u8]) -> Vec<f32> {
+    b.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect()
+}
+
+fn source(rel: &str) -> String {
+    std::fs::read_to_string(workspace_root().join(rel)).unwrap()
+}
+
+#[test]
+fn a_program_runs_its_kernels_by_name_with_shapes_binding_dimensions() {
+    let c = Compiler::new().unwrap();
+    let p = c.compile_program(&source("examples/tutorials/matmul.phobos"), "matmul.phobos", &Options::default()).unwrap();
+    assert_eq!(p.kernel_names(), ["matmul", "matmul_f16", "matmul_4x4"]);
+    assert_eq!(p.entries.len(), 3);
+    assert!(p.ir.stages.iter().any(|(s, _)| s.name() == "simt") && !p.ir.passes.is_empty());
+    let (m, n, k) = (5usize, 7usize, 3usize);
+    let a: Vec<f32> = (0..m * k).map(|i| i as f32 * 0.5).collect();
+    let b: Vec<f32> = (0..k * n).map(|i| 1.0 - i as f32 * 0.25).collect();
+    let arrays = vec![
+        ("A".to_string(), f32_array(&[m as u64, k as u64], &a)),
+        ("B".to_string(), f32_array(&[k as u64, n as u64], &b)),
+        ("C".to_string(), f32_array(&[m as u64, n as u64], &vec![f32::NAN; m * n])),
+    ];
+    let ran = p.run("matmul", arrays, &BTreeMap::new(), [1, 1, 1], &Device::Simulator, &LaunchOptions::default()).unwrap();
+    assert_eq!(ran.entry, "matmul");
+    assert_eq!(ran.dims, BTreeMap::from([("M".into(), 5), ("N".into(), 7), ("K".into(), 3)]));
+    let c_out = floats(&ran.outputs[2].1.data);
+    for i in 0..m {
+        for j in 0..n {
+            let want: f32 = (0..k).map(|p| a[i * k + p] * b[p * n + j]).sum();
+            assert!((c_out[i * n + j] - want).abs() < 1e-5, "C[{i},{j}] = {} want {want}", c_out[i * n + j]);
+        }
+    }
+}
+
+#[test]
+fn a_program_picks_the_autotune_entry_and_reports_binding_errors() {
+    let c = Compiler::new().unwrap();
+    let p = c.compile_program(&source("examples/staged_matvec.phobos"), "staged_matvec.phobos", &Options::default()).unwrap();
+    let arrays = |k: u64| {
+        vec![
+            ("W".to_string(), f32_array(&[4, k], &vec![1.0; 4 * k as usize])),
+            ("x".to_string(), f32_array(&[1, k], &vec![2.0; k as usize])),
+            ("y".to_string(), f32_array(&[1, 4], &[0.0; 4])),
+        ]
+    };
+    let run = |a| p.run("staged_matvec", a, &BTreeMap::new(), [1, 1, 1], &Device::Simulator, &LaunchOptions::default());
+    let ran = run(arrays(256)).unwrap();
+    assert_eq!(ran.entry, "staged_matvec__K256");
+    assert_eq!(floats(&ran.outputs[2].1.data), [512.0; 4]);
+    match run(arrays(128)) {
+        Err(Error::Launch(m)) => assert!(m.contains("@autotune") && m.contains("K = 128"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    let mut bad = arrays(256);
+    bad[1].1.dtype = Dtype::I32;
+    match run(bad) {
+        Err(Error::Launch(m)) => assert!(m.contains("x is tensor<f32>") && m.contains("argument 'x' holds int32"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    match p.run("nope", arrays(256), &BTreeMap::new(), [1, 1, 1], &Device::Simulator, &LaunchOptions::default()) {
+        Err(Error::Launch(m)) => assert!(m.contains("no kernel named 'nope'") && m.contains("staged_matvec"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    // Compile-time defines fix a dimension, as `phobos compile -D`.
+    let opts = Options { defines: BTreeMap::from([("N".to_string(), 4)]), ..Options::default() };
+    let fixed = c.compile_program(&source("examples/staged_matvec.phobos"), "staged_matvec.phobos", &opts).unwrap();
+    assert_eq!(fixed.entries[0].fixed.get("N"), Some(&4));
+    // A compile error is located in the source.
+    match c.compile_program("@launch(32)\nkernel k(X: tensor<f32>[N]) {\n  X[0] = y\n}\n", "k.phobos", &Options::default()) {
+        Err(Error::Compile(d)) => {
+            assert_eq!(d.first_error().and_then(|e| e.loc.as_ref()).map(|l| (l.line, l.file.as_str())), Some((3, "k.phobos")))
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn foreign_gpu_memory_is_refused_off_a_gpu_before_anything_runs() {
+    let c = Compiler::new().unwrap();
+    let p = c.compile_program(&source("examples/tutorials/vector_add.phobos"), "vector_add.phobos", &Options::default()).unwrap();
+    // SAFETY: never dereferenced: the simulator refuses GPU memory before any launch.
+    let buf = unsafe { ForeignBuffer::new(0x1000, 64 * 4) };
+    let tensors = ["X", "Y", "Z"].iter().map(|n| (n.to_string(), Dtype::F32, vec![64u64], buf)).collect();
+    match p.run_foreign("vector_add", tensors, &BTreeMap::new(), [1, 1, 1], &Device::Simulator, &LaunchOptions::default()) {
+        Err(Error::Launch(m)) => assert!(m.contains("runs on a GPU only"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    // The length must be the shape's bytes.
+    let short = vec![("X".to_string(), Dtype::F32, vec![65u64], buf)];
+    match p.run_foreign("vector_add", short, &BTreeMap::new(), [1, 1, 1], &Device::Simulator, &LaunchOptions::default()) {
+        Err(Error::Launch(m)) => assert!(m.contains("256 bytes for a shape of [65]"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn contiguity_is_the_runtime_rule_for_every_array() {
+    use phobos::program::check_contiguous;
+    assert!(check_contiguous("a", Dtype::F32, &[2, 3], &[12, 4]).is_ok());
+    // Extents of 1 may have any stride (NumPy and DLPack allow it).
+    assert!(check_contiguous("a", Dtype::F32, &[1, 3], &[999, 4]).is_ok());
+    let e = check_contiguous("a", Dtype::F32, &[2, 3], &[4, 8]).unwrap_err();
+    assert!(e.contains("argument 'a' is not row-major and contiguous (shape (2, 3), byte strides (4, 8))"), "{e}");
+    assert!(check_contiguous("a", Dtype::F64, &[4], &[16]).is_err());
+    assert!(check_contiguous("a", Dtype::F64, &[4], &[8, 8]).is_err());
+}

@@ -1,0 +1,179 @@
+//! A `.phobos` source compiled whole, for frontends that bind arrays by name and shape as
+//! `phobos run` does: every kernel with all its entries (`@autotune` specializations), each
+//! compiled once to PTX and to the simulator's program, with the kernel's [`Signature`].
+//! [`Program::run`] binds named arrays and dimensions to a kernel, picks the entry their values
+//! select, and launches it: the same binding rules and messages as `phobos run`.
+
+use super::{Compiler, Diagnostic, Error, Kernel, LaunchOptions, LaunchReport, Options, Staged};
+use phobos_compiler::front_door;
+pub use phobos_frontend::{AbiParam, Entry};
+pub use phobos_runtime::bind::{check_contiguous, sim_options, Signature, SimBounds};
+pub use phobos_runtime::npy::{Array, Dtype};
+use std::{collections::BTreeMap, path::PathBuf};
+
+/// Every kernel of a source, compiled; independent of the [`Compiler`] that made it.
+#[derive(Debug)]
+pub struct Program {
+    /// Every entry, compiled: a kernel, or one specialization of an `@autotune` kernel.
+    pub kernels: Vec<Kernel>,
+    /// Each kernel's signature, in source order.
+    pub signatures: Vec<Signature>,
+    /// The entries as `phobos compile --manifest` lists them (with their dynamic shared memory).
+    pub entries: Vec<Entry>,
+    /// Every stage's text and the IR after every pass.
+    pub ir: Staged,
+    /// The compile's warnings and remarks (the shared-memory plan, barriers elided, ...).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// What [`Program::run`] launched, and what came back.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct Ran {
+    /// The entry the bound values picked.
+    pub entry: String,
+    /// Every tensor after the launch, in parameter order.
+    pub outputs: Vec<(String, Array)>,
+    /// Every dimension's bound value.
+    pub dims: BTreeMap<String, i64>,
+    /// The launch's time and counts.
+    pub report: LaunchReport,
+}
+
+impl Compiler {
+    /// Compiles every kernel of a `.phobos` source (`filename` names it in diagnostics) with
+    /// its entries, keeping each stage's text and the IR after every pass; `opts.defines` fix
+    /// dimensions at compile time, as `phobos compile -D` does.
+    pub fn compile_program(&self, source: &str, filename: &str, opts: &Options) -> Result<Program, Error> {
+        if !filename.ends_with(".phobos") {
+            return Err(Error::Launch(format!("{filename}: a program is compiled from a .phobos source")));
+        }
+        let (l1, module) = self.parse_phobos(source, filename, opts)?;
+        let entries = l1.entries.unwrap_or_default();
+        let (kernels, lowered) = self.compile(&module, opts, Some((filename, source)), true)?;
+        let diagnostics = self.session.diags.take();
+        let mut ir = crate::stages::staged_of(lowered, true);
+        ir.ptx = kernels.iter().fold(Vec::new(), |mut v: Vec<(String, String)>, k| {
+            if !v.iter().any(|(m, _)| *m == k.gpu_module) {
+                v.push((k.gpu_module.clone(), k.ptx.clone()));
+            }
+            v
+        });
+        let mut names: Vec<&str> = Vec::new();
+        for e in &entries {
+            if !names.contains(&e.kernel.as_str()) {
+                names.push(&e.kernel);
+            }
+        }
+        let signatures = names.iter().map(|k| front_door::signature(&entries, k)).collect();
+        let entries = entries
+            .iter()
+            .map(|e| Entry {
+                dynamic_shared_bytes: kernels.iter().find(|k| k.name == e.name).map_or(0, |k| k.dynamic_shared as u64),
+                ..e.clone()
+            })
+            .collect();
+        Ok(Program { kernels, signatures, entries, ir, diagnostics })
+    }
+}
+
+impl Program {
+    /// The kernels' names, in source order.
+    pub fn kernel_names(&self) -> Vec<&str> {
+        self.signatures.iter().map(|s| s.kernel.as_str()).collect()
+    }
+
+    /// The signature of the kernel `name`.
+    pub fn signature(&self, name: &str) -> Option<&Signature> {
+        self.signatures.iter().find(|s| s.kernel == name)
+    }
+
+    /// The compiled entry named `name` (a kernel, or `kernel__K256`).
+    pub fn entry(&self, name: &str) -> Option<&Kernel> {
+        self.kernels.iter().find(|k| k.name == name)
+    }
+
+    /// The signature of `kernel`, when it has one and `grid` is a grid CUDA launches.
+    fn launchable(&self, kernel: &str, grid: [u32; 3]) -> Result<&Signature, Error> {
+        let sig = self
+            .signature(kernel)
+            .ok_or_else(|| Error::Launch(format!("no kernel named '{kernel}' (the program has: {})", self.kernel_names().join(", "))))?;
+        phobos_sim::check_grid(grid).map_err(|e| Error::Launch(format!("grid: {e}")))?;
+        Ok(sig)
+    }
+
+    /// Binds `arrays` (each named after a tensor parameter) and `dims` to the kernel `kernel`
+    /// as `phobos run` does (dimensions from the arrays' shapes, checked against each other and
+    /// `dims`; the `@autotune` entry their values pick), then launches it on `device` with a
+    /// grid of `grid` CTAs. The tensors come back in parameter order.
+    pub fn run(
+        &self,
+        kernel: &str,
+        arrays: Vec<(String, Array)>,
+        dims: &BTreeMap<String, i64>,
+        grid: [u32; 3],
+        device: &super::Device,
+        opts: &LaunchOptions,
+    ) -> Result<Ran, Error> {
+        let sig = self.launchable(kernel, grid)?;
+        let mut named = BTreeMap::new();
+        for (name, a) in arrays {
+            // The name stands where `phobos run` names the .npy file.
+            let label = PathBuf::from(format!("argument '{name}'"));
+            if named.insert(name.clone(), (a, label)).is_some() {
+                return Err(Error::Launch(format!("argument '{name}' is given twice")));
+            }
+        }
+        let bound = phobos_runtime::bind::prepare(sig, &named, dims).map_err(Error::Launch)?;
+        let entry = bound.entry.clone();
+        let dims = bound.dims.clone();
+        let compiled = self.entry(&entry).ok_or_else(|| Error::Launch(format!("entry {entry} was not compiled")))?;
+        let (outputs, report) = bound.launch(compiled, device, grid, opts)?;
+        Ok(Ran { entry, outputs, dims, report })
+    }
+
+    /// [`Program::run`] on another library's GPU memory (PyTorch or CuPy tensors), with no
+    /// copy: each tensor its element type, shape and [`ForeignBuffer`](crate::ForeignBuffer),
+    /// whose length must be the shape's bytes; with `stream`, enqueued on that stream without
+    /// waiting (see [`LaunchOptions::stream`]).
+    pub fn run_foreign(
+        &self,
+        kernel: &str,
+        tensors: Vec<(String, Dtype, Vec<u64>, crate::ForeignBuffer)>,
+        dims: &BTreeMap<String, i64>,
+        grid: [u32; 3],
+        device: &super::Device,
+        opts: &LaunchOptions,
+    ) -> Result<Ran, Error> {
+        let sig = self.launchable(kernel, grid)?;
+        // Binding reads element types and shapes only: the arrays stand in with no bytes.
+        let mut named = BTreeMap::new();
+        let mut buffers = BTreeMap::new();
+        for (name, dtype, shape, buf) in tensors {
+            let bytes = shape.iter().try_fold(dtype.bytes() as u64, |n, d| n.checked_mul(*d));
+            if bytes != Some(buf.len() as u64) {
+                return Err(Error::Launch(format!(
+                    "argument '{name}': {} bytes for a shape of {:?} elements of {}",
+                    buf.len(),
+                    shape,
+                    dtype.numpy()
+                )));
+            }
+            let label = PathBuf::from(format!("argument '{name}'"));
+            if named.insert(name.clone(), (Array { dtype, shape, data: Vec::new() }, label)).is_some() {
+                return Err(Error::Launch(format!("argument '{name}' is given twice")));
+            }
+            buffers.insert(name, buf);
+        }
+        let (_, values) = phobos_runtime::bind::bind(sig, &named, dims).map_err(Error::Launch)?;
+        let entry = phobos_runtime::bind::select_entry(sig, &values).map_err(Error::Launch)?;
+        let compiled = self.entry(&entry).ok_or_else(|| Error::Launch(format!("entry {entry} was not compiled")))?;
+        let ordered = sig.params.iter().filter_map(|p| match p {
+            AbiParam::Tensor { name, .. } => buffers.get(name).map(|b| crate::Arg::Foreign(*b)),
+            AbiParam::Dim { .. } => None,
+        });
+        let mut args = phobos_runtime::bind::arguments(compiled, &values, ordered)?;
+        let report = compiled.launch_with(device, grid, &mut args, opts)?;
+        Ok(Ran { entry, outputs: Vec::new(), dims: values, report })
+    }
+}

@@ -1,0 +1,132 @@
+"""Errors are exceptions with their locations: compile errors, faults, launch errors."""
+
+import numpy as np
+import pytest
+
+import phobos
+
+OOB = """@launch(64)
+kernel oob(X: tensor<f32>[N], Y: tensor<f32>[N]) {
+  let i = ctx.block.x * ctx.threads + ctx.thread
+  Y[i] = X[i] + 1.0
+}
+"""
+
+
+def test_compile_error_is_located(tmp_path):
+    src = tmp_path / "bad.phobos"
+    src.write_text("@launch(32)\nkernel k(X: tensor<f32>[N]) {\n  X[0] = exp(1.0) + nope\n}\n")
+    with pytest.raises(phobos.CompileError) as info:
+        phobos.compile(src)
+    e = info.value
+    assert isinstance(e, Exception) and isinstance(e, phobos.PhobosError)
+    assert e.file == str(src) and e.line == 3 and e.column is not None
+    assert "nope" in e.message
+    # str() is the CLI's located text, with the source line under it.
+    assert str(e).startswith(f"{src}:3:")
+    assert "X[0] = exp(1.0) + nope" in str(e)
+
+
+def test_compile_error_from_text_names_the_source():
+    with pytest.raises(phobos.CompileError) as info:
+        phobos.compile("@launch(32)\nkernel k(X: tensor<f32>[N]) {\n  let a = X[0] +\n}\n")
+    assert info.value.file == "<source>.phobos" and info.value.line is not None
+
+
+def test_divergence_error_has_notes_or_names():
+    src = """@launch(64)
+kernel k(X: tensor<f32>[N]) {
+  if ctx.lane < 3 {
+    let s = sum<over ctx.lane>(X[ctx.lane])
+    X[0] = s
+  }
+}
+"""
+    with pytest.raises(phobos.CompileError) as info:
+        phobos.compile(src)
+    e = info.value
+    assert e.line is not None
+    for n in e.notes:
+        assert isinstance(n, phobos.Note) and n.message
+
+
+def test_fault_is_located():
+    mod = phobos.compile(OOB)
+    x = np.arange(100, dtype=np.float32)
+    y = np.zeros_like(x)
+    with pytest.raises(phobos.Fault) as info:
+        mod.oob(x, y, grid=2)  # 128 threads over 100 elements: 28 read past the end
+    f = info.value
+    assert f.kind == "out-of-bounds access"
+    assert f.kernel == "oob" and f.cta == (1, 0, 0) and f.thread is not None
+    assert f.file == "<source>.phobos" and f.line == 4
+    assert "out-of-bounds" in str(f) and "CTA (1, 0, 0)" in str(f)
+    # A faulting launch writes nothing back.
+    assert not y.any()
+
+
+def test_fault_reported_is_the_first_cta_whatever_the_threads():
+    mod = phobos.compile(OOB)
+    seen = set()
+    for threads in (1, 2, 4):
+        x = np.arange(100, dtype=np.float32)
+        with pytest.raises(phobos.Fault) as info:
+            mod.oob(x, np.zeros_like(x), grid=4, sim_threads=threads)
+        seen.add((info.value.cta, info.value.thread))
+    assert len(seen) == 1
+
+
+@pytest.mark.parametrize(
+    "args,match",
+    [
+        ((np.zeros(8, np.float64), np.zeros(8, np.float32)), "float64"),
+        ((np.zeros(8, np.float32), np.zeros(9, np.float32)), "8.*9|9.*8"),
+        ((np.zeros((2, 4), np.float32), np.zeros(8, np.float32)), "dimension"),
+        ((np.zeros(16, np.float32)[::2], np.zeros(8, np.float32)), "contiguous"),
+        ((np.zeros(8, ">f4"), np.zeros(8, np.float32)), "big-endian"),
+        ((np.zeros(8, np.complex64), np.zeros(8, np.float32)), "dtype"),
+        (([1.0] * 8, np.zeros(8, np.float32)), "list, not an array"),
+        (("x", np.zeros(8, np.float32)), "not an array"),
+    ],
+)
+def test_launch_errors(args, match):
+    mod = phobos.compile(OOB)
+    with pytest.raises(phobos.LaunchError, match=match):
+        mod.oob(*args, grid=1)
+
+
+def test_argument_errors():
+    mod = phobos.compile(OOB)
+    x = np.zeros(64, np.float32)
+    with pytest.raises(phobos.LaunchError, match="no parameter 'Z'"):
+        mod.oob(x, Z=x, grid=1)
+    with pytest.raises(phobos.LaunchError, match="given twice"):
+        mod.oob(x, x, X=x, grid=1)
+    with pytest.raises(phobos.LaunchError, match="grid"):
+        mod.oob(x, x.copy(), grid=(1, 2, 3, 4))
+    with pytest.raises(phobos.LaunchError, match="grid"):
+        mod.oob(x, x.copy(), grid=0)
+    with pytest.raises(phobos.LaunchError, match="Y"):
+        mod.oob(x, grid=1)
+    with pytest.raises(phobos.LaunchError, match="N=32 conflicts with N = 64"):
+        mod.oob(x, x.copy(), N=32, grid=1)
+    with pytest.raises(AttributeError, match="no kernel named 'nope'"):
+        mod.nope
+    with pytest.raises(phobos.LaunchError, match="sim_sms"):
+        mod.oob(x, x.copy(), grid=1, sim_sms=0)
+
+
+def test_read_only_output():
+    mod = phobos.compile(OOB)
+    x = np.zeros(64, np.float32)
+    y = np.zeros(64, np.float32)
+    y.flags.writeable = False
+    with pytest.raises(phobos.LaunchError, match="read-only"):
+        mod.oob(x, y, grid=1)
+
+
+def test_strided_row_is_copied_in_place_when_contiguous():
+    mod = phobos.compile(OOB)
+    buf = np.zeros((3, 64), np.float32)
+    mod.oob(buf[0], buf[1], grid=1)  # rows of a C-contiguous array are contiguous views
+    assert (buf[1] == 1).all() and not buf[2].any()

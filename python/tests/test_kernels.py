@@ -1,0 +1,184 @@
+"""Every tutorial and seed kernel on the simulator, from NumPy arrays, against NumPy."""
+
+import numpy as np
+import pytest
+
+import phobos
+
+rng = np.random.default_rng(7)
+
+
+def uniform(shape, lo=-1.0, hi=1.0, dtype=np.float32):
+    return rng.uniform(lo, hi, shape).astype(dtype)
+
+
+def close(got, want, rtol, atol):
+    np.testing.assert_allclose(got.astype(np.float64), want, rtol=rtol, atol=atol)
+
+
+def test_vector_add(examples):
+    mod = phobos.compile(examples / "tutorials" / "vector_add.phobos")
+    n = 1000  # not a multiple of the block: the tail is masked
+    x, y, z = uniform(n), uniform(n), np.full(n, np.nan, np.float32)
+    ran = mod.vector_add(x, y, z, grid=(n + 255) // 256)
+    np.testing.assert_array_equal(z, x + y)
+    assert ran.entry == "vector_add" and ran.device == "sim"
+    assert ran.stats["ctas"] == 4
+
+
+def test_softmax(examples):
+    mod = phobos.compile(examples / "tutorials" / "softmax.phobos")
+    x = uniform((5, 777), -8, 8)
+    y = np.empty_like(x)
+    mod.softmax(x, y, grid=5)
+    e = np.exp(x.astype(np.float64) - x.max(1, keepdims=True))
+    close(y, e / e.sum(1, keepdims=True), 1e-5, 1e-8)
+
+
+def test_layer_norm(examples):
+    mod = phobos.compile(examples / "tutorials" / "layer_norm.phobos")
+    m, n = 3, 500
+    x, w, b = uniform((m, n), -3, 3), uniform(n), uniform(n)
+    y, mean, rstd = np.empty_like(x), np.zeros(m, np.float32), np.zeros(m, np.float32)
+    mod.layer_norm(X=x, W=w, B=b, Y=y, Mean=mean, Rstd=rstd, grid=m)
+    x64 = x.astype(np.float64)
+    mu = x64.mean(1)
+    r = 1 / np.sqrt(x64.var(1) + 1e-5)
+    close(mean, mu, 1e-5, 1e-5)
+    close(rstd, r, 1e-4, 1e-5)
+    close(y, (x64 - mu[:, None]) * r[:, None] * w + b, 1e-4, 1e-4)
+
+
+def test_gelu(examples):
+    mod = phobos.compile(examples / "tutorials" / "gelu.phobos")
+    x = uniform(600, -6, 6)
+    y = np.empty_like(x)
+    mod.gelu(x, y, grid=3)
+    v = x.astype(np.float64)
+    close(y, 0.5 * v * (1 + np.tanh(np.sqrt(2 / np.pi) * (v + 0.044715 * v**3))), 1e-5, 1e-6)
+
+
+@pytest.mark.parametrize("kernel,per_cta", [("matmul", 16), ("matmul_4x4", 64)])
+def test_matmul(examples, kernel, per_cta):
+    mod = phobos.compile(examples / "tutorials" / "matmul.phobos")
+    m, n, k = 40, 72, 33
+    a, b = uniform((m, k)), uniform((k, n))
+    c = np.full((m, n), np.nan, np.float32)
+    getattr(mod, kernel)(a, b, c, grid=(-(-n // per_cta), -(-m // per_cta)))
+    close(c, a.astype(np.float64) @ b, 1e-5, 1e-5)
+
+
+def test_matmul_f16(examples):
+    mod = phobos.compile(examples / "tutorials" / "matmul.phobos")
+    m, n, k = 16, 32, 24
+    a, b = uniform((m, k), dtype=np.float16), uniform((k, n), dtype=np.float16)
+    c = np.zeros((m, n), np.float32)
+    mod.matmul_f16(a, b, c, grid=(2, 1))
+    close(c, a.astype(np.float64) @ b.astype(np.float64), 1e-5, 1e-5)
+
+
+def test_lanes_matvec(examples):
+    mod = phobos.compile(examples / "lanes_matvec.phobos")
+    n, k = 40, 256
+    w, x = uniform((n, k)), uniform((1, k))
+    y = np.zeros((1, n), np.float32)
+    mod.lanes_matvec(w, x, y, grid=10)
+    close(y[0], w.astype(np.float64) @ x[0], 1e-5, 1e-5)
+
+
+def test_staged_matvec_autotune(examples):
+    mod = phobos.compile(examples / "staged_matvec.phobos")
+    n, k = 8, 256
+    w, x = uniform((n, k)), uniform((1, k))
+    y = np.zeros((1, n), np.float32)
+    ran = mod.staged_matvec(w, x, y, grid=2)
+    close(y[0], w.astype(np.float64) @ x[0], 1e-5, 1e-5)
+    assert ran.entry == "staged_matvec__K256"  # the specialization K = 256 picked by shape
+    with pytest.raises(phobos.LaunchError, match="@autotune"):
+        mod.staged_matvec(uniform((n, 128)), uniform((1, 128)), y, grid=2)
+
+
+def test_i8_matvec(examples):
+    mod = phobos.compile(examples / "i8_matvec.phobos")
+    n, k = 16, 64
+    a = rng.integers(-8, 8, (1, k), dtype=np.int8)
+    w = rng.integers(-8, 8, (n, k), dtype=np.int8)
+    c = np.zeros((1, n), np.float32)
+    mod.i8_matvec(a, w, c, grid=2)
+    np.testing.assert_array_equal(c[0], (w.astype(np.int64) @ a[0].astype(np.int64)).astype(np.float32))
+
+
+def test_lane_max(examples):
+    mod = phobos.compile(examples / "lane_max.phobos")
+    a = uniform((1, 128))
+    o = np.zeros((1, 1), np.float32)
+    mod.lane_max(a, o, grid=1)
+    assert o[0, 0] == a[0, :32].max()  # warp 0's maximum
+
+
+def test_butterfly(examples):
+    mod = phobos.compile(examples / "butterfly.phobos")
+    x = uniform(256)
+    s = np.zeros_like(x)
+    mod.butterfly(x, s, grid=2)
+    warp_sums = x.astype(np.float64).reshape(-1, 32).sum(1)
+    close(s, np.repeat(warp_sums, 32), 1e-5, 1e-5)
+
+
+def test_source_text_and_defines():
+    src = """
+@launch(32)
+kernel scale(X: tensor<f32>[N], Y: tensor<f32>[N]) {
+  let i = ctx.block.x * ctx.threads + ctx.thread
+  if i < N {
+    Y[i] = X[i] * 3.0
+  }
+}
+"""
+    mod = phobos.compile(src, defines={"N": 40})
+    x = uniform(40)
+    y = np.zeros_like(x)
+    mod.scale(x, y, grid=2)
+    np.testing.assert_array_equal(y, x * np.float32(3))
+    assert mod.manifest["entries"][0]["fixed"] == {"N": 40}
+    with pytest.raises(phobos.LaunchError, match="N"):
+        mod.scale(uniform(41), np.zeros(41, np.float32), grid=2)
+
+
+def test_sim_threads_and_bounds(examples):
+    mod = phobos.compile(examples / "tutorials" / "vector_add.phobos")
+    x, y = uniform(4096), uniform(4096)
+    outs = []
+    for threads in (1, 2):
+        z = np.zeros_like(x)
+        r = mod.vector_add(x, y, z, grid=16, sim_threads=threads)
+        outs.append((z, r.stats))
+    np.testing.assert_array_equal(outs[0][0], outs[1][0])
+    assert outs[0][1] == outs[1][1]
+    with pytest.raises(phobos.Fault, match="instructions"):
+        mod.vector_add(x, y, np.zeros_like(x), grid=16, max_launch_instructions=10)
+
+
+def test_gil_released_while_running(examples):
+    import threading
+
+    mod = phobos.compile(examples / "tutorials" / "matmul.phobos")
+    m = n = k = 96
+    a, b, c = uniform((m, k)), uniform((k, n)), np.zeros((m, n), np.float32)
+    ticks = 0
+    done = threading.Event()
+
+    def count():
+        nonlocal ticks
+        while not done.is_set():
+            ticks += 1
+
+    t = threading.Thread(target=count)
+    t.start()
+    try:
+        mod.matmul(a, b, c, grid=(6, 6), sim_threads=1)
+    finally:
+        done.set()
+        t.join()
+    # With the GIL held through the launch the counter would stand still while it ran.
+    assert ticks > 1000
