@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds what scripts/gpu-check.sh carries to a GPU machine that has no Rust, no LLVM and no
-# network: the release `phobos` binary, stripped and xz-compressed, and the check script itself.
-# Output: target/gpu-bundle/{phobos.xz,gpu-check.sh}. Installs what is missing first.
+# network: the release `phobos` binary, stripped and xz-compressed, the check script itself, and
+# the Python package's release wheel with its tests (python.tar.xz).
+# Output: target/gpu-bundle/{phobos.xz,gpu-check.sh,python.tar.xz}. Installs what is missing first.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -13,5 +14,16 @@ strip -o "$out/phobos" target/release/phobos
 xz -9 -T0 -c "$out/phobos" > "$out/phobos.xz"
 rm "$out/phobos"
 cp scripts/gpu-check.sh "$out/"
+# The Python package (release wheel) with its tests and the kernels they read, unless
+# --no-python (a call carries 64 MiB in all).
+if [ "${1:-}" != "--no-python" ]; then
+  wheel="$(bash scripts/test-python.sh --release --wheel-only)"
+  stage="$(mktemp -d)"
+  # Unpacked: xz shrinks the native module 6x, the wheel's zip barely at all.
+  mkdir -p "$stage/site" && (cd "$stage/site" && python3 -m zipfile -e "$wheel" .)
+  tar -cf - python/tests examples/*.phobos examples/tutorials examples/python | tar -xf - -C "$stage"
+  tar -cf - -C "$stage" . | xz -9 -T0 > "$out/python.tar.xz"
+  rm -rf "$stage"
+fi
 ls -l "$out"
 echo "carry $out to the GPU machine and run: bash gpu-check.sh phobos.xz SUMMARY.txt"

@@ -68,6 +68,14 @@ struct RotateArgs {
     /// Where it runs.
     #[arg(long, value_enum, default_value = "auto")]
     backend: crate::run_cmd::Backend,
+    /// Print the scheme, the launches and (on the simulator) the bytes read and written and the
+    /// bank conflicts it counted, on stderr.
+    #[arg(long)]
+    stats: bool,
+    /// The simulator's bounds and size, as for `phobos run` (`--sim-sms 132`: an H100's SMs,
+    /// whose resident CTAs bound the distances the single pass takes).
+    #[command(flatten)]
+    sim: crate::run_cmd::SimArgs,
 }
 
 #[derive(clap::Args, Debug)]
@@ -632,13 +640,32 @@ fn rotate_cmd(a: &RotateArgs) -> i32 {
         },
     };
     eprintln!("backend: {}", device.name());
-    match crate::rotate::rotate(&device, &mut arr.data, item, a.by) {
-        Ok(()) => {}
+    let opts = match &device {
+        Device::Simulator => match phobos_runtime::bind::sim_options("sm_90", &a.sim.bounds()) {
+            Ok(o) => crate::api::LaunchOptions { sim: Some(o), ..Default::default() },
+            Err(e) => return fail(e),
+        },
+        _ => crate::api::LaunchOptions::default(),
+    };
+    let report = match crate::rotate::rotate_with_options(&device, &mut arr.data, item, a.by, &opts) {
+        Ok(r) => r,
         Err(crate::api::Error::Fault(f)) => {
             eprintln!("{f}");
             return 2;
         }
         Err(e) => return fail(e.to_string()),
+    };
+    if a.stats {
+        // Pinned lines (issue 25): the array's bytes, then the flags' on lines of their own.
+        eprintln!("scheme: {}", report.scheme);
+        eprintln!("launches: {}", report.launches);
+        if let Some(c) = report.counted {
+            eprintln!("global_bytes_read: {}", c.array_read);
+            eprintln!("global_bytes_written: {}", c.array_written);
+            eprintln!("flag_bytes_read: {}", c.flags_read);
+            eprintln!("flag_bytes_written: {}", c.flags_written);
+            eprintln!("bank_conflicts: {}", c.bank_conflicts);
+        }
     }
     let bytes = match crate::npy::encode(&arr) {
         Ok(b) => b,

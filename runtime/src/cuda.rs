@@ -106,6 +106,16 @@ pub struct Loaded {
     pub dynamic_shared: u32,
 }
 
+impl Loaded {
+    /// CTAs of `threads` threads resident at once on one SM, by the driver's occupancy rule
+    /// (registers, shared memory, threads).
+    pub fn occupancy(&self, threads: u32) -> Result<u32, CudaError> {
+        self.function
+            .occupancy_max_active_blocks_per_multiprocessor(threads, self.dynamic_shared as usize, None)
+            .map_err(|e| classify(e, "cuOccupancyMaxActiveBlocksPerMultiprocessor"))
+    }
+}
+
 /// One GPU: its context and a stream (a clone shares both; [`Gpu::with_new_stream`] makes one
 /// with a stream of its own).
 #[derive(Clone)]

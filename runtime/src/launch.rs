@@ -300,6 +300,22 @@ impl Kernel {
         }
     }
 
+    /// CTAs of this kernel resident at once on `device`, all SMs together: the driver's
+    /// occupancy on a GPU; on the simulator, its own rule (threads and shared memory per SM)
+    /// times `sim`'s SMs (default 8). A kernel whose CTAs wait for each other needs its
+    /// waiting CTAs resident.
+    pub fn resident_ctas(&self, device: &Device, sim: Option<&phobos_sim::Options>) -> Result<u64, Error> {
+        let threads: u32 = self.block.iter().product();
+        match device {
+            Device::Simulator => {
+                let shared = self.sim()?.shared_bytes + self.dynamic_shared;
+                let sms = sim.map_or(phobos_sim::DEFAULT_SMS, |o| o.sms).max(1);
+                Ok(sms as u64 * phobos_sim::ctas_per_sm(threads, shared) as u64)
+            }
+            Device::Cuda(gpu) => Ok(self.loaded_for(gpu)?.occupancy(threads)? as u64 * gpu.sms() as u64),
+        }
+    }
+
     /// The kernel loaded into `gpu`'s context, or why it cannot be: it has no PTX.
     fn loaded_for(&self, gpu: &Gpu) -> Result<Arc<cuda::Loaded>, Error> {
         if self.ptx.is_empty() {

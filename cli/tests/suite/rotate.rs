@@ -4,7 +4,7 @@
 //! too; device buffers; the PTX of the byte pass.
 
 use super::e2e::Rng;
-use phobos::Device;
+use phobos::{Device, LaunchOptions};
 use phobos_rotate as rotate;
 
 fn bytes(n: usize, seed: u64) -> Vec<u8> {
@@ -76,7 +76,7 @@ fn every_scheme_matches_the_reference() {
             for shift in 0..4 {
                 let (offset, by) = (offset + shift, by + shift as u64 * 5);
                 let mut got = buf.clone();
-                rotate::rotate_range_by(&Device::Simulator, &mut got, offset, len, by, scheme)
+                rotate::rotate_range_by(&Device::Simulator, &mut got, offset, len, by, scheme, &LaunchOptions::default())
                     .unwrap_or_else(|e| panic!("{scheme:?} offset {offset} len {len} by {by}: {e}"));
                 let mut want = buf.clone();
                 want[offset..offset + len].rotate_left((by % len as u64) as usize);
@@ -84,8 +84,57 @@ fn every_scheme_matches_the_reference() {
             }
         }
     }
-    let e = rotate::rotate_range_by(&Device::Simulator, &mut buf.clone(), 0, 70_000, 40_000, Scheme::Bytes).unwrap_err();
-    assert!(e.to_string().contains("distances up to 32768 bytes"), "{e}");
+    // On one simulated SM (7 resident CTAs of the byte pass), a head of 13 tiles cannot wait.
+    let one_sm = LaunchOptions { sim: Some(phobos::SimOptions { sms: 1, ..Default::default() }), ..Default::default() };
+    let mut big = bytes(1 << 20, 5);
+    let e = rotate::rotate_range_by(&Device::Simulator, &mut big, 0, 1 << 20, 400_000, Scheme::Bytes, &one_sm).unwrap_err();
+    assert!(e.to_string().contains("needs 14 resident CTAs for the single pass; the device holds 7"), "{e}");
+    // Auto falls back to the reversals there, and says so.
+    let r = rotate::rotate_range_by(&Device::Simulator, &mut big, 0, 1 << 20, 400_000, Scheme::Auto, &one_sm).unwrap();
+    assert_eq!((r.scheme.as_str(), r.launches), ("reversals", 2));
+    assert_eq!(r.counted.map(|c| c.array_read + c.array_written), Some(4 << 20));
+}
+
+/// Seed 003's speed of light for every distance whose head fits in the tiles in flight, left
+/// and right (the shorter way round): the simulator counts 2 bytes moved per byte of the array
+/// and no bank conflict, for every item size, and the result is `np.roll`'s.
+#[test]
+fn the_single_pass_moves_two_bytes_per_byte_at_every_distance_in_flight() {
+    let n = 256 << 10;
+    let data = bytes(n, 25);
+    for item in rotate::ITEM_BYTES {
+        let items = (n / item) as u64;
+        // np.roll(a, 1) (left by n - 1: the right pass), np.roll(a, -1), 1 KiB, 100 KiB (four
+        // head tiles), and n / 2 (eight head tiles, the farthest either way).
+        for (what, d) in
+            [("roll +1", items - 1), ("roll -1", 1), ("1 KiB", 1024 / item as u64), ("100 KiB", 102_400 / item as u64), ("half", items / 2)]
+        {
+            let mut got = data.clone();
+            let r = rotate::rotate_with_options(&Device::Simulator, &mut got, item, d, &LaunchOptions::default()).unwrap();
+            assert!(got == reference(&data, item, d), "{item}-byte items, {what}");
+            let want_scheme = if d > items / 2 { "single-pass-bytes-right" } else { "single-pass-bytes-left" };
+            assert_eq!((r.scheme.as_str(), r.launches), (want_scheme, 1), "{item}-byte items, {what}");
+            let c = r.counted.expect("the simulator counts");
+            assert_eq!((c.array_read, c.array_written, c.bank_conflicts), (n as u64, n as u64, 0), "{item}-byte items, {what}");
+        }
+    }
+}
+
+/// The item pass (for buffers of 2 GiB and more) takes the same distances, both directions.
+#[test]
+fn the_item_pass_rotates_both_ways_with_several_head_tiles() {
+    use rotate::Scheme;
+    let n = 300_000;
+    let buf = bytes(n + 8, 27);
+    for (offset, by) in [(0usize, 8u64), (8, (n - 8) as u64), (4, 100_000), (0, 200_000)] {
+        let mut got = buf.clone();
+        let r = rotate::rotate_range_by(&Device::Simulator, &mut got, offset, n, by, Scheme::Items, &LaunchOptions::default()).unwrap();
+        let mut want = buf.clone();
+        want[offset..offset + n].rotate_left(by as usize % n);
+        assert!(got == want, "offset {offset} by {by}");
+        assert!(r.scheme.starts_with("single-pass-items-"), "{}", r.scheme);
+        assert_eq!(r.counted.map(|c| c.array_read + c.array_written), Some(2 * n as u64), "offset {offset} by {by}");
+    }
 }
 
 /// A sub-range of a buffer that lives on the device, rotated there at every byte offset.
@@ -157,7 +206,8 @@ fn rotate_without_its_release_is_caught_by_the_sanitizer() {
         let tile = (rotate::TILE_BYTES / item) as u64;
         let tiles = (n - d).div_ceil(tile);
         let mut data = bytes(item * n as usize, 5);
-        let mut p: Vec<u8> = [d, n, tiles, 0].iter().flat_map(|v| (*v as i32).to_le_bytes()).collect();
+        // One head tile, rotating left: P = [d, n, tiles, off, heads, right].
+        let mut p: Vec<u8> = [d, n, tiles, 0, 1, 0].iter().flat_map(|v| (*v as i32).to_le_bytes()).collect();
         let mut w = vec![0u8; 4 * (tiles as usize + 2)];
         let r = k.launch(
             &Device::Simulator,
@@ -185,9 +235,8 @@ fn timed_rotations_of_a_device_buffer_compose() {
         let buf = dev.upload(&host).unwrap();
         let timed = rotate::time_device(&dev, &buf, by, 3).unwrap();
         assert_eq!(timed.times.len(), 3);
-        // Distances up to a tile take the single pass over bytes; larger ones two reversals.
-        let want: &[&str] = if by <= 32 << 10 { &["rotate_bytes"] } else { &["reverse2_i8", "reverse2_i8"] };
-        assert_eq!(timed.kernels, want, "n = {n}, by = {by}");
+        // Every distance here takes the single pass over bytes (the shorter way round).
+        assert_eq!(timed.kernels, ["rotate_bytes"], "n = {n}, by = {by}");
         assert_eq!(buf.read().unwrap(), reference(&host, 1, by * 3), "n = {n}, by = {by}");
     }
 }

@@ -27,6 +27,7 @@ impl Ctx<'_> {
                     }
                     if let MemSrc::Arg(a) = src {
                         self.order_global(cta, w, l, a, off, len, if *acquire { Access::Acquire } else { Access::Read }, *loc)?;
+                        self.stats.traffic(a, len, false);
                     }
                     for e in 0..*n {
                         let v = self.read_bytes(cta, w, l, &src, off + e as usize * eb, eb) as u64;
@@ -59,6 +60,7 @@ impl Ctx<'_> {
                     }
                     if let MemSrc::Arg(a) = dsrc {
                         self.order_global(cta, w, l, a, off, len, if *release { Access::Release } else { Access::Write }, *loc)?;
+                        self.stats.traffic(a, len, true);
                     }
                     for e in 0..*n {
                         let v = w.regs[at(*src, e, l)];
@@ -79,6 +81,10 @@ impl Ctx<'_> {
                     let (dsrc, off, _) = self.address(cta, w, l, *mem, idx, 1, 0, *loc, true)?;
                     if tr {
                         touched.push((off as u64, eb as u64));
+                    }
+                    if let MemSrc::Arg(a) = dsrc {
+                        self.stats.traffic(a, eb, false);
+                        self.stats.traffic(a, eb, true);
                     }
                     let old = self.read_bytes(cta, w, l, &dsrc, off, eb) as u64;
                     let x = w.regs[at(*val, 0, l)];
@@ -111,6 +117,10 @@ impl Ctx<'_> {
                     let (dsrc, off, _) = self.address(cta, w, l, *mem, idx, 1, 0, *loc, true)?;
                     if tr {
                         touched.push((off as u64, eb as u64));
+                    }
+                    if let MemSrc::Arg(a) = dsrc {
+                        self.stats.traffic(a, eb, false);
+                        self.stats.traffic(a, eb, true);
                     }
                     let old = self.read_bytes(cta, w, l, &dsrc, off, eb) as u64;
                     if old == w.regs[at(*c, 0, l)] {

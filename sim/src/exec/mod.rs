@@ -138,7 +138,7 @@ impl Default for Options {
 }
 
 /// What a run did.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
     /// Instructions executed per warp, summed.
     pub warp_insts: u64,
@@ -147,6 +147,39 @@ pub struct Stats {
     pub ctas: u64,
     /// Shared-memory bank conflicts (the pinned model of `phobos_layout::banks`), summed.
     pub bank_conflicts: u64,
+    /// Bytes of global memory each lane's loads (and atomics) read, per kernel argument (by its
+    /// index; 0 for scalars).
+    pub global_read: Vec<u64>,
+    /// Bytes of global memory each lane's stores (and atomics) wrote, per kernel argument.
+    pub global_written: Vec<u64>,
+}
+
+impl Stats {
+    /// Both runs' counts together.
+    pub fn plus(mut self, s: &Stats) -> Stats {
+        self.ctas += s.ctas;
+        self.warp_insts += s.warp_insts;
+        self.thread_insts += s.thread_insts;
+        self.bank_conflicts += s.bank_conflicts;
+        for (mine, theirs) in [(&mut self.global_read, &s.global_read), (&mut self.global_written, &s.global_written)] {
+            if mine.len() < theirs.len() {
+                mine.resize(theirs.len(), 0);
+            }
+            for (m, t) in mine.iter_mut().zip(theirs) {
+                *m += t;
+            }
+        }
+        self
+    }
+
+    /// Counts `bytes` read (or written) in argument `arg`.
+    pub(crate) fn traffic(&mut self, arg: usize, bytes: usize, write: bool) {
+        let v = if write { &mut self.global_written } else { &mut self.global_read };
+        if v.len() <= arg {
+            v.resize(arg + 1, 0);
+        }
+        v[arg] += bytes as u64;
+    }
 }
 
 /// Runs `k` with `launch` over `bufs` (the buffers the launch's arguments index).

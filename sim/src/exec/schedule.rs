@@ -243,10 +243,5 @@ pub(super) fn independent<'a>(workers: usize, g: &Grid, context: impl Fn() -> Ct
     if let Some(f) = fault.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(f);
     }
-    Ok(stats.into_iter().fold(Stats::default(), |a, s| Stats {
-        ctas: a.ctas + s.ctas,
-        warp_insts: a.warp_insts + s.warp_insts,
-        thread_insts: a.thread_insts + s.thread_insts,
-        bank_conflicts: a.bank_conflicts + s.bank_conflicts,
-    }))
+    Ok(stats.iter().fold(Stats::default(), |a, s| a.plus(s)))
 }
