@@ -14,9 +14,40 @@ pub fn verify(op: Op) -> Result<(), Diagnostic> {
             lane::verify_kind_type(op, &kind, op.operand(0).ty())
         }
         "cta.reduce_with" => lane::verify_combine(op),
-        "cta.exchange" | "cta.scatter" | "cta.gather" => verify_redistribution(op).map(|_| ()),
+        "cta.exchange" | "cta.gather" => verify_source_layout(op, &verify_redistribution(op)?),
+        "cta.scatter" => verify_redistribution(op).map(|_| ()),
         _ => Ok(()),
     }
+}
+
+/// The layout a register array is known to hold its items in: the target of the exchange or
+/// scatter that made it, through the item writes (`vector.insert`) since.
+fn made_in(v: phobos_ir::Val) -> Option<(Op, String)> {
+    let mut v = v;
+    loop {
+        let def = v.def()?;
+        match def.name().as_str() {
+            "cta.exchange" | "cta.scatter" => return def.str_attr("to").map(|t| (def, t)),
+            "vector.insert" => v = def.operand(1),
+            _ => return None,
+        }
+    }
+}
+
+/// An exchange or gather reads its operand under `from`: the layout the operand was made in,
+/// when that is known (the same function, whatever its spelling).
+fn verify_source_layout(op: Op, r: &Redistribution) -> Result<(), Diagnostic> {
+    let Some((maker, made)) = made_in(op.operand(0)) else { return Ok(()) };
+    let (_, from, from_map) = &r.layouts[0];
+    let Ok(made_map) = exchange::resolve(&made, r.threads, r.items) else { return Ok(()) };
+    if made_map.values() != from_map.values() {
+        return Err(Diagnostic::op_error(
+            op,
+            format!("reads its operand in layout \"{from}\", but the operand holds its items in layout \"{made}\""),
+        )
+        .with_note(maker.loc(), format!("made in \"{made}\" here")));
+    }
+    Ok(())
 }
 
 /// A redistribution's shape: `threads` threads of `items` items, and its layouts by attribute.

@@ -122,6 +122,8 @@ pub enum Stmt {
         elem: TypeName,
         shared: bool,
         dims: Vec<(i64, Span)>,
+        /// `var v: f32[4] in blocked`: the register array's thread/value layout.
+        layout: Option<LayoutRef>,
         span: Span,
     },
     If {

@@ -391,10 +391,20 @@ impl Parser {
                 ));
             }
         }
+        // `in LAYOUT`: the thread/value layout a register array's items are in.
+        let layout = if self.is_ident("in") {
+            let at = self.bump().span;
+            if shared {
+                return Err(Diag::error(at, "a shared buffer has no thread/value layout; `in LAYOUT` declares a register array's"));
+            }
+            Some(self.layout_ref()?)
+        } else {
+            None
+        };
         if self.is_punct("=") {
             return Err(Diag::error(self.peek().span, format!("{what} takes no initializer: it starts at zero; assign its elements")));
         }
-        Ok(Stmt::Buffer { name, elem, shared, dims, span })
+        Ok(Stmt::Buffer { name, elem, shared, dims, layout, span })
     }
 
     fn type_name(&mut self) -> Result<TypeName> {
@@ -751,19 +761,22 @@ impl Parser {
         Ok(Expr { kind: ExprKind::Collective { op, config, args }, span })
     }
 
+    /// A thread/value layout: a name (`blocked`) or a quoted layout (`"(128,4):(4,1)"`).
+    fn layout_ref(&mut self) -> Result<LayoutRef> {
+        let t = self.peek().clone();
+        match t.tok {
+            Tok::Str(s) => {
+                self.bump();
+                Ok(LayoutRef::Quoted(s, t.span))
+            }
+            Tok::Ident(_) => Ok(LayoutRef::Named(self.ident("a layout")?)),
+            _ => self.expected("a layout (blocked, striped, warp_striped or a quoted layout such as \"(128,4):(4,1)\")"),
+        }
+    }
+
     /// `exchange<A, B>(v)`, `scatter<B>(v, ranks)`, `gather<A>(v, ranks)`.
     fn exchange(&mut self, op: Ident) -> Result<Expr> {
-        let layouts = self.angle_list(|p, _: &[LayoutRef]| {
-            let t = p.peek().clone();
-            match t.tok {
-                Tok::Str(s) => {
-                    p.bump();
-                    Ok(LayoutRef::Quoted(s, t.span))
-                }
-                Tok::Ident(_) => Ok(LayoutRef::Named(p.ident("a layout")?)),
-                _ => p.expected("a layout (blocked, striped, warp_striped or a quoted layout such as \"(128,4):(4,1)\")"),
-            }
-        })?;
+        let layouts = self.angle_list(|p, _: &[LayoutRef]| p.layout_ref())?;
         let (args, end) = self.args()?;
         let span = op.span.to(end);
         Ok(Expr { kind: ExprKind::Exchange { op, layouts, args }, span })

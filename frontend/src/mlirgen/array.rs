@@ -140,7 +140,15 @@ impl<'a> Gen<'a> {
     }
 
     /// `var v: f32[4]` or `var buf: shared<f32>[8, 64]`.
-    pub(super) fn buffer_stmt(&mut self, name: &Ident, elem: &TypeName, shared: bool, dims: &[(i64, Span)], span: Span) -> Result<()> {
+    pub(super) fn buffer_stmt(
+        &mut self,
+        name: &Ident,
+        elem: &TypeName,
+        shared: bool,
+        dims: &[(i64, Span)],
+        layout: Option<&LayoutRef>,
+        span: Span,
+    ) -> Result<()> {
         self.check_shadow(name)?;
         let elem = Scalar::parse(&elem.name).expect("parser checked");
         if shared {
@@ -169,6 +177,11 @@ impl<'a> Gen<'a> {
             s if s.is_float() => self.const_float(0.0, ty, span),
             _ => self.const_int(0, ty, span),
         };
+        if let Some(l) = layout {
+            let known = self.array_layout(l, dims[0].0, l.span())?;
+            self.array_layouts.insert(zero.s.clone(), known.clone());
+            self.declared_layouts.insert(name.span, super::exchange::ArrayLayout { declared: true, ..known });
+        }
         self.bind(&name.name, Bind::Val { v: zero, mutable: true, decl: name.span });
         Ok(())
     }
@@ -296,6 +309,10 @@ impl<'a> Gen<'a> {
         let x = self.scalar(new, Some(cur.ty.elem), value.span)?;
         let out =
             self.emit(format!("vector.insert {}, {}[{}] : {} into {}", x.s, cur.s, pos.text(), elem.mlir(), cur.ty.mlir()), cur.ty, span);
+        // Writing an item keeps the positions the items stand for.
+        if let Some(l) = self.array_layouts.get(&cur.s).cloned() {
+            self.array_layouts.insert(out.s.clone(), l);
+        }
         self.rebind(name, out);
         Ok(())
     }

@@ -6,7 +6,46 @@
 use super::*;
 use phobos_layout::exchange;
 
+/// The thread/value layout a register array holds its items in, when the compiler knows it:
+/// made by an exchange or scatter, or declared with `var v: T[n] in L`. Layouts travel with the
+/// array (through `let`, item writes, and vars declared with one), and an exchange or gather
+/// from another layout is an error naming both.
+#[derive(Clone, Debug)]
+pub(super) struct ArrayLayout {
+    /// As written: `striped`, `"(128,4):(4,1)"`.
+    pub(super) shown: String,
+    /// Its positions for `t + T·i` (so that two spellings of one layout agree).
+    pub(super) values: Vec<i64>,
+    /// Where it was made or declared.
+    pub(super) origin: Span,
+    /// Declared on a var (`in L`): every whole assignment keeps it.
+    pub(super) declared: bool,
+}
+
 impl<'a> Gen<'a> {
+    /// The layout `l` names for arrays of `items` items per thread, resolved and checked.
+    pub(super) fn array_layout(&self, l: &LayoutRef, items: i64, origin: Span) -> Result<ArrayLayout> {
+        let text = self.thread_value_layout(l, self.launch, items)?;
+        let map = exchange::resolve(&text, self.launch, items).map_err(|e| Diag::error(l.span(), e))?;
+        let shown = match l {
+            LayoutRef::Named(id) => id.name.clone(),
+            LayoutRef::Quoted(s, _) => format!("\"{s}\""),
+        };
+        Ok(ArrayLayout { shown, values: map.values(), origin, declared: false })
+    }
+
+    /// The layout the array `e` (evaluated to `v`) is known to hold its items in.
+    fn known_layout(&self, e: &Expr, v: &V) -> Option<ArrayLayout> {
+        if let ExprKind::Name(n) = &e.kind {
+            if let Some(Bind::Val { decl, .. }) = self.lookup(n) {
+                if let Some(d) = self.declared_layouts.get(decl) {
+                    return Some(d.clone());
+                }
+            }
+        }
+        self.array_layouts.get(&v.s).cloned()
+    }
+
     pub(super) fn exchange_expr(&mut self, op: &Ident, layouts: &[LayoutRef], args: &[Expr], span: Span) -> Result<Value> {
         let name = op.name.as_str();
         let (want_layouts, want_args) = if name == "exchange" { (2, 1) } else { (1, 2) };
@@ -31,6 +70,22 @@ impl<'a> Gen<'a> {
         let mut texts = Vec::new();
         for l in layouts {
             texts.push(self.thread_value_layout(l, threads, n)?);
+        }
+        // The source layout an exchange or gather reads under must be the one the array is in.
+        if name != "scatter" {
+            let from = self.array_layout(&layouts[0], n, layouts[0].span())?;
+            if let Some(k) = self.known_layout(&args[0], &v).filter(|k| k.values != from.values) {
+                let what = match &args[0].kind {
+                    ExprKind::Name(x) => format!("'{x}'"),
+                    _ => "the array".to_string(),
+                };
+                let made = if k.declared { "declared here" } else { "made here" };
+                return Err(Diag::error(
+                    layouts[0].span(),
+                    format!("{name} reads {what} in layout {}, but {what} holds its items in layout {}", from.shown, k.shown),
+                )
+                .note(k.origin, format!("{} {made}", k.shown)));
+            }
         }
         let t = v.ty.mlir();
         let out = match name {
@@ -65,6 +120,12 @@ impl<'a> Gen<'a> {
                 )
             }
         };
+        // The result's layout travels with it: an exchange's or scatter's target.
+        if name != "gather" {
+            let to = layouts.last().expect("checked above");
+            let l = self.array_layout(to, n, span)?;
+            self.array_layouts.insert(out.s.clone(), l);
+        }
         Ok(Value::Array(out))
     }
 

@@ -95,6 +95,11 @@ pub(super) struct Gen<'a> {
     pub(super) index_exprs: HashMap<String, super::array::IdxExpr>,
     /// The `while` loops around the statement being generated (their ids), innermost last.
     pub(super) whiles: Vec<u32>,
+    /// The thread/value layout of register arrays known to hold their items in one: by SSA
+    /// name, for the results of exchanges and scatters (and the item writes after them).
+    pub(super) array_layouts: HashMap<String, super::exchange::ArrayLayout>,
+    /// The layouts `var v: T[n] in L` declares, by the declaration's span.
+    pub(super) declared_layouts: HashMap<Span, super::exchange::ArrayLayout>,
 }
 
 /// `fn` calls nest at most this deep.
@@ -167,6 +172,8 @@ impl<'a> Gen<'a> {
             indent: 6,
             next: 0,
             scopes: vec![HashMap::new()],
+            array_layouts: HashMap::new(),
+            declared_layouts: HashMap::new(),
             launch,
             inline_chain: Vec::new(),
             call_sites: Vec::new(),

@@ -30,7 +30,7 @@ impl<'a> Gen<'a> {
         match s {
             Stmt::Let { mutable, name, ty, init, span } => self.let_stmt(*mutable, name, ty.as_ref(), init, *span),
             Stmt::Assign { target, op, value, span } => self.assign(target, *op, value, *span),
-            Stmt::Buffer { name, elem, shared, dims, span } => self.buffer_stmt(name, elem, *shared, dims, *span),
+            Stmt::Buffer { name, elem, shared, dims, layout, span } => self.buffer_stmt(name, elem, *shared, dims, layout.as_ref(), *span),
             Stmt::If { cond, then, els, span } => self.if_stmt(cond, then, els.as_ref(), *span),
             Stmt::For { var, start, stop, step, body, span } => self.for_stmt(var, start, stop, step.as_ref(), body, *span),
             Stmt::While { cond, body, id, span } => self.while_stmt(cond, body, *id, *span),
@@ -126,6 +126,24 @@ impl<'a> Gen<'a> {
                     // result), or assigned item by item.
                     return match (op, rhs) {
                         (None, Value::Array(a)) if a.ty == cur.ty => {
+                            // A var declared `in L` holds its items in L after every assignment.
+                            if let Some(d) = self.declared_layouts.get(&decl).cloned() {
+                                match self.array_layouts.get(&a.s) {
+                                    Some(got) if got.values != d.values => {
+                                        let mut e = Diag::error(
+                                            value.span,
+                                            format!("'{n}' is declared in layout {}; this array is in layout {}", d.shown, got.shown),
+                                        );
+                                        if got.origin != value.span {
+                                            e = e.note(got.origin, format!("{} made here", got.shown));
+                                        }
+                                        return Err(e.note(decl, "declared here"));
+                                    }
+                                    _ => {
+                                        self.array_layouts.insert(a.s.clone(), d);
+                                    }
+                                }
+                            }
                             self.rebind(n, a);
                             Ok(())
                         }

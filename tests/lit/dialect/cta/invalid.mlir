@@ -138,3 +138,29 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Layouts travel with values: an exchange reads its operand under `from`, which must be the
+// layout the operand was made in (through item writes), whatever its spelling.
+gpu.module @m {
+  gpu.func @k(%v: vector<4xf32>, %c: f32) kernel {
+    // expected-note @below {{made in "striped(32,4)" here}}
+    %a = "cta.exchange"(%v) {from = "blocked(32,4)", to = "striped(32,4)"} : (vector<4xf32>) -> vector<4xf32>
+    %b = vector.insert %c, %a[0] : f32 into vector<4xf32>
+    // expected-error @below {{reads its operand in layout "blocked(32,4)", but the operand holds its items in layout "striped(32,4)"}}
+    %d = "cta.exchange"(%b) {from = "blocked(32,4)", to = "striped(32,4)"} : (vector<4xf32>) -> vector<4xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// The same layout spelled another way, or an operand of unknown layout (an argument): no error.
+gpu.module @m {
+  gpu.func @k(%v: vector<4xf32>, %r: vector<4xi32>) kernel {
+    %a = "cta.exchange"(%v) {from = "blocked(32,4)", to = "striped(32,4)"} : (vector<4xf32>) -> vector<4xf32>
+    %b = "cta.gather"(%a, %r) {from = "(32,4):(1,32)"} : (vector<4xf32>, vector<4xi32>) -> vector<4xf32>
+    gpu.return
+  }
+}
