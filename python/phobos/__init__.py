@@ -363,7 +363,7 @@ class Kernel:
             stream = cai.get("stream")
             if stream is not None:
                 streams.add(int(stream))
-            arrays.append((name, _descr(cai["typestr"]), shape, strides, int(ptr)))
+            arrays.append((name, cai["typestr"], shape, strides, int(ptr)))
         if len(streams) > 1:
             raise LaunchError(f"{self.name}: the arrays are on different streams {sorted(streams)}", "streams")
         stream = streams.pop() if streams else None
@@ -386,11 +386,6 @@ def _is_int(v: Any) -> bool:
 
 def _is_cuda(v: Any) -> bool:
     return hasattr(v, "__cuda_array_interface__")
-
-
-def _descr(typestr: str) -> str:
-    """A typestr (``<f4``) as the runtime reads it."""
-    return typestr
 
 
 def _dims3(v: Union[int, Sequence[int]], what: str, fill: int = 1) -> Tuple[int, int, int]:

@@ -148,18 +148,18 @@ impl Kernel {
                         self.name
                     )));
                 }
-                Arg::Foreign(_) if !matches!(device, Device::Cuda(_)) => {
-                    return Err(Error::Launch(format!(
-                        "argument {i} ({name}) of {}: GPU memory of another library runs on a GPU only, not on the {}",
-                        self.name,
-                        device.name()
-                    )));
-                }
                 Arg::Foreign(f) if f.ptr() % 16 != 0 => {
                     return Err(Error::Launch(format!(
                         "argument {i} ({name}) of {}: address {:#x} is not 16-byte aligned, as a Phobos tensor is",
                         self.name,
                         f.ptr()
+                    )));
+                }
+                Arg::Foreign(_) if !matches!(device, Device::Cuda(_)) => {
+                    return Err(Error::Launch(format!(
+                        "argument {i} ({name}) of {}: GPU memory of another library runs on a GPU only, not on the {}",
+                        self.name,
+                        device.name()
                     )));
                 }
                 Arg::Device(d) if !d.on(device) => {
@@ -199,15 +199,11 @@ impl Kernel {
         let mut report = match (device, on_stream) {
             (Device::Simulator, _) => self.run_sim(grid, args, opts)?,
             (Device::Cuda(gpu), Some(stream)) => {
-                let loaded = self.loaded_for(gpu)?;
-                let devices = distinct_devices(args);
-                let guards: Vec<_> = devices.iter().map(|d| d.cuda_slice().expect("placement checked")).collect();
-                let held: Vec<_> = devices.iter().copied().zip(guards.iter().map(|g| &**g)).collect();
-                gpu.launch_on(&loaded, grid, self.block, args, &held, stream)?;
+                self.run_cuda(gpu, grid, args, CudaRun::EnqueueOn(stream))?;
                 LaunchReport::default()
             }
             (Device::Cuda(gpu), None) => {
-                LaunchReport { kernel_ms: self.run_cuda(gpu, grid, args, true, opts.timing)?, ..Default::default() }
+                LaunchReport { kernel_ms: self.run_cuda(gpu, grid, args, CudaRun::Wait(opts.timing))?, ..Default::default() }
             }
         };
         report.ms = t0.elapsed().as_secs_f64() * 1e3;
@@ -224,7 +220,7 @@ impl Kernel {
         self.check_placement(&stream.device(), args, true)?;
         match &stream.0 {
             StreamOn::Sim => self.run_sim(grid, args, &LaunchOptions::default()).map(|_| ()),
-            StreamOn::Cuda(gpu) => self.run_cuda(gpu, grid, args, false, None).map(|_| ()),
+            StreamOn::Cuda(gpu) => self.run_cuda(gpu, grid, args, CudaRun::Enqueue).map(|_| ()),
         }
     }
 
@@ -281,23 +277,24 @@ impl Kernel {
         })
     }
 
-    /// Runs on a GPU: waits and copies host buffers back with `sync`, else only enqueues; with
-    /// `timing`, returns the kernel times of that many more launches.
-    fn run_cuda(&self, gpu: &Gpu, grid: [u32; 3], args: &mut [Arg], sync: bool, timing: Option<(usize, usize)>) -> Result<Vec<f32>, Error> {
+    /// Runs on a GPU as `how` says; returns the kernel times it asked for, if any.
+    fn run_cuda(&self, gpu: &Gpu, grid: [u32; 3], args: &mut [Arg], how: CudaRun) -> Result<Vec<f32>, Error> {
         let loaded = self.loaded_for(gpu)?;
         let devices = distinct_devices(args);
         let guards: Vec<_> = devices.iter().map(|d| d.cuda_slice().expect("placement checked")).collect();
         let held: Vec<(&DeviceBuffer, &cudarc::driver::safe::CudaSlice<u8>)> =
             devices.iter().copied().zip(guards.iter().map(|g| &**g)).collect();
-        if !sync {
-            gpu.launch_async(&loaded, grid, self.block, args, &held)?;
-            return Ok(Vec::new());
+        match how {
+            CudaRun::Enqueue => gpu.launch_async(&loaded, grid, self.block, args, &held)?,
+            CudaRun::EnqueueOn(stream) => gpu.launch_on(&loaded, grid, self.block, args, &held, stream)?,
+            CudaRun::Wait(timing) => {
+                gpu.run(&loaded, grid, self.block, args, &held)?;
+                if let Some((warmup, reps)) = timing {
+                    return Ok(gpu.time(&loaded, grid, self.block, args, &held, warmup, reps)?);
+                }
+            }
         }
-        gpu.run(&loaded, grid, self.block, args, &held)?;
-        match timing {
-            Some((warmup, reps)) => Ok(gpu.time(&loaded, grid, self.block, args, &held, warmup, reps)?),
-            None => Ok(Vec::new()),
-        }
+        Ok(Vec::new())
     }
 
     /// CTAs of this kernel resident at once on `device`, all SMs together: the driver's
@@ -337,6 +334,17 @@ impl Kernel {
         cache.push((gpu.key(), l.clone()));
         Ok(l)
     }
+}
+
+/// How a GPU launch runs.
+enum CudaRun {
+    /// Copy host buffers in, launch on the GPU's stream, wait, copy them back; with `(warm-up,
+    /// reps)`, time that many more launches.
+    Wait(Option<(usize, usize)>),
+    /// Enqueue on the GPU's stream (device buffers only).
+    Enqueue,
+    /// Enqueue on another library's stream (device memory only).
+    EnqueueOn(crate::ForeignStream),
 }
 
 /// The device buffers among `args`, each once, in address order: a launch locks them in this

@@ -66,6 +66,12 @@ fn a_program_picks_the_autotune_entry_and_reports_binding_errors() {
     }
     let mut bad = arrays(256);
     bad[1].1.dtype = Dtype::I32;
+    let mut twice = arrays(256);
+    twice[1].0 = "W".into();
+    match run(twice) {
+        Err(Error::Launch(m)) => assert!(m.contains("argument 'W' is given twice"), "{m}"),
+        other => panic!("{other:?}"),
+    }
     match run(bad) {
         Err(Error::Launch(m)) => assert!(m.contains("x is tensor<f32>") && m.contains("argument 'x' holds int32"), "{m}"),
         other => panic!("{other:?}"),
@@ -96,6 +102,23 @@ fn foreign_gpu_memory_is_refused_off_a_gpu_before_anything_runs() {
     let tensors = ["X", "Y", "Z"].iter().map(|n| (n.to_string(), Dtype::F32, vec![64u64], buf)).collect();
     match p.run_foreign("vector_add", tensors, &BTreeMap::new(), [1, 1, 1], &Device::Simulator, &LaunchOptions::default()) {
         Err(Error::Launch(m)) => assert!(m.contains("runs on a GPU only"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    // A Phobos tensor is 16-byte aligned: checked before the device is.
+    // SAFETY: never dereferenced: refused before any launch.
+    let odd = unsafe { ForeignBuffer::new(0x1004, 64 * 4) };
+    let tensors = vec![
+        ("X".to_string(), Dtype::F32, vec![64u64], odd),
+        ("Y".into(), Dtype::F32, vec![64], buf),
+        ("Z".into(), Dtype::F32, vec![64], buf),
+    ];
+    match p.run_foreign("vector_add", tensors, &BTreeMap::new(), [1, 1, 1], &Device::Simulator, &LaunchOptions::default()) {
+        Err(Error::Launch(m)) => assert!(m.contains("argument 0 (X) of vector_add: address 0x1004 is not 16-byte aligned"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    let twice = vec![("X".to_string(), Dtype::F32, vec![64u64], buf), ("X".into(), Dtype::F32, vec![64], buf)];
+    match p.run_foreign("vector_add", twice, &BTreeMap::new(), [1, 1, 1], &Device::Simulator, &LaunchOptions::default()) {
+        Err(Error::Launch(m)) => assert!(m.contains("argument 'X' is given twice"), "{m}"),
         other => panic!("{other:?}"),
     }
     // The length must be the shape's bytes.
