@@ -39,6 +39,7 @@ pub(crate) static PASSES: &[PassInfo] = &[
     gpu::lower_ordered_accesses::PASS,
     gpu::strip_bounds_checks::PASS,
     gpu::merge_repeated_checks::PASS,
+    gpu::merge_adjacent_stores::PASS,
     gpu::elide_barriers::PASS,
     analysis::prove_alignment::PASS,
     gpu::expand_subgroup_ids::PASS,

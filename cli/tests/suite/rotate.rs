@@ -240,3 +240,63 @@ fn timed_rotations_of_a_device_buffer_compose() {
         assert_eq!(buf.read().unwrap(), reference(&host, 1, by * 3), "n = {n}, by = {by}");
     }
 }
+
+/// `phobos explain` on the byte pass draws the accesses the GPU makes: one 16-byte load and one
+/// 16-byte store of A per chunk (`merge-repeated-checks` lets CSE merge the four reads of a run,
+/// `merge-adjacent-stores` joins the four `store_word`s), as the PTX has one `ld.global.v4` and
+/// one `st.global.v4`, with no extra 128-byte lines.
+#[test]
+fn explain_draws_the_byte_pass_at_the_ptx_width() {
+    let dir = super::workspace_root().join("target/rotate-explain");
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = rotate::library_source(1);
+    let start = src.find("fn sidx").unwrap();
+    let file = dir.join("rotate_bytes.phobos");
+    std::fs::write(&file, &src[start..]).unwrap();
+    let (n, tiles) = (40_000u64, 2u64);
+    let mut arrays = Vec::new();
+    for (name, arr) in [
+        ("A", phobos_runtime::npy::Array { dtype: phobos_runtime::npy::Dtype::I8, shape: vec![n], data: bytes(n as usize, 6) }),
+        (
+            "P",
+            phobos_runtime::npy::Array {
+                dtype: phobos_runtime::npy::Dtype::I32,
+                shape: vec![6],
+                data: [5u64, n, tiles, 0, 1, 0].iter().flat_map(|v| (*v as i32).to_le_bytes()).collect(),
+            },
+        ),
+        (
+            "W",
+            phobos_runtime::npy::Array {
+                dtype: phobos_runtime::npy::Dtype::I32,
+                shape: vec![tiles + 2],
+                data: vec![0; 4 * (tiles as usize + 2)],
+            },
+        ),
+    ] {
+        arrays.push((name.to_string(), arr));
+    }
+    let req = phobos_explain::Request {
+        file: file.clone(),
+        source: None,
+        arrays,
+        kernel: None,
+        grid: [2, 1, 1],
+        args: vec![],
+        defines: Default::default(),
+        cta: [1, 0, 0],
+        chip: "sm_90".into(),
+        sim: Default::default(),
+    };
+    let text = phobos_explain::render_text(&phobos_explain::explain(&req).unwrap_or_else(|e| panic!("{e:?}")));
+    let wide: Vec<&str> = text.lines().filter(|l| l.contains(" of A in 16-byte accesses")).collect();
+    assert_eq!(wide.len(), 2, "{text}");
+    assert!(wide[0].contains("reads") && wide[1].contains("writes"), "{wide:?}");
+    assert!(wide.iter().all(|l| l.contains("(0 extra)")), "{wide:?}");
+    assert!(!text.lines().any(|l| l.contains("writes") && l.contains("of A in 4-byte accesses")), "{text}");
+    let c = phobos::Compiler::new().unwrap();
+    let ks = c.compile_phobos(&src, "rotate.phobos", &phobos::Options::default()).unwrap();
+    let k = ks.iter().find(|k| k.name == "rotate_bytes").unwrap();
+    let body = &k.ptx[k.ptx.find(".entry rotate_bytes(").unwrap()..];
+    assert_eq!((body.matches("ld.global.v4.b32").count(), body.matches("st.global.v4.b32").count()), (1, 1), "{body}");
+}

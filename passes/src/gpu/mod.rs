@@ -7,5 +7,6 @@ pub mod lower_fast_math;
 pub mod lower_fma;
 pub mod lower_math_intrinsics;
 pub mod lower_ordered_accesses;
+pub mod merge_adjacent_stores;
 pub mod merge_repeated_checks;
 pub mod strip_bounds_checks;
