@@ -100,7 +100,7 @@ pub struct Lowered {
 
 /// The pipeline from L1 to the SIMT level.
 pub fn simt_pipeline(target: &Target) -> String {
-    format!("builtin.module(gpu.module({}))", simt_passes(&target.chip, target.fma, target.fast_math))
+    format!("builtin.module(gpu.module({}))", simt_passes(&target.chip, target.fma, target.fast_math, target.exchange))
 }
 
 /// The pipelines from the SIMT level to `stage`, one per stage on the way (LLVM, then PTX).

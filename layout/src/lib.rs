@@ -20,6 +20,7 @@ pub mod named;
 pub mod ops;
 pub mod query;
 pub mod tuple;
+pub mod warp_shuffle;
 
 pub use layout::{Layout, LayoutError};
 pub use map::Map;

@@ -11,22 +11,52 @@ use crate::{registry::split_options, target};
 
 /// The named pipelines with a one-line summary each.
 pub const PIPELINES: &[(&str, &str)] = &[
-    ("phobos-to-simt", "Phobos dialects (L1) to the SIMT level (upstream gpu/arith/scf/memref/vector/nvvm) {chip=sm_90 fma=1 fast-math=0}"),
+    (
+        "phobos-to-simt",
+        "Phobos dialects (L1) to the SIMT level (upstream gpu/arith/scf/memref/vector/nvvm) {chip=sm_90 fma=1 fast-math=0 exchange=auto}",
+    ),
     ("phobos-simt-to-llvm", "SIMT level to the LLVM dialect with an NVVM target {chip=sm_90 O=3 libdevice=PATH}"),
-    ("phobos-to-ptx", "Phobos dialects to PTX in a gpu.binary {chip=sm_90 O=3 libdevice=PATH fma=1 fast-math=0}"),
+    ("phobos-to-ptx", "Phobos dialects to PTX in a gpu.binary {chip=sm_90 O=3 libdevice=PATH fma=1 fast-math=0 exchange=auto}"),
 ];
 
 /// The passes of `phobos-to-simt`, in order, for the gpu.module (`{chip}` is filled in).
-pub const SIMT_PASSES: &str = "verify-uniformity,contract-fma{contract={fma}},lower-fast-math{chip={chip} all={fast}},convert-exchange-to-gpu,tile-plan-shared-memory{chip={chip}},infer-barriers,compose-layouts,convert-layout-to-arith,\
+pub const SIMT_PASSES: &str = "verify-uniformity,contract-fma{contract={fma}},lower-fast-math{chip={chip} all={fast}},convert-exchange-to-gpu{mechanism={exchange}},tile-plan-shared-memory{chip={chip}},infer-barriers,compose-layouts,convert-layout-to-arith,\
 convert-cta-to-gpu,tile-plan-shared-memory{chip={chip}},convert-tile-to-gpu,\
 convert-lane-to-gpu,vector-fuse-dp4a,expand-subgroup-ids,canonicalize,cse,merge-repeated-checks,cse,merge-adjacent-stores,elide-barriers,prove-alignment";
 
 /// `phobos-to-simt`'s gpu.module passes for a chip; `fma`: contract float products into
 /// fused multiply-adds where the ops allow it (`contract-fma`); `fast_math`: every f32 math
 /// function is the hardware's approximation (`lower-fast-math{all}`), not only those marked.
-pub fn simt_passes(chip: &str, fma: bool, fast_math: bool) -> String {
+/// `exchange`: how exchanges within warps move.
+pub fn simt_passes(chip: &str, fma: bool, fast_math: bool, exchange: Exchange) -> String {
     let b = |v: bool| if v { "true" } else { "false" };
-    SIMT_PASSES.replace("{chip}", chip).replace("{fma}", b(fma)).replace("{fast}", b(fast_math))
+    SIMT_PASSES.replace("{chip}", chip).replace("{fma}", b(fma)).replace("{fast}", b(fast_math)).replace("{exchange}", exchange.name())
+}
+
+/// How exchanges whose values stay in their warp move (`convert-exchange-to-gpu{mechanism}`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Exchange {
+    /// Shuffles or shared-memory staging, whichever the cost model says is cheaper.
+    #[default]
+    Auto,
+    /// Shuffles wherever a shuffle schedule exists.
+    Shuffle,
+    /// Shared-memory staging behind warp-level syncs.
+    Staging,
+}
+
+impl Exchange {
+    pub const ALL: [Exchange; 3] = [Exchange::Auto, Exchange::Shuffle, Exchange::Staging];
+    pub fn name(self) -> &'static str {
+        match self {
+            Exchange::Auto => "auto",
+            Exchange::Shuffle => "shuffle",
+            Exchange::Staging => "staging",
+        }
+    }
+    pub fn parse(v: &str) -> Result<Exchange, String> {
+        Exchange::ALL.into_iter().find(|e| e.name() == v).ok_or_else(|| format!("exchange must be auto, shuffle or staging, got '{v}'"))
+    }
 }
 
 /// Target options of the pipelines that reach LLVM.
@@ -39,6 +69,9 @@ pub struct Target {
     pub fma: bool,
     /// Every f32 math function is the hardware's approximation (`fast-math=1`: `--fast-math`).
     pub fast_math: bool,
+    /// How exchanges within warps move: `auto` (the cost model), `shuffle` or `staging`
+    /// (`exchange=`: `--exchange`).
+    pub exchange: Exchange,
 }
 
 /// The libdevice every pipeline links unless told otherwise (the driver sets it once: the
@@ -52,12 +85,19 @@ pub fn set_default_libdevice(path: Option<String>) {
 
 impl Default for Target {
     fn default() -> Self {
-        Target { chip: "sm_90".into(), opt_level: 3, libdevice: DEFAULT_LIBDEVICE.get().cloned().flatten(), fma: true, fast_math: false }
+        Target {
+            chip: "sm_90".into(),
+            opt_level: 3,
+            libdevice: DEFAULT_LIBDEVICE.get().cloned().flatten(),
+            fma: true,
+            fast_math: false,
+            exchange: Exchange::Auto,
+        }
     }
 }
 
 impl Target {
-    /// Parses `chip=sm_90 O=3 libdevice=PATH fma=1 fast-math=0`.
+    /// Parses `chip=sm_90 O=3 libdevice=PATH fma=1 fast-math=0 exchange=auto`.
     pub fn parse(options: &str) -> Result<Target, String> {
         let mut t = Target::default();
         for (k, v) in split_options(options)? {
@@ -67,7 +107,8 @@ impl Target {
                 "libdevice" => t.libdevice = (!v.is_empty()).then_some(v),
                 "fma" => t.fma = !matches!(v.as_str(), "0" | "false"),
                 "fast-math" => t.fast_math = matches!(v.as_str(), "1" | "true"),
-                _ => return Err(format!("no option '{k}' (options: chip, O, libdevice, fma, fast-math)")),
+                "exchange" => t.exchange = Exchange::parse(&v)?,
+                _ => return Err(format!("no option '{k}' (options: chip, O, libdevice, fma, fast-math, exchange)")),
             }
         }
         target::chip(&t.chip)?;
@@ -102,7 +143,7 @@ pub fn simt_to_llvm(t: &Target) -> String {
 pub fn expand(name: &str, options: &str) -> Option<Result<String, String>> {
     Some(match name {
         "phobos-to-simt" => {
-            let (mut chip, mut fma, mut fast) = ("sm_90".to_string(), true, false);
+            let (mut chip, mut fma, mut fast, mut exchange) = ("sm_90".to_string(), true, false, Exchange::Auto);
             let pairs = match split_options(options) {
                 Ok(p) => p,
                 Err(e) => return Some(Err(format!("'phobos-to-simt': {e}"))),
@@ -112,17 +153,25 @@ pub fn expand(name: &str, options: &str) -> Option<Result<String, String>> {
                     "chip" => chip = v,
                     "fma" => fma = !matches!(v.as_str(), "0" | "false"),
                     "fast-math" => fast = matches!(v.as_str(), "1" | "true"),
-                    _ => return Some(Err(format!("'phobos-to-simt' has no option '{k}' (it has: chip, fma, fast-math)"))),
+                    "exchange" => match Exchange::parse(&v) {
+                        Ok(e) => exchange = e,
+                        Err(e) => return Some(Err(format!("'phobos-to-simt': {e}"))),
+                    },
+                    _ => return Some(Err(format!("'phobos-to-simt' has no option '{k}' (it has: chip, fma, fast-math, exchange)"))),
                 }
             }
             if let Err(e) = target::chip(&chip) {
                 return Some(Err(e));
             }
-            Ok(format!("gpu.module({})", simt_passes(&chip, fma, fast)))
+            Ok(format!("gpu.module({})", simt_passes(&chip, fma, fast, exchange)))
         }
         "phobos-simt-to-llvm" => Target::parse(options).map(|t| simt_to_llvm(&t)),
         "phobos-to-ptx" => Target::parse(options).map(|t| {
-            format!("gpu.module({}),{},gpu-module-to-binary{{format=isa}}", simt_passes(&t.chip, t.fma, t.fast_math), simt_to_llvm(&t))
+            format!(
+                "gpu.module({}),{},gpu-module-to-binary{{format=isa}}",
+                simt_passes(&t.chip, t.fma, t.fast_math, t.exchange),
+                simt_to_llvm(&t)
+            )
         }),
         _ => return None,
     })

@@ -33,6 +33,7 @@ use phobos_compiler::{
     front_door, render,
     session::Session,
 };
+pub use phobos_passes::pipelines::Exchange;
 use phobos_passes::pipelines::Target;
 pub use phobos_runtime::cuda::CudaError;
 pub use phobos_runtime::{
@@ -71,11 +72,22 @@ pub struct Options {
     pub fast_math: bool,
     /// Dimensions of a `.phobos` source fixed at compile time, as `phobos compile -D N=1024`.
     pub defines: BTreeMap<String, i64>,
+    /// How exchanges whose values stay in their warp move: the cost model's choice (default),
+    /// or shuffles or staging forced (`phobos compile --exchange`).
+    pub exchange: Exchange,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { chip: "sm_90".into(), opt_level: 3, dump_dir: None, no_fma: false, fast_math: false, defines: BTreeMap::new() }
+        Options {
+            chip: "sm_90".into(),
+            opt_level: 3,
+            dump_dir: None,
+            no_fma: false,
+            fast_math: false,
+            defines: BTreeMap::new(),
+            exchange: Exchange::Auto,
+        }
     }
 }
 
@@ -132,8 +144,15 @@ impl Compiler {
 
     /// The lowering options `opts` stand for.
     fn compile_options(&self, opts: &Options) -> Result<CompileOptions, Error> {
-        let target = Target::parse(&format!("chip={} O={} fma={} fast-math={}", opts.chip, opts.opt_level, !opts.no_fma, opts.fast_math))
-            .map_err(|e| Error::Compile(Diagnostics::unlocated(e)))?;
+        let target = Target::parse(&format!(
+            "chip={} O={} fma={} fast-math={} exchange={}",
+            opts.chip,
+            opts.opt_level,
+            !opts.no_fma,
+            opts.fast_math,
+            opts.exchange.name()
+        ))
+        .map_err(|e| Error::Compile(Diagnostics::unlocated(e)))?;
         Ok(CompileOptions { target, dump_dir: opts.dump_dir.clone(), ..Default::default() })
     }
 

@@ -6,6 +6,7 @@ use phobos_compiler::{
     front_door::{signature, simulate, RunError},
     session::{OwnedModule, Session},
 };
+use phobos_passes::pipelines::{Exchange, Target};
 use phobos_runtime::npy::{Array, Dtype};
 use std::{collections::BTreeMap, path::PathBuf};
 
@@ -90,13 +91,19 @@ pub struct Compiled<'s> {
 
 /// Compiles a .phobos source to the SIMT level; panics with the diagnostics on failure.
 pub fn compile<'s>(session: &'s Session, src: &str) -> Compiled<'s> {
+    compile_with(session, src, Exchange::Auto)
+}
+
+/// As [`compile`], with exchanges within warps moved as `exchange` says.
+pub fn compile_with<'s>(session: &'s Session, src: &str, exchange: Exchange) -> Compiled<'s> {
     let s = phobos_frontend::Source::new("test.phobos", src);
     let out = match phobos_frontend::compile(&s, &phobos_frontend::Options::default()) {
         Ok(o) => o,
         Err(ds) => panic!("{}", ds.iter().map(|d| d.render(&s)).collect::<String>()),
     };
     let module = session.parse(&out.mlir, "test.l1.mlir").unwrap_or_else(|| panic!("L1 does not parse: {:?}", session.diags.take()));
-    if let Err(e) = compile::lower(session, &module, Stage::Simt, &CompileOptions::default()) {
+    let opts = CompileOptions { target: Target { exchange, ..Default::default() }, ..Default::default() };
+    if let Err(e) = compile::lower(session, &module, Stage::Simt, &opts) {
         panic!("{e}: {:?}", session.diags.take());
     }
     Compiled { module, entries: out.entries }

@@ -2,8 +2,9 @@
 //! blocked, striped and warp_striped, quoted layouts, scatter and gather, on the simulator,
 //! against references computed here from the definitions (not from the compiler's tables).
 
-use super::e2e::{compile, run, values, Compiled, Rng};
+use super::e2e::{compile, compile_with, run, values, Compiled, Rng};
 use phobos_compiler::session::Session;
+use phobos_passes::pipelines::Exchange;
 use phobos_runtime::npy::{Array, Dtype};
 
 /// Position of item `i` of thread `t` under a named layout, from issue 14's definitions.
@@ -147,9 +148,12 @@ fn reference(case: &Case, threads: i64, n: i64, x: &[f64], ranks: &[i64], gather
     out
 }
 
-fn check(session: &Session, threads: i64, n: i64, e: E, cases: &[Case], seed: u64) {
+/// Runs `cases` on the simulator with exchanges within warps moved as `how` says; returns the
+/// shuffles in the SIMT IR.
+fn check(session: &Session, threads: i64, n: i64, e: E, cases: &[Case], seed: u64, how: Exchange) -> usize {
     let src = kernel(threads, n, e, cases);
-    let c: Compiled = compile(session, &src);
+    let c: Compiled = compile_with(session, &src, how);
+    let shuffles = c.module.op().walk().into_iter().filter(|o| o.is("gpu.shuffle") || o.is("nvvm.shfl.sync")).count();
     let total = threads * n;
     let mut rng = Rng::new(seed);
     let (lo, hi) = if matches!(e, E::Bool) { (0, 1) } else { (-100, 100) };
@@ -183,8 +187,9 @@ fn check(session: &Session, threads: i64, n: i64, e: E, cases: &[Case], seed: u6
         if got != want.as_slice() {
             let k = (0..total as usize).find(|k| got[*k] != want[*k]).unwrap();
             panic!(
-                "{case:?}, {threads} threads, {n} items, {}: thread {} item {} is {} but the reference is {}\n{src}",
+                "{case:?}, {threads} threads, {n} items, {}, exchange={}: thread {} item {} is {} but the reference is {}\n{src}",
                 e.name(),
+                how.name(),
                 k as i64 / n,
                 k as i64 % n,
                 got[k],
@@ -192,6 +197,7 @@ fn check(session: &Session, threads: i64, n: i64, e: E, cases: &[Case], seed: u6
             );
         }
     }
+    shuffles
 }
 
 fn named_cases() -> Vec<Case> {
@@ -207,20 +213,46 @@ fn named_cases() -> Vec<Case> {
     cases
 }
 
-#[test]
-fn exchanges_scatters_and_gathers_match_the_reference() {
+/// Every exchange, scatter and gather of the named layouts, with each mechanism for exchanges
+/// within warps: blocked and warp_striped (the same as striped in one warp) move by shuffles
+/// when forced for a power-of-two item count, never when staging is forced.
+fn named_cases_match_the_reference(how: Exchange) {
     let session = Session::new(true).unwrap();
     let cases = named_cases();
     let mut seed = 1;
     for warps in [1, 2, 3, 4, 8] {
-        for n in 1..=8 {
+        for n in (1..=8).chain([16]) {
             let types: &[E] = if n == 4 || n == 3 { &[E::F32, E::I32, E::F64, E::I8, E::Bool] } else { &[E::F32] };
             for e in types {
                 seed += 1;
-                check(&session, 32 * warps, n, *e, &cases, seed);
+                let shuffles = check(&session, 32 * warps, n, *e, &cases, seed, how);
+                let words = if matches!(e, E::F64) { 2 } else { 1 };
+                match how {
+                    // blocked <-> warp_striped both ways, n shuffles of `words` words each.
+                    Exchange::Shuffle if n > 1 && n & (n - 1) == 0 => {
+                        assert!(shuffles >= 2 * n as usize * words, "{n} items: {shuffles} shuffles")
+                    }
+                    Exchange::Staging => assert_eq!(shuffles, 0, "staging forced, {n} items"),
+                    _ => {}
+                }
             }
         }
     }
+}
+
+#[test]
+fn exchanges_scatters_and_gathers_match_the_reference() {
+    named_cases_match_the_reference(Exchange::Auto)
+}
+
+#[test]
+fn exchanges_match_the_reference_by_shuffles() {
+    named_cases_match_the_reference(Exchange::Shuffle)
+}
+
+#[test]
+fn exchanges_match_the_reference_by_staging() {
+    named_cases_match_the_reference(Exchange::Staging)
 }
 
 #[test]
@@ -238,7 +270,23 @@ fn quoted_layouts_match_the_reference() {
         Case::Scatter("((32,4),4):((4,128),1)".into()),
         Case::Gather("((2,64),(2,2)):((2,8),(1,4))".into()),
     ];
-    check(&session, 128, 4, E::F32, &cases, 7);
+    for how in Exchange::ALL {
+        check(&session, 128, 4, E::F32, &cases, 7, how);
+    }
+    // Lane permutations of each item (any n) and quoted warp-local layouts, every mechanism.
+    for n in [2, 3, 4] {
+        let cases = vec![
+            Case::Exchange("striped".into(), format!("((2,16,2),{n}):((16,1,32),64)")),
+            Case::Exchange(format!("((2,16,2),{n}):((16,1,32),64)"), "striped".into()),
+            Case::Exchange("warp_striped".into(), format!("((4,8,2),{n}):(({n},{},{}),1)", 4 * n, 32 * n)),
+        ];
+        for how in Exchange::ALL {
+            let shuffles = check(&session, 64, n, E::F32, &cases, 11 + n as u64, how);
+            if how == Exchange::Shuffle {
+                assert!(shuffles >= 2 * n as usize, "{n} items: {shuffles} shuffles");
+            }
+        }
+    }
 }
 
 #[test]

@@ -5,11 +5,11 @@
 //! 1. **identity**: both layouts are the same function; nothing is emitted.
 //! 2. **registers**: no value changes thread; item i of the result is an item of the thread's
 //!    own array (a constant per i, or a layout of the thread index per i).
-//! 3. **within warps**: every value stays in its warp. One item per thread: one `gpu.shuffle
-//!    idx` whose source lane is a layout of the thread index. Otherwise the items are staged
-//!    through shared memory ordered by warp-level barriers (`nvvm.bar.warp.sync`), never a CTA
-//!    barrier: n stores and n loads cost less than the n² selects a general shuffle
-//!    permutation needs.
+//! 3. **within warps**: every value stays in its warp. By shuffles (a schedule of
+//!    `phobos_layout::warp_shuffle`: n rounds of one indexed shuffle, reorders by select
+//!    networks) or staged through shared memory ordered by warp-level barriers
+//!    (`nvvm.bar.warp.sync`), never a CTA barrier; whichever `warp_shuffle`'s cost model says
+//!    is cheaper, unless `mechanism` forces one. The remark gives both costs.
 //! 4. **across warps**: staged through shared memory between CTA barriers.
 //! 5. **scatter/gather** by run-time ranks: staged through shared memory (positions are known
 //!    only at run time) between CTA barriers.
@@ -22,7 +22,7 @@
 //! Runs before `tile-plan-shared-memory` (which places the staging buffers) and
 //! `convert-layout-to-arith` (which lowers the `layout.apply`s emitted here).
 
-use crate::registry::PassInfo;
+use crate::registry::{OptInfo, PassInfo};
 use crate::{
     emit::{
         control::barrier_because,
@@ -38,7 +38,7 @@ use phobos_ir::{
     diag::{Diagnostic, Severity},
     Builder, Op, Ty, Val,
 };
-use phobos_layout::{banks, exchange, infer, Map};
+use phobos_layout::{banks, exchange, warp_shuffle, Map};
 
 /// The patterns of `convert-exchange-to-gpu`.
 pub fn populate_exchange_to_gpu_patterns(patterns: &mut Vec<Pattern>) {
@@ -50,6 +50,11 @@ pub fn populate_exchange_to_gpu_patterns(patterns: &mut Vec<Pattern>) {
 }
 
 pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
+    if let Some(m) = cx.options.get("mechanism").filter(|m| !matches!(*m, "auto" | "shuffle" | "staging")) {
+        let text = format!("convert-exchange-to-gpu: mechanism must be auto, shuffle or staging, not '{m}'");
+        cx.diags.emit(Diagnostic::new(Severity::Error, module.loc().src(), text));
+        return Err(());
+    }
     let mut ps = Vec::new();
     populate_exchange_to_gpu_patterns(&mut ps);
     let ops = &["cta.exchange", "cta.scatter", "cta.gather"];
@@ -93,17 +98,10 @@ fn apply<'a>(b: Builder<'a>, text: &str, x: Val<'a>) -> Val<'a> {
     phobos_dialects::layout::build::apply(b, text, &[x], None, None)
 }
 
-/// A layout of the thread index whose values are `vals` (a constant offset allowed), applied at
-/// `tid`; None when no layout has these values.
-fn of_thread<'a>(b: Builder<'a>, tid: Val<'a>, vals: &[i64]) -> Option<Val<'a>> {
-    let base = vals[0];
-    let shifted: Vec<i64> = vals.iter().map(|v| v - base).collect();
-    if shifted.iter().all(|v| *v == 0) {
-        return Some(b.index(base));
-    }
-    let l = infer::from_values(&shifted)?;
-    let v = apply(b, &l.to_string(), tid);
-    Some(if base == 0 { v } else { b.bin("arith.addi", v, b.index(base)) })
+/// A constant or a layout of the thread index (plus a constant) whose values are `vals`; None
+/// when no layout has them.
+fn of_thread<'a>(s: &Site<'a>, vals: &[i64]) -> Option<Val<'a>> {
+    warp_shuffle::of_thread(vals).map(|e| lane_of(s, &e, None))
 }
 
 fn lower_exchange<'a>(op: Op<'a>, cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnostic> {
@@ -128,34 +126,53 @@ fn lower_exchange<'a>(op: Op<'a>, cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagn
             let col = column(i, &|(_, si)| si);
             if col.iter().all(|c| *c == col[0]) {
                 out.push(vector::extract(b, v, col[0]));
-            } else if let Some(j) = of_thread(b, s.tid(), &col) {
+            } else if let Some(j) = of_thread(&s, &col) {
                 out.push(vector::extract_at(b, v, j));
             } else {
-                return staged_exchange(op, cx, &s, &what, true);
+                return staged_exchange(op, cx, &s, &what, true, "");
             }
         }
         remark(op, format!("{what}: registers (no shuffles, 0 shared bytes, 0 barriers)"), cx);
         return Ok(vec![b.op_value("vector.from_elements", &out, v.ty(), &[])]);
     }
-    // 3. Within warps (whole warps only: a warp-level sync or shuffle names all 32 lanes).
+    // 3. Within warps (whole warps only: a warp-level sync or shuffle names all 32 lanes):
+    // shuffles or warp-synchronised staging, whichever the cost model says (or the option).
     let warp = exchange::WARP;
     if t % warp == 0 && src.iter().enumerate().all(|(x, &(st, _))| st / warp == (x as i64 % t) / warp) {
-        if n == 1 {
-            let lanes = column(0, &|(st, _)| st % warp);
-            if let Some(lane) = of_thread(b, s.tid(), &lanes) {
-                let i32t = b.ctx.i(32);
-                let lane = b.cast("arith.index_cast", lane, i32t);
-                let x = storage_in(b, vector::extract(b, v, 0));
-                let moved = shuffle(b, x, Shfl::Idx, lane, warp);
-                let moved = storage_out(b, moved, v.ty().element());
-                remark(op, format!("{what}: within warps by shuffles (1 shuffle, 0 shared bytes, 0 barriers)"), cx);
-                return Ok(vec![b.op_value("vector.from_elements", &[moved], v.ty(), &[])]);
+        let words = storage_bytes(v.ty().element()).div_ceil(4) as i64;
+        let sched = warp_shuffle::schedule(&src, t, n);
+        let staging = staging_cost(&s, v.ty().element());
+        let mechanism = cx.options.get("mechanism").unwrap_or("auto");
+        return match sched {
+            Some(sc) if mechanism != "staging" && (mechanism == "shuffle" || sc.cost(words).weighted() <= staging) => {
+                let cost = sc.cost(words);
+                let out = shuffled_exchange(&s, v, &sc);
+                let plural = if cost.shuffles == 1 { "" } else { "s" };
+                remark(
+                    op,
+                    format!(
+                        "{what}: within warps by shuffles ({} shuffle{plural}, {} selects, 0 shared bytes, 0 barriers; cost {} against {} staged)",
+                        cost.shuffles,
+                        cost.selects,
+                        cost.weighted(),
+                        staging
+                    ),
+                    cx,
+                );
+                Ok(vec![out])
             }
-        }
-        return staged_exchange(op, cx, &s, &what, true);
+            _ => {
+                let why = match (&sched, mechanism) {
+                    (None, _) => "no shuffle schedule".to_string(),
+                    (Some(_), "staging") => "staging forced".to_string(),
+                    (Some(sc), _) => format!("cost {staging} against {} by shuffles", sc.cost(words).weighted()),
+                };
+                staged_exchange(op, cx, &s, &what, true, &why)
+            }
+        };
     }
     // 4. Across warps.
-    staged_exchange(op, cx, &s, &what, false)
+    staged_exchange(op, cx, &s, &what, false, "")
 }
 
 /// Where staged items go or come from: a thread/value layout, or run-time ranks.
@@ -164,26 +181,114 @@ enum Pos<'l, 'a> {
     Ranks(Val<'a>),
 }
 
-fn staged_exchange<'a>(op: Op<'a>, cx: &PassCx<'a>, s: &Site<'a>, what: &str, warp_level: bool) -> Result<Vec<Val<'a>>, Diagnostic> {
+/// Stages an exchange; `why` (if any) ends the remark: why not by shuffles.
+fn staged_exchange<'a>(
+    op: Op<'a>,
+    cx: &PassCx<'a>,
+    s: &Site<'a>,
+    what: &str,
+    warp_level: bool,
+    why: &str,
+) -> Result<Vec<Val<'a>>, Diagnostic> {
     let (from, to) = (&s.r.layouts[0], &s.r.layouts[1]);
     let store = Pos::Layout(&from.1, &from.2);
     let load = Pos::Layout(&to.1, &to.2);
     let how = if warp_level { "within warps through shared memory" } else { "across warps through shared memory" };
-    stage(op, cx, s, what, how, warp_level, store, load, false)
+    stage(op, cx, s, what, how, why, warp_level, store, load, false)
+}
+
+/// Bytes an item of `elem` takes in a staging buffer or a shuffle (i1 as a byte).
+fn storage_bytes(elem: Ty) -> u64 {
+    elem.scalar().map(|x| x.bits().div_ceil(8) as u64).unwrap_or(4)
+}
+
+/// What staging the exchange at `s` would cost (warp_shuffle's model).
+fn staging_cost(s: &Site, elem: Ty) -> f64 {
+    let maps = [&s.r.layouts[0].2, &s.r.layouts[1].2];
+    let (period, _) = choose_padding(s, &maps, storage_bytes(elem));
+    warp_shuffle::staging_cost(s.items, period != 0)
+}
+
+/// Moves the exchange's items by the rounds of `sc`: reorder by the send amount, one indexed
+/// shuffle a round, reorder by the receive amount.
+fn shuffled_exchange<'a>(s: &Site<'a>, v: Val<'a>, sc: &warp_shuffle::Schedule) -> Val<'a> {
+    let b = s.b;
+    let n = s.items;
+    let elem = v.ty().element();
+    let items: Vec<Val<'a>> = (0..n).map(|k| storage_in(b, vector::extract(b, v, k))).collect();
+    // Round k sends item k ⊖ a.
+    let sent = reorder(s, items, &sc.send, sc.combine, false);
+    let first = lane_of(s, &sc.lanes[0], None);
+    let i32t = b.ctx.i(32);
+    let got: Vec<Val<'a>> = (0..n as usize)
+        .map(|k| {
+            let lane = if k == 0 { first } else { lane_of(s, &sc.lanes[k], Some(first)) };
+            let lane = b.cast("arith.index_cast", lane, i32t);
+            shuffle(b, sent[k], Shfl::Idx, lane, exchange::WARP)
+        })
+        .collect();
+    // Item m arrived in round m ⊕ c.
+    let out: Vec<Val<'a>> = reorder(s, got, &sc.receive, sc.combine, true).into_iter().map(|x| storage_out(b, x, elem)).collect();
+    b.op_value("vector.from_elements", &out, v.ty(), &[])
+}
+
+/// `out[k] = items[k ⊕ amount]` (`plus`) or `items[k ⊖ amount]`, the amount a value per thread:
+/// a stage per bit, a renaming where the bit is the same in every thread, else n selects.
+fn reorder<'a>(s: &Site<'a>, mut items: Vec<Val<'a>>, amounts: &[i64], cb: warp_shuffle::Combine, plus: bool) -> Vec<Val<'a>> {
+    let b = s.b;
+    let n = s.items;
+    let varying = warp_shuffle::varying_bits(amounts, n);
+    let amount = (!varying.is_empty()).then(|| {
+        let e = warp_shuffle::of_thread(amounts).expect("a schedule's amounts are computable");
+        lane_of(s, &e, None)
+    });
+    for bit in 0..warp_shuffle::bits(n) {
+        let step = 1i64 << bit;
+        let from = |k: i64| if plus { cb.plus(k, step, n) } else { cb.minus(k, step, n) };
+        let moved: Vec<Val<'a>> = (0..n).map(|k| items[from(k) as usize]).collect();
+        if varying.contains(&bit) {
+            let a = amount.expect("built for a varying bit");
+            let masked = b.bin("arith.andi", a, b.index(step));
+            let set = b.cmpi("ne", masked, b.index(0));
+            items = (0..n as usize).map(|k| b.op_value("arith.select", &[set, moved[k], items[k]], items[k].ty(), &[])).collect();
+        } else if (amounts[0] >> bit) & 1 == 1 {
+            items = moved;
+        }
+    }
+    items
+}
+
+/// A per-thread value of a schedule as an index (`first`: round 0's lane).
+fn lane_of<'a>(s: &Site<'a>, e: &warp_shuffle::OfThread, first: Option<Val<'a>>) -> Val<'a> {
+    use warp_shuffle::OfThread;
+    let b = s.b;
+    match e {
+        OfThread::Const(c) => b.index(*c),
+        OfThread::Layout(l, off) => {
+            let v = apply(b, &l.to_string(), s.tid());
+            if *off == 0 {
+                v
+            } else {
+                b.bin("arith.addi", v, b.index(*off))
+            }
+        }
+        OfThread::XorFirst(d) => b.bin("arith.xori", first.expect("round 0's lane"), b.index(*d)),
+        OfThread::AddFirst(d) => b.bin("arith.addi", first.expect("round 0's lane"), b.index(*d)),
+    }
 }
 
 fn lower_scatter<'a>(op: Op<'a>, cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnostic> {
     let s = site(op)?;
     let to = &s.r.layouts[0];
     let what = format!("scatter<\"{}\">", to.1);
-    stage(op, cx, &s, &what, "by rank through shared memory", false, Pos::Ranks(op.operand(1)), Pos::Layout(&to.1, &to.2), true)
+    stage(op, cx, &s, &what, "by rank through shared memory", "", false, Pos::Ranks(op.operand(1)), Pos::Layout(&to.1, &to.2), true)
 }
 
 fn lower_gather<'a>(op: Op<'a>, cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnostic> {
     let s = site(op)?;
     let from = &s.r.layouts[0];
     let what = format!("gather<\"{}\">", from.1);
-    stage(op, cx, &s, &what, "by rank through shared memory", false, Pos::Layout(&from.1, &from.2), Pos::Ranks(op.operand(1)), false)
+    stage(op, cx, &s, &what, "by rank through shared memory", "", false, Pos::Layout(&from.1, &from.2), Pos::Ranks(op.operand(1)), false)
 }
 
 /// i1 is staged as a byte.
@@ -237,6 +342,7 @@ fn stage<'a>(
     s: &Site<'a>,
     what: &str,
     how: &str,
+    why: &str,
     warp_level: bool,
     store: Pos<'_, 'a>,
     load: Pos<'_, 'a>,
@@ -247,7 +353,7 @@ fn stage<'a>(
     let v = op.operand(0);
     let elem = v.ty().element();
     let st = if elem.int_width() == Some(1) { b.ctx.i(8) } else { elem };
-    let eb = st.scalar().map(|x| x.bits().div_ceil(8) as u64).unwrap_or(4);
+    let eb = storage_bytes(elem);
     let maps: Vec<&Map> = [&store, &load].iter().filter_map(|p| if let Pos::Layout(_, m) = p { Some(*m) } else { None }).collect();
     let (period, conflicts) = choose_padding(s, &maps, eb);
     let size = if period == 0 { t * n } else { t * n - 1 + (t * n - 1) / period + 1 };
@@ -317,7 +423,12 @@ fn stage<'a>(
     let padding = if period == 0 { "no padding".to_string() } else { format!("1 element of padding per {period}") };
     let conflicts =
         if maps.len() == 2 { format!("{conflicts} bank conflicts") } else { format!("{conflicts} bank conflicts on the layout side") };
-    remark(op, format!("{what}: {how} (0 shuffles, {} shared bytes, {padding}, {barriers}, {conflicts} per CTA)", size as u64 * eb), cx);
+    let why = if why.is_empty() { String::new() } else { format!("; {why}") };
+    remark(
+        op,
+        format!("{what}: {how} (0 shuffles, {} shared bytes, {padding}, {barriers}, {conflicts} per CTA{why})", size as u64 * eb),
+        cx,
+    );
     Ok(vec![b.op_value("vector.from_elements", &out, v.ty(), &[])])
 }
 
@@ -331,6 +442,13 @@ pub const PASS: PassInfo = PassInfo {
     staging between CTA barriers otherwise and for scatter/gather by rank. The staging buffer (a tile.alloc) is padded \
     as the bank-conflict count of its accesses says. A remark names the mechanism and its cost.",
     anchor: "gpu.module",
-    options: &[DISABLE_PATTERNS],
+    options: &[
+        OptInfo {
+            name: "mechanism",
+            help: "exchanges within warps: auto (the cost model), shuffle (where a schedule exists) or staging",
+            default: "auto",
+        },
+        DISABLE_PATTERNS,
+    ],
     run,
 };
