@@ -184,6 +184,9 @@ struct CompileArgs {
     /// --remarks), shuffle (wherever a shuffle schedule exists) or staging (shared memory).
     #[arg(long, value_name = "HOW", default_value = "auto", value_parser = ["auto", "shuffle", "staging"])]
     exchange: String,
+    /// Source line information in the PTX (`.loc` lines, as nvcc -lineinfo), for profilers.
+    #[arg(long)]
+    lineinfo: bool,
     /// Compile N more times in this process through the library API and print the median time
     /// (`repeat_median_ms: X` on stderr): the warm compile latency.
     #[arg(long, value_name = "N", hide = true)]
@@ -417,7 +420,8 @@ fn verify_cmd(a: &CompileArgs) -> i32 {
 fn compile_one(a: &CompileArgs) -> i32 {
     let mut clock = a.time_passes.then(crate::time_passes::Clock::start);
     let libdevice = a.libdevice.clone().or_else(|| crate::env::get("PHOBOS_LIBDEVICE").map(PathBuf::from));
-    let mut opts_text = format!("chip={} fma={} fast-math={} exchange={}", a.chip, !a.no_fma, a.fast_math, a.exchange);
+    let mut opts_text =
+        format!("chip={} fma={} fast-math={} exchange={} lineinfo={}", a.chip, !a.no_fma, a.fast_math, a.exchange, a.lineinfo);
     if let Some(l) = &libdevice {
         opts_text.push_str(&format!(" libdevice={}", l.display()));
     }

@@ -72,6 +72,9 @@ pub struct Target {
     /// How exchanges within warps move: `auto` (the cost model), `shuffle` or `staging`
     /// (`exchange=`: `--exchange`).
     pub exchange: Exchange,
+    /// Source line information in the PTX (`.loc` lines, as `nvcc -lineinfo`): profilers and
+    /// `phobos explain`'s agreement test map instructions to statements (`lineinfo=1`).
+    pub lineinfo: bool,
 }
 
 /// The libdevice every pipeline links unless told otherwise (the driver sets it once: the
@@ -92,6 +95,7 @@ impl Default for Target {
             fma: true,
             fast_math: false,
             exchange: Exchange::Auto,
+            lineinfo: false,
         }
     }
 }
@@ -108,7 +112,8 @@ impl Target {
                 "fma" => t.fma = !matches!(v.as_str(), "0" | "false"),
                 "fast-math" => t.fast_math = matches!(v.as_str(), "1" | "true"),
                 "exchange" => t.exchange = Exchange::parse(&v)?,
-                _ => return Err(format!("no option '{k}' (options: chip, O, libdevice, fma, fast-math, exchange)")),
+                "lineinfo" => t.lineinfo = matches!(v.as_str(), "1" | "true"),
+                _ => return Err(format!("no option '{k}' (options: chip, O, libdevice, fma, fast-math, exchange, lineinfo)")),
             }
         }
         target::chip(&t.chip)?;
@@ -129,12 +134,14 @@ impl Target {
     }
 }
 
-/// The upstream pipeline from L2 to the LLVM dialect (notes §1.1).
+/// The upstream pipeline from L2 to the LLVM dialect (notes §1.1); with `lineinfo`, every
+/// llvm.func gets a debug scope, so that LLVM keeps the ops' source lines as line tables.
 pub fn simt_to_llvm(t: &Target) -> String {
+    let lines = if t.lineinfo { ",ensure-debug-info-scope-on-llvm-func{emission-kind=LineTablesOnly}" } else { "" };
     format!(
         "nvvm-attach-target{{{}}},gpu.module(contract-fma{{contract=false}},strip-bounds-checks,lower-fma,lower-math-intrinsics,lower-ordered-accesses,convert-nvgpu-to-nvvm,expand-strided-metadata,lower-affine,\
          convert-vector-to-scf,convert-scf-to-cf,convert-gpu-to-nvvm{{has-redux=1 use-bare-ptr-memref-call-conv=1}},\
-         canonicalize,cse,reconcile-unrealized-casts)",
+         canonicalize,cse,reconcile-unrealized-casts){lines}",
         t.options()
     )
 }

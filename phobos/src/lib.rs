@@ -75,6 +75,8 @@ pub struct Options {
     /// How exchanges whose values stay in their warp move: the cost model's choice (default),
     /// or shuffles or staging forced (`phobos compile --exchange`).
     pub exchange: Exchange,
+    /// Source line information in the PTX (`.loc` lines, as `nvcc -lineinfo`).
+    pub lineinfo: bool,
 }
 
 impl Default for Options {
@@ -87,6 +89,7 @@ impl Default for Options {
             fast_math: false,
             defines: BTreeMap::new(),
             exchange: Exchange::Auto,
+            lineinfo: false,
         }
     }
 }
@@ -145,12 +148,13 @@ impl Compiler {
     /// The lowering options `opts` stand for.
     fn compile_options(&self, opts: &Options) -> Result<CompileOptions, Error> {
         let target = Target::parse(&format!(
-            "chip={} O={} fma={} fast-math={} exchange={}",
+            "chip={} O={} fma={} fast-math={} exchange={} lineinfo={}",
             opts.chip,
             opts.opt_level,
             !opts.no_fma,
             opts.fast_math,
-            opts.exchange.name()
+            opts.exchange.name(),
+            opts.lineinfo
         ))
         .map_err(|e| Error::Compile(Diagnostics::unlocated(e)))?;
         Ok(CompileOptions { target, dump_dir: opts.dump_dir.clone(), ..Default::default() })

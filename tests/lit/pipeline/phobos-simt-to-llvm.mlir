@@ -5,7 +5,7 @@
 // CHECK: gpu.module @m [#nvvm.target<O = 3, chip = "sm_80", link = ["{{.*}}libdevice{{.*}}.bc"]>]
 // CHECK: llvm.func @k(%{{.*}}: !llvm.ptr {llvm.align = 16 : i64, llvm.noalias})
 // CHECK: nvvm.shfl.sync bfly
-// BAD: error: no option 'bogus' (options: chip, O, libdevice, fma, fast-math, exchange)
+// BAD: error: no option 'bogus' (options: chip, O, libdevice, fma, fast-math, exchange, lineinfo)
 gpu.module @m {
   gpu.func @k(%x: memref<1024xf32> {llvm.noalias, llvm.align = 16 : i64}) kernel {
     %t = gpu.thread_id x
