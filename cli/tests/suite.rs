@@ -53,6 +53,10 @@ mod explain;
 #[path = "suite/program.rs"]
 mod program;
 
+// explain draws the accesses of the PTX (issue 25).
+#[path = "suite/explain_ptx.rs"]
+mod explain_ptx;
+
 fn workspace_root() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root").to_path_buf()
 }

@@ -19,6 +19,12 @@ use crate::external::PassCx;
 use crate::registry::PassInfo;
 use phobos_ir::{Op, Val};
 
+/// The alignment in bytes known for the element of a 1-D memref `mem` at `index`.
+pub fn element_alignment<'a>(func: Op<'a>, div: &mut Divisibility<'a>, mem: Val<'a>, index: Val<'a>) -> u64 {
+    let ebytes = mem.ty().element().scalar().map(|e| (e.bits() / 8).max(1) as u64).unwrap_or(1);
+    base_alignment(func, mem).min(div.of(index).saturating_mul(ebytes))
+}
+
 /// The alignment in bytes known for the base of `mem`.
 fn base_alignment(func: Op, mem: Val) -> u64 {
     if let Some((blk, i)) = mem.block_arg() {
