@@ -227,6 +227,23 @@ impl<'a> Gen<'a> {
             }
         }
     }
+    /// Names the value of an expression that is not a variable after its source text, so that
+    /// a diagnostic about it shows the expression (`'ctx.lane == 0' depends on the lane id`)
+    /// rather than an SSA number.
+    pub(super) fn name_expr(&mut self, value: &str, e: &crate::ast::Expr) {
+        use crate::ast::ExprKind::*;
+        if matches!(e.kind, Name(_) | Int(_) | Float(_) | Bool(_)) {
+            return;
+        }
+        let text = self.src.text.get(e.span.start as usize..e.span.end as usize).unwrap_or("");
+        let mut text: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        if text.chars().count() > 40 {
+            text = text.chars().take(39).collect::<String>() + "…";
+        }
+        if !text.is_empty() {
+            self.name_value(value, &text);
+        }
+    }
     pub(super) fn fresh(&mut self) -> String {
         self.next += 1;
         format!("%v{}", self.next)

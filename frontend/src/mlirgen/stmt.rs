@@ -282,6 +282,7 @@ impl<'a> Gen<'a> {
         let c = self
             .scalar(c, Some(Scalar::Bool), cond.span)
             .map_err(|_| Diag::error(cond.span, "an if condition must be a bool (a comparison such as x < n)".to_string()))?;
+        self.name_expr(&c.s, cond);
         let mut names = Self::assigned_outside(then);
         if let Some(e) = els {
             for n in Self::assigned_outside(e) {
@@ -357,9 +358,11 @@ impl<'a> Gen<'a> {
         let a = self.expr(start)?;
         let const_a = if let Value::Int(c) = a { Some(c) } else { None };
         let a = self.scalar(a, i32t, start.span).map_err(|e| Diag::error(start.span, format!("range bounds are i32: {}", e.message)))?;
+        self.name_expr(&a.s, start);
         let b = self.expr(stop)?;
         let const_b = if let Value::Int(c) = b { Some(c) } else { None };
         let b = self.scalar(b, i32t, stop.span).map_err(|e| Diag::error(stop.span, format!("range bounds are i32: {}", e.message)))?;
+        self.name_expr(&b.s, stop);
         let mut const_step = Some(1);
         let st = match step {
             Some(s) => {

@@ -30,8 +30,11 @@ impl<'a> Gen<'a> {
                 cond.clone()
             };
             let c = g.expr(&full)?;
-            g.scalar(c, Some(Scalar::Bool), cond.span)
-                .map_err(|_| Diag::error(cond.span, "a while condition must be a bool (a comparison such as x < n)"))
+            let c = g
+                .scalar(c, Some(Scalar::Bool), cond.span)
+                .map_err(|_| Diag::error(cond.span, "a while condition must be a bool (a comparison such as x < n)"))?;
+            g.name_expr(&c.s, cond);
+            Ok(c)
         })?;
         // Step 2. The body.
         self.whiles.push(id);
