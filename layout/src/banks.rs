@@ -13,6 +13,9 @@ pub const BANKS: u64 = 32;
 /// Conflicts of one warp-wide access: `lanes` holds (lane, first byte) of each active lane, each
 /// touching `width` bytes.
 pub fn conflicts(lanes: &[(u32, u64)], width: u64) -> u64 {
+    if lanes.is_empty() {
+        return 0;
+    }
     let w = width.clamp(4, 128);
     let per_phase = (128 / w).max(1) as u32;
     let mut total = 0;

@@ -77,6 +77,7 @@ pub(super) fn fminimum(a: f64, b: f64) -> f64 {
     }
 }
 
+#[inline(always)]
 pub(super) fn bin(op: BinOp, ty: Prim, a: u64, b: u64) -> Result<u64, ()> {
     let bits = ty.bits();
     let m = ty.mask();
@@ -175,6 +176,7 @@ pub(super) fn bin(op: BinOp, ty: Prim, a: u64, b: u64) -> Result<u64, ()> {
     })
 }
 
+#[inline(always)]
 pub(super) fn cmp(pred: Pred, ty: Prim, a: u64, b: u64) -> bool {
     let bits = ty.bits();
     let (sa, sb) = (sext(a, bits), sext(b, bits));
@@ -217,6 +219,7 @@ pub(super) fn cmp(pred: Pred, ty: Prim, a: u64, b: u64) -> bool {
     }
 }
 
+#[inline(always)]
 pub(super) fn cast(op: CastOp, from: Prim, to: Prim, a: u64) -> u64 {
     match op {
         CastOp::ExtS => (sext(a, from.bits()) as u64) & to.mask(),

@@ -16,22 +16,14 @@ impl Ctx<'_> {
                 }
             }
             Inst::Bin { op, ty, dst, a, b, loc } => {
-                for e in 0..dst.len {
-                    for l in lanes(mask) {
-                        let r = bin(*op, *ty, w.regs[at(*a, e, l)], w.regs[at(*b, e, l)]);
-                        match r {
-                            Ok(v) => w.regs[at(*dst, e, l)] = v,
-                            Err(()) => {
-                                return Err(self.fault(
-                                    FaultKind::DivisionByZero,
-                                    cta,
-                                    Some((w, l)),
-                                    Some(*loc),
-                                    format!("integer division by zero ({})", ty.name()),
-                                ));
-                            }
-                        }
-                    }
+                if let Err(l) = lanewise::bin_lanes(&mut w.regs, *op, *ty, *dst, *a, *b, mask) {
+                    return Err(self.fault(
+                        FaultKind::DivisionByZero,
+                        cta,
+                        Some((w, l)),
+                        Some(*loc),
+                        format!("integer division by zero ({})", ty.name()),
+                    ));
                 }
             }
             Inst::Un { op, ty, dst, a } => {
@@ -55,28 +47,9 @@ impl Ctx<'_> {
                     }
                 }
             }
-            Inst::Fma { ty, dst, a, b, c } => {
-                for e in 0..dst.len {
-                    for l in lanes(mask) {
-                        let (x, y, z) = (w.regs[at(*a, e, l)], w.regs[at(*b, e, l)], w.regs[at(*c, e, l)]);
-                        w.regs[at(*dst, e, l)] = fma(*ty, x, y, z);
-                    }
-                }
-            }
-            Inst::Cmp { pred, ty, dst, a, b } => {
-                for e in 0..dst.len {
-                    for l in lanes(mask) {
-                        w.regs[at(*dst, e, l)] = cmp(*pred, *ty, w.regs[at(*a, e, l)], w.regs[at(*b, e, l)]) as u64;
-                    }
-                }
-            }
-            Inst::Cast { op, from, to, dst, a } => {
-                for e in 0..dst.len {
-                    for l in lanes(mask) {
-                        w.regs[at(*dst, e, l)] = cast(*op, *from, *to, w.regs[at(*a, e, l)]);
-                    }
-                }
-            }
+            Inst::Fma { ty, dst, a, b, c } => lanewise::fma_lanes(&mut w.regs, *ty, *dst, *a, *b, *c, mask),
+            Inst::Cmp { pred, ty, dst, a, b } => lanewise::cmp_lanes(&mut w.regs, *pred, *ty, *dst, *a, *b, mask),
+            Inst::Cast { op, from, to, dst, a } => lanewise::cast_lanes(&mut w.regs, *op, *from, *to, *dst, *a, mask),
             Inst::Select { dst, c, a, b } => {
                 for e in 0..dst.len {
                     for l in lanes(mask) {
@@ -114,6 +87,7 @@ impl Ctx<'_> {
                     }
                 }
             }
+            Inst::Extract { dst, src, pos, at: None } if *pos < src.len => lanewise::extract_lanes(&mut w.regs, *dst, *src, *pos, mask),
             Inst::Extract { dst, src, pos, at: dynamic } => {
                 for l in lanes(mask) {
                     let p = dynamic.map_or(*pos as u64, |s| w.regs[at(s, 0, l)]);

@@ -13,6 +13,9 @@ impl Ctx<'_> {
                 w.progress.reads += 1;
                 let elem = self.k.memrefs[*mem].elem;
                 let eb = elem.bytes();
+                if !*acquire && self.load_global_untraced(cta, w, *dst, *mem, idx, *n, *align) {
+                    return Ok(());
+                }
                 let mut banked = Vec::new();
                 let mut touched = Vec::new();
                 let tr = self.traced(cta);
@@ -188,8 +191,8 @@ impl Ctx<'_> {
             MemSrc::Private { offset, bytes } => (*bytes as usize, *offset as usize),
             MemSrc::Dynamic { offset } => (self.launch.dynamic_shared as usize, *offset as usize),
         };
-        let elems = size / eb.max(1);
         if lin < 0 || (lin as u128 * eb as u128 + len as u128) > size as u128 {
+            let elems = size / eb.max(1);
             let space = match mr.src {
                 MemSrc::Arg(_) => "global",
                 MemSrc::Shared { .. } | MemSrc::Dynamic { .. } => "shared",
@@ -352,11 +355,58 @@ impl Ctx<'_> {
         Ok(())
     }
 
+    /// A plain load of global memory when nothing watches it (no trace, no ordering model) and
+    /// every lane's access is in bounds and aligned: the elements read straight from the
+    /// buffer, the traffic counted once. False (nothing done) otherwise: the general path then
+    /// runs it, and reports the fault of a lane out of bounds.
+    #[allow(clippy::too_many_arguments)]
+    fn load_global_untraced(&mut self, cta: &Cta, w: &mut Warp, dst: Slot, mem: usize, idx: &[Slot], n: u32, align: u32) -> bool {
+        let mr = &self.k.memrefs[mem];
+        let (MemSrc::Arg(arg), false) = (&mr.src, mr.elem == Prim::I1) else { return false };
+        let Some(buf) = self.arg_buf[*arg] else { return false };
+        if self.ordering.is_some() || self.traced(cta) {
+            return false;
+        }
+        let eb = mr.elem.bytes();
+        let len = n as usize * eb;
+        let global = &self.bufs[buf];
+        let mut offs = [0usize; 32];
+        let mask = w.mask;
+        for l in lanes(mask) {
+            let mut lin: i64 = 0;
+            for (d, s) in idx.iter().enumerate() {
+                lin = lin.wrapping_add((w.regs[at(*s, 0, l)] as i64).wrapping_mul(mr.strides[d] as i64));
+            }
+            if lin < 0 || (lin as u128 * eb as u128 + len as u128) > global.len() as u128 {
+                return false;
+            }
+            let off = lin as usize * eb;
+            if align > 0 && !off.is_multiple_of(align as usize) {
+                return false;
+            }
+            offs[l] = off;
+        }
+        for l in lanes(mask) {
+            let bytes = &global[offs[l]..offs[l] + len];
+            for e in 0..n as usize {
+                let v = bytes[e * eb..(e + 1) * eb].iter().enumerate().fold(0u64, |v, (i, b)| v | (b.load(Relaxed) as u64) << (8 * i));
+                w.regs[at(dst, e as u32, l)] = v;
+            }
+        }
+        let arg = *arg;
+        self.stats.traffic(arg, len * mask.count_ones() as usize, false);
+        true
+    }
+
     pub(super) fn read_bytes(&self, cta: &Cta, w: &Warp, lane: usize, src: &MemSrc, off: usize, len: usize) -> u128 {
         let bytes: &[u8] = match src {
             // Global memory may be shared with CTAs on other threads: byte by byte, relaxed.
             MemSrc::Arg(i) => {
                 let global = &self.bufs[self.arg_buf[*i].expect("checked")][off..off + len];
+                // Folded in 64 bits where it fits: a u128 shift costs several instructions.
+                if len <= 8 {
+                    return global.iter().enumerate().fold(0u64, |v, (i, b)| v | (b.load(Relaxed) as u64) << (8 * i)) as u128;
+                }
                 return global.iter().enumerate().fold(0u128, |v, (i, b)| v | (b.load(Relaxed) as u128) << (8 * i));
             }
             MemSrc::Shared { .. } | MemSrc::Dynamic { .. } => &cta.shared[off..off + len],
@@ -365,11 +415,14 @@ impl Ctx<'_> {
                 &w.private[base + off..base + off + len]
             }
         };
-        let mut v: u128 = 0;
-        for (i, b) in bytes.iter().enumerate() {
-            v |= (*b as u128) << (8 * i);
+        if len <= 8 {
+            let mut w = [0u8; 8];
+            w[..len].copy_from_slice(bytes);
+            return u64::from_le_bytes(w) as u128;
         }
-        v
+        let mut w = [0u8; 16];
+        w[..len].copy_from_slice(bytes);
+        u128::from_le_bytes(w)
     }
 
     pub(super) fn write_raw(&mut self, cta: &mut Cta, w: &mut Warp, lane: usize, src: &MemSrc, off: usize, eb: usize, v: u64) {

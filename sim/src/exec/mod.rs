@@ -24,6 +24,7 @@ mod alu;
 mod cross_lane;
 mod fault;
 mod lane;
+mod lanewise;
 pub mod math;
 mod memory;
 mod ordering;
