@@ -226,8 +226,16 @@ unsafe extern "C" fn collect(s: mlir_sys::MlirStringRef, data: *mut c_void) {
     out.push_str(&unsafe { phobos_ir::from_sref(s) });
 }
 
-/// Appends upstream pipeline elements (unanchored) to `opm`.
+/// Appends upstream pipeline elements (unanchored) to `opm`. A pass Phobos's pipelines do not
+/// use is registered on first need (every upstream pass, once per process), then added.
 pub fn add_upstream(opm: OperationPassManager, elements: &str) -> Result<(), String> {
+    add_upstream_once(opm, elements).or_else(|_| {
+        phobos_dialects::register_every_upstream_pass();
+        add_upstream_once(opm, elements)
+    })
+}
+
+fn add_upstream_once(opm: OperationPassManager, elements: &str) -> Result<(), String> {
     let mut message = String::new();
     // SAFETY: `opm` is a live pass manager, borrowed for the call; the string ref points into
     // `elements`, alive for the call; the callback only appends to `message`, which outlives it.
