@@ -147,9 +147,16 @@ impl Ctx<'_> {
                     }
                 }
                 Inst::ForLatch { iv, step, ty, head_pc, iters, loc } => {
-                    // Yields first read the old iteration values: copy through a scratch.
+                    // Yields first read the old iteration values: copy through a scratch, unless
+                    // no value carried is the source of another (then each copies in place).
+                    let overlaps = |a: Slot, b: Slot| a.off < b.off + b.len && b.off < a.off + a.len;
+                    let direct =
+                        iters.iter().enumerate().all(|(i, (d, _))| iters.iter().enumerate().all(|(j, (_, s))| i == j || !overlaps(*d, *s)));
+                    if direct {
+                        copy_pairs(&mut w.regs, iters, mask);
+                    }
                     let mut tmp: Vec<u64> = Vec::new();
-                    for (_, s) in iters {
+                    for (_, s) in iters.iter().filter(|_| !direct) {
                         for e in 0..s.len {
                             for l in 0..32 {
                                 tmp.push(w.regs[at(*s, e, l)]);
@@ -157,7 +164,7 @@ impl Ctx<'_> {
                         }
                     }
                     let mut i = 0;
-                    for (d, _) in iters {
+                    for (d, _) in iters.iter().filter(|_| !direct) {
                         for e in 0..d.len {
                             for l in 0..32 {
                                 if mask >> l & 1 != 0 {
