@@ -4,5 +4,7 @@
 fn main() {
     if std::env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("linux") {
         println!("cargo:rustc-link-arg-bins=-no-pie");
+        // Bind the C++ runtime's symbols when first called, not all at start.
+        println!("cargo:rustc-link-arg-bins=-Wl,-z,lazy");
     }
 }
