@@ -152,6 +152,8 @@ def compile(
     defines: Optional[Dict[str, int]] = None,
     fast_math: bool = False,
     no_fma: bool = False,
+    exchange: str = "auto",
+    lineinfo: bool = False,
 ) -> "Module":
     """Compiles a ``.phobos`` source: a path (``str`` ending in ``.phobos``, or ``os.PathLike``)
     or the source text itself.
@@ -159,12 +161,15 @@ def compile(
     ``chip`` (``"sm_90"``, ...) defaults to the GPU's when one is usable, else ``sm_90``;
     ``defines`` fix dimensions at compile time (``phobos compile -D N=1024``); ``fast_math``
     makes every f32 math function the hardware's approximation; ``no_fma`` keeps multiplies
-    and adds apart. Raises :class:`CompileError` with the first error's location.
+    and adds apart; ``exchange`` (``"auto"``, ``"shuffle"`` or ``"staging"``) forces how
+    exchanges within a warp move; ``lineinfo`` puts the source's line table in the PTX. Raises
+    :class:`CompileError` with the first error's location, ``ValueError`` for an unknown
+    ``exchange``.
     """
     text, filename = _read_source(source)
     chip = chip or _default_chip()
     defs = {str(k): int(v) for k, v in (defines or {}).items()}
-    prog = _native(_phobos.compile, text, filename, chip, defs, bool(fast_math), bool(no_fma))
+    prog = _native(_phobos.compile, text, filename, chip, defs, bool(fast_math), bool(no_fma), str(exchange), bool(lineinfo))
     return Module(prog, text, filename, chip, defs)
 
 

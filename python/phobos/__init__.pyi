@@ -47,6 +47,8 @@ def compile(
     defines: Optional[Dict[str, int]] = None,
     fast_math: bool = False,
     no_fma: bool = False,
+    exchange: str = "auto",
+    lineinfo: bool = False,
 ) -> Module: ...
 
 class PassIR:

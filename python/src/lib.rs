@@ -73,7 +73,8 @@ struct Program {
 
 /// Compiles `source` (named `filename` in diagnostics) for `chip`.
 #[pyfunction]
-#[pyo3(signature = (source, filename, chip, defines, fast_math, no_fma))]
+#[pyo3(signature = (source, filename, chip, defines, fast_math, no_fma, exchange="auto", lineinfo=false))]
+#[allow(clippy::too_many_arguments)]
 fn compile(
     py: Python<'_>,
     source: String,
@@ -82,8 +83,11 @@ fn compile(
     defines: BTreeMap<String, i64>,
     fast_math: bool,
     no_fma: bool,
+    exchange: &str,
+    lineinfo: bool,
 ) -> PyResult<Program> {
-    let opts = phobos::Options { chip: chip.clone(), fast_math, no_fma, defines, ..Default::default() };
+    let exchange = phobos::Exchange::parse(exchange).map_err(|e| pyo3::exceptions::PyValueError::new_err(e))?;
+    let opts = phobos::Options { chip: chip.clone(), fast_math, no_fma, defines, exchange, lineinfo, ..Default::default() };
     let inner = py.detach(move || {
         let compiler = phobos::Compiler::new()?;
         compiler.compile_program(&source, &filename, &opts)

@@ -182,3 +182,41 @@ def test_gil_released_while_running(examples):
         t.join()
     # With the GIL held through the launch the counter would stand still while it ran.
     assert ticks > 1000
+
+
+EXCHANGE = """
+@launch(64)
+kernel ex(X: tensor<f32>[64, 4], Y: tensor<f32>[64, 4]) {
+  let t = ctx.thread
+  var v: f32[4]
+  for i in range(0, 4) {
+    v[i] = X[t, i]
+  }
+  let s = exchange<blocked, warp_striped>(v)
+  for i in range(0, 4) {
+    Y[t, i] = s[i]
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("how", ["auto", "shuffle", "staging"])
+def test_exchange_mechanism(how):
+    mod = phobos.compile(EXCHANGE, exchange=how)
+    x = uniform(256).reshape(64, 4)
+    y = np.zeros_like(x)
+    mod.ex(x, y, grid=1)
+    # warp_striped: lane l of warp w holds positions w*128 + i*32 + l.
+    flat = x.reshape(-1)
+    want = np.array([[flat[(t // 32) * 128 + i * 32 + t % 32] for i in range(4)] for t in range(64)], np.float32)
+    np.testing.assert_array_equal(y, want)
+    shuffles = mod.ptx.count("shfl.sync.idx")
+    assert (shuffles == 0) == (how == "staging"), (how, shuffles)
+    with pytest.raises(ValueError, match="exchange must be auto, shuffle or staging"):
+        phobos.compile(EXCHANGE, exchange="lanes")
+
+
+def test_lineinfo():
+    src = "@launch(32)\nkernel k(X: tensor<f32>[32]) {\n  X[ctx.thread] = 1.0\n}\n"
+    assert ".loc" in phobos.compile(src, lineinfo=True).ptx
+    assert ".loc" not in phobos.compile(src).ptx
