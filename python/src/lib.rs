@@ -86,7 +86,7 @@ fn compile(
     exchange: &str,
     lineinfo: bool,
 ) -> PyResult<Program> {
-    let exchange = phobos::Exchange::parse(exchange).map_err(|e| pyo3::exceptions::PyValueError::new_err(e))?;
+    let exchange = phobos::Exchange::parse(exchange).map_err(pyo3::exceptions::PyValueError::new_err)?;
     let opts = phobos::Options { chip: chip.clone(), fast_math, no_fma, defines, exchange, lineinfo, ..Default::default() };
     let inner = py.detach(move || {
         let compiler = phobos::Compiler::new()?;
