@@ -386,8 +386,29 @@ impl Ctx<'_> {
             }
             offs[l] = off;
         }
+        let read_only = self.read_only[buf];
         for l in lanes(mask) {
             let bytes = &global[offs[l]..offs[l] + len];
+            if read_only && len <= 16 {
+                let p = bytes.as_ptr() as *const u8;
+                let word = |i: usize| -> u64 {
+                    // SAFETY: element `i < n` lies within `bytes` (in bounds, sliced above, `len`
+                    // = n·eb bytes); no instruction of this launch writes this buffer and the
+                    // launch holds it exclusively, so a plain read races with no write.
+                    unsafe {
+                        match eb {
+                            4 => u32::from_le(std::ptr::read_unaligned(p.add(i * 4) as *const u32)) as u64,
+                            8 => u64::from_le(std::ptr::read_unaligned(p.add(i * 8) as *const u64)),
+                            2 => u16::from_le(std::ptr::read_unaligned(p.add(i * 2) as *const u16)) as u64,
+                            _ => *p.add(i) as u64,
+                        }
+                    }
+                };
+                for e in 0..n as usize {
+                    w.regs[at(dst, e as u32, l)] = word(e);
+                }
+                continue;
+            }
             for e in 0..n as usize {
                 let v = bytes[e * eb..(e + 1) * eb].iter().enumerate().fold(0u64, |v, (i, b)| v | (b.load(Relaxed) as u64) << (8 * i));
                 w.regs[at(dst, e as u32, l)] = v;

@@ -291,10 +291,24 @@ fn run_with(
     }
     let resident_limit = (opts.sms.max(1) * ctas_per_sm(threads, shared_bytes as u32)) as usize;
     let grid = schedule::Grid { total, nwarps, threads, shared_bytes, resident_limit };
+    // Buffers no instruction of the kernel writes: nothing changes them during the launch.
+    let mut written = vec![false; global.len()];
+    for inst in &k.insts {
+        if let Inst::Store { mem, .. } | Inst::Atomic { mem, .. } | Inst::Cas { mem, .. } = inst {
+            if let Some(b) = match k.memrefs[*mem].src {
+                MemSrc::Arg(a) => arg_buf[a],
+                _ => None,
+            } {
+                written[b] = true;
+            }
+        }
+    }
+    let read_only: Vec<bool> = written.iter().map(|w| !w).collect();
     if !talks && trace.is_none() {
         let context = || Ctx {
             k,
             bufs: &global,
+            read_only: &read_only,
             arg_buf: arg_buf.clone(),
             launch,
             opts,
@@ -305,7 +319,8 @@ fn run_with(
         };
         return schedule::independent(opts.host_threads.max(1), &grid, context).map(|s| (s, None));
     }
-    let mut ctx = Ctx { k, bufs: &global, arg_buf, launch, opts, stats: Stats::default(), writes: 0, ordering, trace };
+    let mut ctx =
+        Ctx { k, bufs: &global, read_only: &read_only, arg_buf, launch, opts, stats: Stats::default(), writes: 0, ordering, trace };
     schedule::in_turn(&mut ctx, &grid)?;
     Ok((ctx.stats, ctx.trace))
 }

@@ -80,6 +80,8 @@ pub(super) struct Ctx<'a> {
     pub(super) k: &'a Kernel,
     /// The launch's buffers (global memory), shared with the threads running other CTAs.
     pub(super) bufs: &'a [&'a [std::sync::atomic::AtomicU8]],
+    /// Per buffer: no instruction of the kernel writes it, so nothing does during the launch.
+    pub(super) read_only: &'a [bool],
     /// Kernel argument index -> buffer index.
     pub(super) arg_buf: Vec<Option<usize>>,
     pub(super) launch: &'a Launch,
