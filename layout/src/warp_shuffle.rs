@@ -215,7 +215,7 @@ pub fn schedule(src: &[(i64, i64)], t: i64, n: i64) -> Option<Schedule> {
             );
         }
         for a in sends {
-            if let Some(s) = with_send(src, &dest, t, n, cb, a) {
+            if let Some(s) = with_send(src, t, n, cb, a) {
                 let c = s.cost(1);
                 let score = 2 * c.shuffles + c.selects + c.alu;
                 if best.as_ref().is_none_or(|(b, _)| score < *b) {
@@ -229,7 +229,7 @@ pub fn schedule(src: &[(i64, i64)], t: i64, n: i64) -> Option<Schedule> {
 
 /// The schedule with send amounts `a`, when the receive side is a permutation by an amount too
 /// and every amount and lane is computable.
-fn with_send(src: &[(i64, i64)], dest: &[(i64, i64)], t: i64, n: i64, cb: Combine, a: Vec<i64>) -> Option<Schedule> {
+fn with_send(src: &[(i64, i64)], t: i64, n: i64, cb: Combine, a: Vec<i64>) -> Option<Schedule> {
     let round = |s: i64, si: i64| cb.plus(si, a[s as usize], n);
     // c(r): the round of item 0 (m = 0, so m ⊕ c = c).
     let c: Vec<i64> = (0..t)
@@ -244,8 +244,7 @@ fn with_send(src: &[(i64, i64)], dest: &[(i64, i64)], t: i64, n: i64, cb: Combin
             return None;
         }
     }
-    let _ = dest;
-    if !computable(&a) || !computable(&c) {
+    if of_thread(&a).is_none() || of_thread(&c).is_none() {
         return None;
     }
     let lane_vals: Vec<Vec<i64>> =
@@ -265,10 +264,6 @@ fn with_send(src: &[(i64, i64)], dest: &[(i64, i64)], t: i64, n: i64, cb: Combin
         lanes.push(lane);
     }
     Some(Schedule { combine: cb, n, send: a, receive: c, lanes })
-}
-
-fn computable(vals: &[i64]) -> bool {
-    of_thread(vals).is_some()
 }
 
 #[cfg(test)]

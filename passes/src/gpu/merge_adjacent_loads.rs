@@ -67,32 +67,15 @@ fn hoist<'a>(run: &[Piece<'a>]) -> bool {
         }
         op = o.next();
     }
-    let moved: HashSet<Val<'a>> = moving.iter().flat_map(|o| o.results()).collect();
-    // Every later load's index must be defined before the first load once the ops moved.
-    let defined_before = |v: Val<'a>| moved.contains(&v) || !tainted.contains(&v) && !inside(first, last, v);
-    if !run[1..].iter().all(|p| defined_before(p.index)) {
+    // Every later load's index must be defined before the first load once the ops moved: every
+    // value of the span is either moved or tainted, so an untainted one is.
+    if run[1..].iter().any(|p| tainted.contains(&p.index)) {
         return false;
     }
     for o in moving {
         o.move_before(first);
     }
     true
-}
-
-/// Whether `v` is defined by an op between `first` and `last`.
-fn inside<'a>(first: Op<'a>, last: Op<'a>, v: Val<'a>) -> bool {
-    let Some(d) = v.def() else { return false };
-    let mut op = first.next();
-    while let Some(o) = op {
-        if o == last {
-            return false;
-        }
-        if o == d {
-            return true;
-        }
-        op = o.next();
-    }
-    false
 }
 
 /// Joins one run: one vector load at the first load's index, each load an extract of it.
