@@ -11,12 +11,7 @@ pub mod lane;
 pub mod layout;
 pub mod tile;
 
-use melior::{
-    dialect::DialectRegistry,
-    ir::Module,
-    utility::{load_irdl_dialects, register_all_dialects, register_all_llvm_translations, register_all_passes},
-    Context,
-};
+use melior::{dialect::DialectRegistry, ir::Module, Context};
 use phobos_ir::{Diagnostics, Op};
 use std::sync::Once;
 
@@ -36,7 +31,9 @@ pub const DIALECTS: &[&str] = &["lane", "cta", "tile", "layout"];
 pub fn load_all(ctx: &Context) -> Result<(), String> {
     for (name, src) in IRDL_SOURCES {
         let module = Module::parse(ctx, src).ok_or_else(|| format!("IRDL of dialect `{name}` does not parse"))?;
-        if !load_irdl_dialects(&module) {
+        // SAFETY: `module` is a live module of `ctx` holding IRDL ops. (Not melior's wrapper: its
+        // module also references MLIR's register-everything; see `register_upstream_dialects`.)
+        if unsafe { mlir_sys::mlirLoadIRDLDialects(module.to_raw()) }.value != 1 {
             return Err(format!("IRDL of dialect `{name}` does not load"));
         }
         // The loaded dynamic dialect refers to definitions inside this module: keep it alive for
@@ -72,10 +69,34 @@ fn register_pipeline_passes() {
     }
 }
 
-/// Registers every upstream pass MLIR has, once per process: for pipelines that name passes
-/// Phobos's own do not (`phobos-opt`, an embedder's pipeline text).
+/// Registers the passes of the upstream groups a GPU pipeline draws on (general transforms,
+/// conversions, and those of gpu, affine, arith, func, llvm, math, memref, nvgpu, scf and
+/// vector, and `gpu-lower-to-nvvm-pipeline`), once per process: for pipelines that name passes Phobos's own do not
+/// (`phobos-opt`, an embedder's pipeline text). Not MLIR's register-everything: see
+/// [`register_upstream_dialects`].
 pub fn register_every_upstream_pass() {
-    REGISTER_ALL_PASSES.call_once(register_all_passes);
+    // SAFETY: adds passes to MLIR's global registry; Once keeps this to one thread.
+    REGISTER_ALL_PASSES.call_once(|| unsafe { phobosRegisterUpstreamPasses() });
+}
+
+extern "C" {
+    // `cpp/upstream.cpp`.
+    fn phobosRegisterUpstreamDialects(registry: mlir_sys::MlirDialectRegistry);
+    fn phobosRegisterUpstreamPasses();
+}
+
+/// Adds to `registry` the upstream dialects Phobos's pipelines and IR use (affine, arith, cf,
+/// complex, dlti, func, gpu, index, irdl, llvm, math, memref, nvgpu, nvvm, scf, tensor, ub,
+/// vector), with the interfaces those pipelines need: lowering to LLVM, the NVVM target, the
+/// translation to LLVM IR.
+///
+/// Not MLIR's `mlirRegisterAllDialects`: the object defining it also registers every pass, one
+/// of which initialises every LLVM backend, so linking it links them all (AArch64, AMDGPU, X86
+/// and a dozen more) and runs their static constructors at every process start
+/// (`cpp/upstream.cpp` says how the binaries avoid it).
+pub fn register_upstream_dialects(registry: &DialectRegistry) {
+    // SAFETY: `registry` is a live registry for the call.
+    unsafe { phobosRegisterUpstreamDialects(registry.to_raw()) }
 }
 
 /// A context with the upstream dialects, the LLVM translations (for `gpu-module-to-binary`) and
@@ -94,9 +115,8 @@ pub fn create_context(threading: bool) -> Result<Context, String> {
 pub fn prepare_context(ctx: &Context) -> Result<(), String> {
     REGISTER_PASSES.call_once(register_pipeline_passes);
     let registry = DialectRegistry::new();
-    register_all_dialects(&registry);
+    register_upstream_dialects(&registry);
     ctx.append_dialect_registry(&registry);
-    register_all_llvm_translations(ctx);
     // Ops Phobos builds from Rust must have their dialects loaded up front.
     for d in ["builtin", "func", "gpu", "arith", "scf", "memref", "vector", "nvvm", "llvm", "math", "irdl"] {
         ctx.get_or_load_dialect(d);

@@ -1,0 +1,166 @@
+// The upstream MLIR that Phobos uses, registered piece by piece.
+//
+// MLIR's C API registers dialects only all together (`mlirRegisterAllDialects`), and the object
+// that defines it also registers every pass, one of which initialises every LLVM backend: a
+// binary that links it links AArch64, AMDGPU, X86, Hexagon and a dozen more, whose static
+// constructors then run at every process start (and it registers extensions that load the
+// tensor dialect's dependents, linalg among them, whenever a pass depends on tensor).
+//
+// So this file registers only what Phobos needs, and it defines the C API's three
+// register-everything functions in those terms: melior's utility module references them (Phobos
+// never calls them), and a definition here keeps the linker from taking MLIR's.
+
+#include "mlir-c/Dialect/Affine.h"
+#include "mlir-c/Dialect/Arith.h"
+#include "mlir-c/Dialect/Complex.h"
+#include "mlir-c/Dialect/ControlFlow.h"
+#include "mlir-c/Dialect/DLTI.h"
+#include "mlir-c/Dialect/Func.h"
+#include "mlir-c/Dialect/GPU.h"
+#include "mlir-c/Dialect/IRDL.h"
+#include "mlir-c/Dialect/Index.h"
+#include "mlir-c/Dialect/LLVM.h"
+#include "mlir-c/Dialect/Math.h"
+#include "mlir-c/Dialect/MemRef.h"
+#include "mlir-c/Dialect/NVGPU.h"
+#include "mlir-c/Dialect/NVVM.h"
+#include "mlir-c/Dialect/SCF.h"
+#include "mlir-c/Dialect/Tensor.h"
+#include "mlir-c/Dialect/UB.h"
+#include "mlir-c/Dialect/Vector.h"
+#include "mlir-c/IR.h"
+#include "mlir-c/RegisterEverything.h"
+#include "mlir/CAPI/IR.h"
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ComplexToLLVM/ComplexToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/GPUCommon/GPUToLLVM.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVM.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
+#include "mlir/Dialect/Affine/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/Arith/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/Func/Extensions/AllExtensions.h"
+#include "mlir/Dialect/GPU/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/GPU/Pipelines/Passes.h"
+#include "mlir/Dialect/LLVMIR/Transforms/InlinerInterfaceImpl.h"
+#include "mlir/Dialect/MemRef/IR/MemRefMemorySlot.h"
+#include "mlir/Dialect/MemRef/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/MemRef/Transforms/AllocationOpInterfaceImpl.h"
+#include "mlir/Dialect/SCF/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/Vector/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Interfaces/CastInterfaces.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+
+using namespace mlir;
+
+// The LLVM IR translations `gpu-module-to-binary` needs for NVVM.
+static void registerTranslations(DialectRegistry &registry) {
+  registerBuiltinDialectTranslation(registry);
+  registerGPUDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
+  gpu::registerOffloadingLLVMTranslationInterfaceExternalModels(registry);
+}
+
+// The upstream dialects Phobos's pipelines produce and consume, with their interfaces: lowering
+// to LLVM (`convert-gpu-to-nvvm` takes the patterns of every loaded dialect that has them), the
+// NVVM target (`gpu-module-to-binary`), translation to LLVM IR, and the op interfaces upstream
+// passes query.
+extern "C" void phobosRegisterUpstreamDialects(MlirDialectRegistry r) {
+  for (MlirDialectHandle h : {
+           mlirGetDialectHandle__affine__(), mlirGetDialectHandle__arith__(),
+           mlirGetDialectHandle__cf__(), mlirGetDialectHandle__complex__(),
+           mlirGetDialectHandle__dlti__(), mlirGetDialectHandle__func__(),
+           mlirGetDialectHandle__gpu__(), mlirGetDialectHandle__index__(),
+           mlirGetDialectHandle__irdl__(), mlirGetDialectHandle__llvm__(),
+           mlirGetDialectHandle__math__(), mlirGetDialectHandle__memref__(),
+           mlirGetDialectHandle__nvgpu__(), mlirGetDialectHandle__nvvm__(),
+           mlirGetDialectHandle__scf__(), mlirGetDialectHandle__tensor__(),
+           mlirGetDialectHandle__ub__(), mlirGetDialectHandle__vector__()})
+    mlirDialectHandleInsertDialect(h, r);
+
+  DialectRegistry &registry = *unwrap(r);
+  arith::registerConvertArithToLLVMInterface(registry);
+  cf::registerConvertControlFlowToLLVMInterface(registry);
+  registerConvertComplexToLLVMInterface(registry);
+  registerConvertFuncToLLVMInterface(registry);
+  gpu::registerConvertGpuToLLVMInterface(registry);
+  NVVM::registerConvertGpuToNVVMInterface(registry);
+  index::registerConvertIndexToLLVMInterface(registry);
+  registerConvertMathToLLVMInterface(registry);
+  registerConvertMemRefToLLVMInterface(registry);
+  registerConvertNVVMToLLVMInterface(registry);
+  ub::registerConvertUBToLLVMInterface(registry);
+  vector::registerConvertVectorToLLVMInterface(registry);
+
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  registerTranslations(registry);
+
+  func::registerAllExtensions(registry);
+  LLVM::registerInlinerInterface(registry);
+  NVVM::registerInlinerInterface(registry);
+  builtin::registerCastOpInterfaceExternalModels(registry);
+  affine::registerValueBoundsOpInterfaceExternalModels(registry);
+  arith::registerValueBoundsOpInterfaceExternalModels(registry);
+  gpu::registerValueBoundsOpInterfaceExternalModels(registry);
+  memref::registerValueBoundsOpInterfaceExternalModels(registry);
+  memref::registerMemorySlotExternalModels(registry);
+  memref::registerAllocationOpInterfaceExternalModels(registry);
+  scf::registerValueBoundsOpInterfaceExternalModels(registry);
+  vector::registerValueBoundsOpInterfaceExternalModels(registry);
+}
+
+extern "C" {
+// Defined by MLIR's C API (in its generated `Passes.capi.cpp.inc` files).
+void mlirRegisterTransformsPasses(void);
+void mlirRegisterConversionPasses(void);
+void mlirRegisterGPUPasses(void);
+void mlirRegisterAffinePasses(void);
+void mlirRegisterArithPasses(void);
+void mlirRegisterFuncPasses(void);
+void mlirRegisterLLVMPasses(void);
+void mlirRegisterMathPasses(void);
+void mlirRegisterMemRefPasses(void);
+void mlirRegisterNVGPUPasses(void);
+void mlirRegisterSCFPasses(void);
+void mlirRegisterVectorPasses(void);
+}
+
+// The passes of the upstream groups a GPU pipeline draws on: general transforms, conversions,
+// and those of gpu, affine, arith, func, llvm, math, memref, nvgpu, scf and vector; and
+// upstream's pipeline to NVVM (`gpu-lower-to-nvvm-pipeline`).
+extern "C" void phobosRegisterUpstreamPasses(void) {
+  gpu::registerGPUToNVVMPipeline();
+  mlirRegisterTransformsPasses();
+  mlirRegisterConversionPasses();
+  mlirRegisterGPUPasses();
+  mlirRegisterAffinePasses();
+  mlirRegisterArithPasses();
+  mlirRegisterFuncPasses();
+  mlirRegisterLLVMPasses();
+  mlirRegisterMathPasses();
+  mlirRegisterMemRefPasses();
+  mlirRegisterNVGPUPasses();
+  mlirRegisterSCFPasses();
+  mlirRegisterVectorPasses();
+}
+
+// MLIR's register-everything, as this binary has it (see the top of the file).
+extern "C" void mlirRegisterAllDialects(MlirDialectRegistry r) { phobosRegisterUpstreamDialects(r); }
+extern "C" void mlirRegisterAllPasses(void) { phobosRegisterUpstreamPasses(); }
+extern "C" void mlirRegisterAllLLVMTranslations(MlirContext context) {
+  DialectRegistry registry;
+  registerTranslations(registry);
+  unwrap(context)->appendDialectRegistry(registry);
+}
