@@ -484,6 +484,26 @@ fn compile_one(a: &CompileArgs) -> i32 {
         flags: PrintFlags { generic: a.mlir_print_op_generic, ..Default::default() },
         timing: false,
     };
+    // The cache serves plain compiles: dumps, IR printing, remarks, --stats (which reads the
+    // module) and --repeat always compile. A hit needs no MLIR context.
+    let plain = a.dump_ir_dir.is_none()
+        && !a.stats
+        && a.mlir_print_ir_before.is_empty()
+        && a.mlir_print_ir_after.is_empty()
+        && !printing.before_all
+        && !printing.after_all
+        && printing.tree_dir.is_none()
+        && !a.remarks
+        && a.repeat.is_none();
+    let cache = if plain && !a.no_cache && stage != Stage::L1 { crate::cache::Cache::open() } else { None };
+    let key = crate::cache::key(&[stage.name(), &format!("{target:?}"), &l1_text]);
+    if let Some(hit) = cache.as_ref().and_then(|c| c.get(&key)) {
+        tracing::info!("kernel cache: hit {key}");
+        return finish_cached(a, hit, entries);
+    }
+    if cache.is_some() {
+        tracing::info!("kernel cache: miss {key}");
+    }
     let session = match Session::new(!printing.module_scope) {
         Ok(s) => s,
         Err(e) => return fail(e),
@@ -500,27 +520,6 @@ fn compile_one(a: &CompileArgs) -> i32 {
         ..Default::default()
     };
     let parse_name = l1.name;
-    // The cache serves plain compiles: dumps, IR printing, remarks, --stats (which reads the
-    // module) and --repeat always compile.
-    let plain = opts.dump_dir.is_none()
-        && !a.stats
-        && opts.print_before.is_empty()
-        && opts.print_after.is_empty()
-        && !opts.printing.before_all
-        && !opts.printing.after_all
-        && opts.printing.tree_dir.is_none()
-        && !a.remarks
-        && a.repeat.is_none();
-    let cache = if plain && !a.no_cache && stage != Stage::L1 { crate::cache::Cache::open() } else { None };
-    let target_text = format!("{:?}", opts.target);
-    let key = crate::cache::key(&[stage.name(), &target_text, &l1_text]);
-    if let Some(hit) = cache.as_ref().and_then(|c| c.get(&key)) {
-        tracing::info!("kernel cache: hit {key}");
-        return finish_cached(a, hit, entries);
-    }
-    if cache.is_some() {
-        tracing::info!("kernel cache: miss {key}");
-    }
     let module = session.parse(&l1_text, &parse_name);
     crate::time_passes::mark(&mut clock, "parse");
     let result = match &module {

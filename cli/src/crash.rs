@@ -125,3 +125,18 @@ fn tune_malloc() {
         libc::mallopt(libc::M_MMAP_THRESHOLD, 32 << 20);
     }
 }
+
+/// Ends the process with `code` once the output is flushed, without running the C++ static
+/// destructors (LLVM's and MLIR's option and registry tables: about 0.4 ms of freeing memory
+/// the exit releases anyway). MLIR prints to stderr unbuffered; C's and Rust's buffers are
+/// flushed here.
+pub fn exit(code: i32) -> ! {
+    use std::io::Write;
+    let _ = std::io::stdout().flush();
+    let _ = std::io::stderr().flush();
+    // SAFETY: fflush(NULL) flushes every C stream; `_exit` ends the process and never returns.
+    unsafe {
+        libc::fflush(std::ptr::null_mut());
+        libc::_exit(code)
+    }
+}

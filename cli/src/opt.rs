@@ -189,6 +189,8 @@ fn run(m: &ArgMatches) -> Result<bool, String> {
         ir_sink: crate::stderr_sink(),
         timings: None,
         implicit_nesting: pipeline.as_ref().is_some_and(|(_, f)| *f),
+        // mlir-opt's default: the IR is checked after every pass.
+        verify_once: false,
     };
 
     let chunks = if m.get_flag("split-input-file") {

@@ -505,6 +505,36 @@ fn embedding_api_runs_a_pass_pipeline() {
     }
 }
 
+/// `verify_once` (a release `phobos compile`) still verifies the pipeline's output: once, at
+/// the end. A module made invalid after parsing is reported even by an empty pipeline; with
+/// it off, MLIR verifies only after passes, so the same empty pipeline says nothing.
+#[test]
+fn a_pipeline_verified_once_still_reports_invalid_ir() {
+    use phobos_compiler::pass_manager::{run_pipeline, IrPrinting, PipelineRunError};
+    let session = phobos_compiler::session::Session::new(true).unwrap();
+    let src = std::fs::read_to_string(workspace_root().join("examples/lane_sum.mlir")).unwrap();
+    let run = |verify_once: bool, pipeline: &str| {
+        let module = session.parse(&src, "lane_sum.mlir").expect("parses");
+        let cfg = phobos_passes::pipeline::BuildConfig { diags: session.diags.clone(), verify_once, ..Default::default() };
+        run_pipeline(&session, &module, pipeline, &cfg, &IrPrinting::default()).map(|()| module.op().to_string())
+    };
+    let lowered = run(true, "builtin.module(gpu.module(convert-lane-to-gpu))").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(lowered, run(false, "builtin.module(gpu.module(convert-lane-to-gpu))").unwrap(), "verify_once changed the output");
+    let broken = session.parse(&src, "lane_sum.mlir").expect("parses");
+    let func = broken.op().find_all("gpu.func")[0];
+    func.set_attr("function_type", func.ctx().str_attr("not a function type"));
+    for (verify_once, reported) in [(true, true), (false, false)] {
+        let cfg = phobos_passes::pipeline::BuildConfig { diags: session.diags.clone(), verify_once, ..Default::default() };
+        let r = run_pipeline(&session, &broken, "builtin.module()", &cfg, &IrPrinting::default());
+        match r {
+            Err(PipelineRunError::Run(m)) if reported => assert!(m.contains("does not verify"), "{m}"),
+            Ok(()) if !reported => {}
+            other => panic!("verify_once={verify_once}: {other:?}"),
+        }
+    }
+    session.diags.take();
+}
+
 /// The typed builder of `cta.exchange` (and `tile.alloc` through it): a frontend builds a
 /// blocked-to-striped exchange in code and runs it on the simulator.
 #[test]

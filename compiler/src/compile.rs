@@ -309,6 +309,8 @@ fn run_stage(
         ir_sink: opts.ir_sink.clone(),
         timings: opts.timings.clone(),
         implicit_nesting: false,
+        // Tests (debug builds) check every pass's output; a release compile checks each stage's.
+        verify_once: !cfg!(debug_assertions),
     };
     let scratch = keep.then(|| std::env::temp_dir().join(format!("phobos-dump-{}-{}", std::process::id(), unique())));
     let mut printing = opts.printing.clone();

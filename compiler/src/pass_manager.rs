@@ -129,6 +129,9 @@ fn run_pipeline_on(
     // literal.
     let pm = unsafe { PassManager::from_raw(mlir_sys::mlirPassManagerCreateOnOperation(session.ctx.to_raw(), sref("builtin.module"))) };
     pipeline::build(&pm, pipeline_text, cfg).map_err(PipelineRunError::Pipeline)?;
+    if cfg.verify_once {
+        pm.enable_verifier(false);
+    }
     if printing.timing {
         // SAFETY: `pm` is the live pass manager made above; MLIR reports when it is destroyed.
         unsafe { mlir_sys::mlirPassManagerEnableTiming(pm.to_raw()) };
@@ -165,6 +168,10 @@ fn run_pipeline_on(
     // the module in place. The module must be of the session's context: the callers parse it with
     // this session, or check (`phobos`'s `check_context`); this function does not check.
     let ok = unsafe { mlir_sys::mlirPassManagerRunOnOp(pm.to_raw(), module.op().to_raw()).value != 0 };
+    if ok && cfg.verify_once && !module.op().verify() {
+        let _ = std::fs::remove_dir_all(&failure_dir);
+        return Err(PipelineRunError::Run(format!("the IR after the pass pipeline '{pipeline_text}' does not verify")));
+    }
     if ok {
         let _ = std::fs::remove_dir_all(&failure_dir);
         return Ok(());

