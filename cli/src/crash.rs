@@ -99,8 +99,11 @@ extern "C" fn handler(sig: libc::c_int, _: *mut libc::siginfo_t, _: *mut libc::c
 /// Runs `f` on a thread with a 256 MB stack (reserved, not committed), so that legal but deep
 /// input (MLIR's parser and verifier recurse per nesting level) rarely reaches the guard page;
 /// returns what `f` returns. The handler's alternate stack is installed on that thread too.
-pub fn with_big_stack(tool: &'static str, f: impl FnOnce() -> i32 + Send + 'static) -> i32 {
-    tune_malloc();
+/// `one_arena`: the command runs on that one thread (a compile), so every allocation may come
+/// from glibc's main arena ([`tune_malloc`]); commands that run the simulator's threads keep
+/// glibc's arena per thread.
+pub fn with_big_stack(tool: &'static str, one_arena: bool, f: impl FnOnce() -> i32 + Send + 'static) -> i32 {
+    tune_malloc(one_arena);
     let t = std::thread::Builder::new().stack_size(256 << 20).spawn(move || {
         install(tool);
         f()
@@ -114,13 +117,17 @@ pub fn with_big_stack(tool: &'static str, f: impl FnOnce() -> i32 + Send + 'stat
     }
 }
 
-/// Has the compiler thread allocate from glibc's main arena, grown 64 MB ahead: a thread's own
-/// arena grows by one `mprotect` per allocation that reaches its top (about 390 system calls a
-/// compile), and blocks up to 32 MB come from the heap instead of a fresh `mmap` each.
-fn tune_malloc() {
+/// With `one_arena`, has the compiler thread allocate from glibc's main arena, grown 64 MB
+/// ahead: a thread's own arena grows by one `mprotect` per allocation that reaches its top
+/// (about 390 system calls a compile). Without, threads keep their own arenas (the simulator's
+/// threads allocate concurrently: one arena cost `lanes_matvec` 10.1 -> 10.8 ms). Either way,
+/// blocks up to 32 MB come from a heap instead of a fresh `mmap` each.
+fn tune_malloc(one_arena: bool) {
     // SAFETY: mallopt only sets allocator parameters; it runs before any thread is spawned.
     unsafe {
-        libc::mallopt(libc::M_ARENA_MAX, 1);
+        if one_arena {
+            libc::mallopt(libc::M_ARENA_MAX, 1);
+        }
         libc::mallopt(libc::M_TOP_PAD, 64 << 20);
         libc::mallopt(libc::M_MMAP_THRESHOLD, 32 << 20);
     }

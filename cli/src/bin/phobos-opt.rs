@@ -9,5 +9,7 @@ fn main() {
     // Arguments that are not UTF-8 are read lossily: a bad byte in an expression or a path is
     // then an error about it, not a panic.
     let args: Vec<String> = std::env::args_os().map(|a| a.to_string_lossy().into_owned()).collect();
-    phobos_cli::crash::exit(phobos_cli::crash::with_big_stack("phobos-opt", move || phobos_cli::opt::main(args)));
+    // phobos-opt runs passes on one thread (a context's thread pool only for several modules).
+    let one_arena = true;
+    phobos_cli::crash::exit(phobos_cli::crash::with_big_stack("phobos-opt", one_arena, move || phobos_cli::opt::main(args)));
 }
