@@ -97,6 +97,9 @@ pub(super) fn fma_lanes(regs: &mut [u64], ty: Prim, dst: Slot, a: Slot, b: Slot,
             _ => fma(ty, xs[l], ys[l], zs[l]),
         };
         if mask == u32::MAX {
+            if ty == Prim::F32 && fma_f32_in_hardware(out, &xs, &ys, &zs) {
+                continue;
+            }
             for (l, o) in out.iter_mut().enumerate() {
                 *o = f(l);
             }
@@ -106,6 +109,28 @@ pub(super) fn fma_lanes(regs: &mut [u64], ty: Prim, dst: Slot, a: Slot, b: Slot,
             }
         }
     }
+}
+
+/// All 32 lanes of an f32 `fma` with the CPU's fused multiply-add, where it has one: the same
+/// single rounding as `f32::mul_add`, which without the `fma` target feature calls libm's
+/// `fmaf` per lane. False (nothing written) on a CPU without it.
+fn fma_f32_in_hardware(out: &mut [u64], xs: &[u64; 32], ys: &[u64; 32], zs: &[u64; 32]) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "fma")]
+        unsafe fn lanes(out: &mut [u64], xs: &[u64; 32], ys: &[u64; 32], zs: &[u64; 32]) {
+            for (l, o) in out.iter_mut().enumerate() {
+                *o = f32::from_bits(xs[l] as u32).mul_add(f32::from_bits(ys[l] as u32), f32::from_bits(zs[l] as u32)).to_bits() as u64;
+            }
+        }
+        if std::arch::is_x86_feature_detected!("fma") {
+            // SAFETY: the CPU has the `fma` feature `lanes` is compiled for (checked just above).
+            unsafe { lanes(out, xs, ys, zs) };
+            return true;
+        }
+    }
+    let _ = (out, xs, ys, zs);
+    false
 }
 
 /// Element `pos` of `src` (a constant position) into `dst`.
