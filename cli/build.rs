@@ -1,8 +1,8 @@
 //! Links `phobos` and `phobos-opt` as position-dependent executables with the C++ runtime
 //! linked in statically.
 //!
-//! - `-no-pie`: the ~230 MB binaries hold about 276,000 pointers that a PIE has the dynamic
-//!   loader relocate at every start (and so write, page by page); fixed at link time, they cost
+//! - `-no-pie`: the MLIR binaries hold hundreds of thousands of pointers (276,000 when they
+//!   linked every LLVM backend) that a PIE has the dynamic loader relocate at every start (and so write, page by page); fixed at link time, they cost
 //!   nothing when a process starts.
 //! - A static libstdc++: linked dynamically, about 17,300 pointers to its RTTI vtables (every
 //!   polymorphic class of MLIR and LLVM) are still relocated at start, which writes to most of

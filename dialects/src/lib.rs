@@ -71,9 +71,9 @@ fn register_pipeline_passes() {
 
 /// Registers the passes of the upstream groups a GPU pipeline draws on (general transforms,
 /// conversions, and those of gpu, affine, arith, func, llvm, math, memref, nvgpu, scf and
-/// vector, and `gpu-lower-to-nvvm-pipeline`), once per process: for pipelines that name passes Phobos's own do not
-/// (`phobos-opt`, an embedder's pipeline text). Not MLIR's register-everything: see
-/// [`register_upstream_dialects`].
+/// vector, and `gpu-lower-to-nvvm-pipeline`), once per process: for pipelines that name passes
+/// Phobos's own do not (`phobos-opt`, an embedder's pipeline text). Not MLIR's
+/// register-everything: see [`register_upstream_dialects`].
 pub fn register_every_upstream_pass() {
     // SAFETY: adds passes to MLIR's global registry; Once keeps this to one thread.
     REGISTER_ALL_PASSES.call_once(|| unsafe { phobosRegisterUpstreamPasses() });
