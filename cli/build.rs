@@ -2,8 +2,8 @@
 //! linked in statically.
 //!
 //! - `-no-pie`: the MLIR binaries hold hundreds of thousands of pointers (276,000 when they
-//!   linked every LLVM backend) that a PIE has the dynamic loader relocate at every start (and so write, page by page); fixed at link time, they cost
-//!   nothing when a process starts.
+//!   linked every LLVM backend) that a PIE has the dynamic loader relocate at every start (and
+//!   so write, page by page); fixed at link time, they cost nothing when a process starts.
 //! - A static libstdc++: linked dynamically, about 17,300 pointers to its RTTI vtables (every
 //!   polymorphic class of MLIR and LLVM) are still relocated at start, which writes to most of
 //!   the 3 MB of `.data.rel.ro`: about 350 page faults.
