@@ -1,5 +1,5 @@
-//! Compiles `cpp/upstream.cpp`, the registration of the upstream dialect interfaces Phobos uses
-//! (MLIR's C API offers them only all together, with every LLVM backend).
+//! Compiles `cpp/upstream.cpp`, the registration of the upstream dialects, interfaces and passes
+//! Phobos uses (MLIR's C API offers them only all together, with every LLVM backend).
 use std::process::Command;
 
 fn main() {
@@ -14,7 +14,15 @@ fn main() {
         .filter(|o| o.status.success())
         .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
         .unwrap_or_else(|| format!("{prefix}/include"));
-    cc::Build::new()
+    let mut build = cc::Build::new();
+    // The clang++ of the same LLVM (`third_party/install.sh` installs it) unless CXX says
+    // otherwise: its headers are the ones it was made for.
+    let clangxx = format!("{prefix}/bin/clang++");
+    println!("cargo:rerun-if-env-changed=CXX");
+    if std::env::var_os("CXX").is_none() && std::path::Path::new(&clangxx).exists() {
+        build.compiler(clangxx);
+    }
+    build
         .cpp(true)
         .file("cpp/upstream.cpp")
         .include(include)
