@@ -168,11 +168,11 @@ fn run_pipeline_on(
     // the module in place. The module must be of the session's context: the callers parse it with
     // this session, or check (`phobos`'s `check_context`); this function does not check.
     let ok = unsafe { mlir_sys::mlirPassManagerRunOnOp(pm.to_raw(), module.op().to_raw()).value != 0 };
-    // The failure printer writes only when a pass fails: after a success there is nothing to
-    // remove (and looking costs a directory lookup in the temporary directory per stage).
     if ok && cfg.verify_once && !module.op().verify() {
         return Err(PipelineRunError::Run(format!("the IR after the pass pipeline '{pipeline_text}' does not verify")));
     }
+    // The failure printer writes only when a pass fails: after a success there is nothing to
+    // remove (and looking costs a directory lookup in the temporary directory per stage).
     if ok {
         return Ok(());
     }

@@ -10,6 +10,7 @@
 // register-everything functions in those terms: melior's utility module references them (Phobos
 // never calls them), and a definition here keeps the linker from taking MLIR's.
 
+#include "mlir-c/Conversion.h"
 #include "mlir-c/Dialect/Affine.h"
 #include "mlir-c/Dialect/Arith.h"
 #include "mlir-c/Dialect/Complex.h"
@@ -30,6 +31,7 @@
 #include "mlir-c/Dialect/Vector.h"
 #include "mlir-c/IR.h"
 #include "mlir-c/RegisterEverything.h"
+#include "mlir-c/Transforms.h"
 #include "mlir/CAPI/IR.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ComplexToLLVM/ComplexToLLVM.h"
@@ -119,22 +121,6 @@ extern "C" void phobosRegisterUpstreamDialects(MlirDialectRegistry r) {
   memref::registerAllocationOpInterfaceExternalModels(registry);
   scf::registerValueBoundsOpInterfaceExternalModels(registry);
   vector::registerValueBoundsOpInterfaceExternalModels(registry);
-}
-
-extern "C" {
-// Defined by MLIR's C API (in its generated `Passes.capi.cpp.inc` files).
-void mlirRegisterTransformsPasses(void);
-void mlirRegisterConversionPasses(void);
-void mlirRegisterGPUPasses(void);
-void mlirRegisterAffinePasses(void);
-void mlirRegisterArithPasses(void);
-void mlirRegisterFuncPasses(void);
-void mlirRegisterLLVMPasses(void);
-void mlirRegisterMathPasses(void);
-void mlirRegisterMemRefPasses(void);
-void mlirRegisterNVGPUPasses(void);
-void mlirRegisterSCFPasses(void);
-void mlirRegisterVectorPasses(void);
 }
 
 // The passes of the upstream groups a GPU pipeline draws on: general transforms, conversions,
