@@ -28,20 +28,29 @@ fn main() {
     println!("cargo:rustc-link-arg-bins=-Wl,-z,lazy");
     // Static constructors together (`.text.startup`), cold code apart (`.text.unlikely`).
     println!("cargo:rustc-link-arg-bins=-Wl,-z,keep-text-section-prefix");
-    let order = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets it")).join("symbol-order.txt");
-    println!("cargo:rerun-if-changed={}", order.display());
-    // The link arguments stay the same when the list changes: its hash in the build script's
-    // output makes cargo link again.
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    std::hash::Hash::hash(&std::fs::read(&order).unwrap_or_default(), &mut h);
-    println!("cargo:rustc-env=PHOBOS_SYMBOL_ORDER_HASH={:x}", std::hash::Hasher::finish(&h));
-    println!("cargo:rustc-link-arg-bins=-Wl,--symbol-ordering-file={}", order.display());
-    println!("cargo:rustc-link-arg-bins=-Wl,--no-warn-symbol-ordering");
+    // The functions a compile runs, together (scripts/symbol-order.py wrote the list).
+    if let Some(order) = symbol_order() {
+        println!("cargo:rustc-link-arg-bins=-Wl,--symbol-ordering-file={}", order.display());
+        println!("cargo:rustc-link-arg-bins=-Wl,--no-warn-symbol-ordering");
+    }
     if let Some(dir) = static_libstdcxx_dir() {
         // mlir-sys asks for `-lstdc++`: a directory holding only the archive makes the linker
         // take it before the shared library it would find later in the compiler's own paths.
         println!("cargo:rustc-link-search=native={}", dir.display());
     }
+}
+
+/// `symbol-order.txt` copied to OUT_DIR under a name holding a hash of its contents: the link
+/// arguments change when the list does, which makes cargo link again.
+fn symbol_order() -> Option<PathBuf> {
+    let list = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").ok()?).join("symbol-order.txt");
+    println!("cargo:rerun-if-changed={}", list.display());
+    let bytes = std::fs::read(&list).ok()?;
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    std::hash::Hash::hash(&bytes, &mut h);
+    let copy = PathBuf::from(std::env::var("OUT_DIR").ok()?).join(format!("symbol-order-{:016x}.txt", std::hash::Hasher::finish(&h)));
+    std::fs::write(&copy, bytes).ok()?;
+    Some(copy)
 }
 
 /// A directory with `libstdc++.a` alone in it (a link to the compiler's), or None when the
