@@ -276,6 +276,43 @@ fn every_environment_variable_is_registered_and_documented() {
     }
 }
 
+/// The list of functions cli/build.rs has the linker lay out together (`symbol-order.txt`)
+/// names functions this binary has, and the linker honoured it: they sit in one stretch of
+/// text far shorter than the binary's code. A list left stale by another LLVM fails here
+/// (regenerate it with `scripts/symbol-order.py`).
+#[test]
+fn the_functions_a_compile_runs_are_linked_together() {
+    let list = std::fs::read_to_string(workspace_root().join("cli/symbol-order.txt")).expect("cli/symbol-order.txt");
+    let listed: std::collections::HashSet<&str> = list.lines().collect();
+    let out = std::process::Command::new("nm").args(["--defined-only", env!("CARGO_BIN_EXE_phobos")]).output().expect("nm runs");
+    assert!(out.status.success(), "nm: {}", String::from_utf8_lossy(&out.stderr));
+    let (mut at, mut names, mut text_lo, mut text_hi) = (Vec::new(), std::collections::HashSet::new(), u64::MAX, 0u64);
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let mut f = line.split_whitespace();
+        let (Some(addr), Some(kind), Some(name)) = (f.next(), f.next(), f.next()) else { continue };
+        let Ok(addr) = u64::from_str_radix(addr, 16) else { continue };
+        if !"tTwW".contains(kind) {
+            continue;
+        }
+        (text_lo, text_hi) = (text_lo.min(addr), text_hi.max(addr));
+        if listed.contains(name) {
+            at.push(addr);
+            names.insert(name.to_string());
+        }
+    }
+    let found = names.len();
+    assert!(
+        found * 100 >= listed.len() * 95,
+        "only {found} of the {} listed functions are in the binary: regenerate cli/symbol-order.txt",
+        listed.len()
+    );
+    // Some listed names cannot move (the C runtime's `_start`) or are local to many objects (a
+    // static initialiser's `__cxx_global_var_init`, of which one copy ran): the middle 90%.
+    at.sort_unstable();
+    let (span, text) = (at[at.len() * 95 / 100] - at[at.len() * 5 / 100], text_hi - text_lo);
+    assert!(span * 4 < text, "90% of the listed functions span {span} bytes of {text}: the linker did not order them");
+}
+
 /// Launch arguments follow one set of rules on every device (no conversion anywhere), so a
 /// kernel that runs on the simulator means the same on a GPU; the GPU half runs where there is
 /// one.
