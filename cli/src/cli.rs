@@ -134,7 +134,8 @@ struct CompileArgs {
     /// The input: a `.phobos` kernel, or an `.mlir` file at the L1 level.
     file: PathBuf,
     /// Print the wall time of each phase on stderr: setup, frontend, context, parse, each stage
-    /// (each Phobos pass under it), checks, output, and the total from `main`.
+    /// (each Phobos pass under it), checks, output, and the total from `main`; then the
+    /// process's CPU time before `main` (exec, loader, static constructors).
     #[arg(long)]
     time_passes: bool,
     /// The kernel to compile (may be left out when the file has one).

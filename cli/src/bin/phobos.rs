@@ -1,6 +1,7 @@
 //! `phobos`: see `phobos_cli::cli`.
 
 fn main() {
+    phobos_cli::time_passes::started();
     if let Err(e) = phobos_compiler::env::check() {
         eprintln!("phobos: error: {e}");
         std::process::exit(1);
