@@ -11,13 +11,12 @@ fairly that way). The 64-bit lowering must give the PTX `phobos compile` gives, 
 the script stops otherwise (the pass list below copies `simt_to_llvm` in
 passes/src/pipelines.rs).
 """
-import argparse
 import os
 import re
 import subprocess
 import tempfile
 
-from table import PHOBOS, ROOT, sass
+from table import PHOBOS, ROOT, arguments, sass, triton_tools
 
 # `simt_to_llvm` (passes/src/pipelines.rs), with convert-gpu-to-nvvm's index width left open.
 SIMT_TO_PTX = (
@@ -62,15 +61,10 @@ def hottest_loop(nvdisasm, cubin):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--phobos", default=os.path.join(ROOT, "target/release/phobos"))
+    ap = arguments()
     ap.add_argument("--phobos-opt", default=os.path.join(ROOT, "target/release/phobos-opt"))
-    venv = os.environ.get("PHOBOS_ANCHOR_VENV", os.path.expanduser("~/.cache/phobos-anchors/venv"))
-    ap.add_argument("--venv", default=os.path.join(venv, "bin/python"))
     a = ap.parse_args()
-    site = subprocess.run([a.venv, "-c", "import triton, os; print(os.path.dirname(triton.__file__))"], capture_output=True, text=True, check=True).stdout.strip()
-    bin_dir = os.path.join(site, "backends/nvidia/bin")
-    ptxas, nvdisasm = os.path.join(bin_dir, "ptxas-blackwell"), os.path.join(bin_dir, "nvdisasm")
+    site, ptxas, nvdisasm = triton_tools(a.venv)
     # One libdevice for both lowerings and for `phobos compile`: Triton's copy of NVIDIA's.
     libdevice = os.path.join(site, "backends/nvidia/lib/libdevice.10.bc")
     env = dict(os.environ, PHOBOS_LIBDEVICE=libdevice)

@@ -42,16 +42,26 @@ def sass(ptxas, nvdisasm, ptx, tmp):
     return {"regs": regs, "insts": len(insts), "ldg": count("LDG"), "stg": count("STG"), "shfl": count("SHFL")}
 
 
-def main():
+def arguments():
+    """The options both SASS scripts take: the phobos binary and the anchors' venv python."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--phobos", default=os.path.join(ROOT, "target/release/phobos"))
     venv = os.environ.get("PHOBOS_ANCHOR_VENV", os.path.expanduser("~/.cache/phobos-anchors/venv"))
     ap.add_argument("--venv", default=os.path.join(venv, "bin/python"))
-    a = ap.parse_args()
-    site = subprocess.run([a.venv, "-c", "import triton, os; print(os.path.dirname(triton.__file__))"], capture_output=True, text=True, check=True).stdout.strip()
+    return ap
+
+
+def triton_tools(venv):
+    """(Triton's package directory, its ptxas, its nvdisasm). Triton 3.9 emits PTX 9.4: its
+    CUDA 13 ptxas (ptxas-blackwell) takes it, and Phobos's too."""
+    site = subprocess.run([venv, "-c", "import triton, os; print(os.path.dirname(triton.__file__))"], capture_output=True, text=True, check=True).stdout.strip()
     bin_dir = os.path.join(site, "backends/nvidia/bin")
-    # Triton 3.9 emits PTX 9.4: its CUDA 13 ptxas (ptxas-blackwell) takes it, and Phobos's too.
-    ptxas, nvdisasm = os.path.join(bin_dir, "ptxas-blackwell"), os.path.join(bin_dir, "nvdisasm")
+    return site, os.path.join(bin_dir, "ptxas-blackwell"), os.path.join(bin_dir, "nvdisasm")
+
+
+def main():
+    a = arguments().parse_args()
+    _, ptxas, nvdisasm = triton_tools(a.venv)
     with tempfile.TemporaryDirectory(prefix="phobos-sass-") as tmp:
         tri = os.path.join(tmp, "triton")
         env = dict(os.environ, TRITON_DEFAULT_FP_FUSION="1")
