@@ -27,14 +27,7 @@ enum Command {
     Layout(crate::layout_cmd::LayoutArgs),
     /// Run the seed kernels on random data against CPU references: on the simulator, and with
     /// --gpu on the GPU too (also compared with the simulator).
-    Selftest {
-        /// Also run every kernel on the GPU (exit 1 when there is none).
-        #[arg(long)]
-        gpu: bool,
-        /// Also write the summary to this file.
-        #[arg(long, value_name = "FILE")]
-        summary: Option<PathBuf>,
-    },
+    Selftest(crate::selftest::SelftestArgs),
     /// Step through a kernel as the compiler built it, statement by statement: the tensors'
     /// boxes, the shared-memory plan, barriers kept and elided, threads, lanes and shuffles of
     /// one CTA, from a simulator run of the whole grid (text, or a self-contained HTML page).
@@ -44,14 +37,7 @@ enum Command {
     Rotate(RotateArgs),
     /// Time the seed kernels on the GPU (CUDA events) against a device-to-device copy of the
     /// same bytes; needs a GPU.
-    Bench {
-        /// Timed launches per kernel (after 5 warm-up launches).
-        #[arg(long, default_value = "20")]
-        reps: usize,
-        /// Also append the table to this file.
-        #[arg(long, value_name = "FILE")]
-        summary: Option<PathBuf>,
-    },
+    Bench(crate::bench_cmd::BenchArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -228,20 +214,20 @@ pub fn main(args: Vec<String>) -> i32 {
         Command::Compile(_) => "compile",
         Command::Run(_) => "run",
         Command::Layout(_) => "layout",
-        Command::Selftest { .. } => "selftest",
+        Command::Selftest(_) => "selftest",
         Command::Rotate(_) => "rotate",
         Command::Explain(_) => "explain",
-        Command::Bench { .. } => "bench",
+        Command::Bench(_) => "bench",
     };
     phobos_compiler::crash_stage::stage(&format!("running `phobos {name}`"));
     match cli.command {
         Command::Compile(a) => compile_cmd(a),
         Command::Run(a) => run_cmd(a),
         Command::Layout(a) => crate::layout_cmd::layout_cmd(a),
-        Command::Selftest { gpu, summary } => crate::selftest::selftest(gpu, summary.as_deref()),
+        Command::Selftest(a) => crate::selftest::selftest(&a),
         Command::Rotate(a) => rotate_cmd(&a),
         Command::Explain(a) => crate::explain_cmd::explain_cmd(&a),
-        Command::Bench { reps, summary } => crate::selftest::bench(reps.max(1), summary.as_deref()),
+        Command::Bench(a) => crate::bench_cmd::bench(&a),
     }
 }
 

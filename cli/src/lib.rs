@@ -2,9 +2,11 @@
 //! libraries that do the work (`phobos-compiler`, `phobos-runtime`, `phobos-explain`,
 //! `phobos-rotate`, and the embedding API `phobos`). Only this package prints or exits.
 
+pub mod bench_cmd;
 pub mod cli;
 pub mod crash;
 pub mod explain_cmd;
+pub mod isolate;
 pub mod layout_cmd;
 pub mod opt;
 pub mod run_cmd;

@@ -17,23 +17,23 @@ use std::{collections::BTreeMap, path::PathBuf};
 mod tutorials;
 
 /// One seed kernel on one input.
-struct Case {
-    name: &'static str,
-    file: &'static str,
-    source: &'static str,
+pub(crate) struct Case {
+    pub(crate) name: &'static str,
+    pub(crate) file: &'static str,
+    pub(crate) source: &'static str,
     /// The kernel, when the file has several.
-    kernel: Option<&'static str>,
-    grid: [u32; 3],
-    arrays: BTreeMap<String, (Array, PathBuf)>,
+    pub(crate) kernel: Option<&'static str>,
+    pub(crate) grid: [u32; 3],
+    pub(crate) arrays: BTreeMap<String, (Array, PathBuf)>,
     /// The output tensor and its reference values.
-    output: &'static str,
-    reference: Vec<f64>,
+    pub(crate) output: &'static str,
+    pub(crate) reference: Vec<f64>,
     /// Absolute tolerance per element.
-    tolerance: Vec<f64>,
+    pub(crate) tolerance: Vec<f64>,
     /// Bytes the kernel must move (its inputs and outputs once).
-    bytes: usize,
+    pub(crate) bytes: usize,
     /// Floating-point operations (a matmul's 2 M N K; 0 for a memory-bound kernel).
-    flops: usize,
+    pub(crate) flops: usize,
 }
 
 /// A deterministic generator (xorshift64*), for test data and the fuzzing harness.
@@ -181,8 +181,21 @@ fn small_cases() -> Vec<Case> {
     ]
 }
 
+/// The benchmark's kernel cases (`phobos bench`), by name, built when their row runs: at sizes
+/// that fill a GPU they hold gigabytes.
+pub(crate) const BENCH: [(&str, fn() -> Case); 8] = [
+    ("lanes_matvec", || lanes_matvec(16384, 8192)),
+    ("staged_matvec", || staged_matvec(1 << 20)),
+    ("i8_matvec", || i8_matvec(16384, 16384, 14)),
+    ("vector_add", || tutorials::vector_add(1 << 26)),
+    ("softmax", || tutorials::softmax(8192, 4096)),
+    ("layer_norm", || tutorials::layer_norm(8192, 4096)),
+    ("gelu", || tutorials::gelu(1 << 26)),
+    ("matmul_4x4", || tutorials::matmul(2048, 2048, 2048)),
+];
+
 /// The largest |got - want| - tolerance, or the first element outside its tolerance.
-fn compare(got: &[f64], want: &[f64], tol: &[f64]) -> Result<f64, String> {
+pub(crate) fn compare(got: &[f64], want: &[f64], tol: &[f64]) -> Result<f64, String> {
     if got.len() != want.len() {
         return Err(format!("{} values, expected {}", got.len(), want.len()));
     }
@@ -198,7 +211,7 @@ fn compare(got: &[f64], want: &[f64], tol: &[f64]) -> Result<f64, String> {
     Ok(worst)
 }
 
-fn output(outs: &[(String, Array)], name: &str) -> Vec<f64> {
+pub(crate) fn output(outs: &[(String, Array)], name: &str) -> Vec<f64> {
     outs.iter().find(|(n, _)| n == name).map(|(_, a)| f32_values(a)).unwrap_or_default()
 }
 
@@ -212,7 +225,7 @@ fn describe(e: RunError) -> String {
 }
 
 /// Compiles a case's kernel to the SIMT level.
-fn load<'s>(
+pub(crate) fn load<'s>(
     session: &'s Session,
     c: &Case,
     chip: &str,
@@ -222,7 +235,7 @@ fn load<'s>(
 
 /// Runs a case on `device` (timing `reps` launches after `warmup` on a GPU with
 /// `timing = (warmup, reps)`); the tensors after the run, and the kernel times (or the launch's).
-fn run(
+pub(crate) fn run(
     session: &Session,
     (module, sig): (&phobos_compiler::session::OwnedModule, &phobos_runtime::bind::Signature),
     c: &Case,
@@ -236,9 +249,36 @@ fn run(
     Ok((r.outputs, times))
 }
 
-/// Runs the self-test; writes the summary to stdout and `summary`. Exit code 0 when all pass.
-pub fn selftest(gpu: bool, summary: Option<&std::path::Path>) -> i32 {
-    let gpu = if gpu {
+/// `phobos selftest`'s flags.
+#[derive(clap::Args, Debug)]
+pub struct SelftestArgs {
+    /// Also run every kernel on the GPU (exit 1 when there is none); each case then runs in a
+    /// process of its own (as with --isolate).
+    #[arg(long)]
+    gpu: bool,
+    /// Also write the summary to this file.
+    #[arg(long, value_name = "FILE")]
+    summary: Option<PathBuf>,
+    /// Run each case in a process of its own, killed after --case-timeout: a fault or a hang
+    /// in one case cannot take the cases after it down.
+    #[arg(long)]
+    isolate: bool,
+    /// Seconds an isolated case may take before it is killed and fails.
+    #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = crate::isolate::parse_limit)]
+    case_timeout: std::time::Duration,
+    /// Run only case N (from 0, in the summary's order); what --isolate runs in each process.
+    #[arg(long, value_name = "N")]
+    case: Option<usize>,
+}
+
+/// Runs the self-test; writes the summary to stdout and `--summary`. Exit code 0 when all pass.
+pub fn selftest(a: &SelftestArgs) -> i32 {
+    let cases = small_cases();
+    if let Some(n) = a.case.filter(|n| *n >= cases.len()) {
+        eprintln!("phobos: error: --case {n}: the self-test has cases 0 to {}", cases.len() - 1);
+        return 1;
+    }
+    let gpu = if a.gpu {
         match Gpu::open() {
             Ok(g) => Some(g),
             Err(e) => {
@@ -250,70 +290,55 @@ pub fn selftest(gpu: bool, summary: Option<&std::path::Path>) -> i32 {
         None
     };
     let chip = gpu.as_ref().map(|g| g.chip.clone()).unwrap_or_else(|| "sm_90".into());
-    let mut lines = vec![format!(
-        "phobos selftest ({}) on {}",
-        crate::cache::BUILD_ID,
-        gpu.as_ref().map(|g| format!("{} ({})", g.name, g.chip)).unwrap_or_else(|| "the simulator".into())
-    )];
-    println!("{}", lines[0]);
-    let (mut passed, mut failed) = (0, 0);
-    let mut record = |ok: Result<String, String>, what: String, lines: &mut Vec<String>| {
-        match ok {
-            Ok(detail) => {
-                passed += 1;
-                lines.push(format!("PASS {what}: {detail}"));
+    let isolate = (a.gpu || a.isolate) && a.case.is_none();
+    let mut lines = Vec::new();
+    // A case's own process prints its results only; the summary's first and last lines are
+    // its parent's.
+    if a.case.is_none() {
+        let on = gpu.as_ref().map(|g| format!("{} ({})", g.name, g.chip)).unwrap_or_else(|| "the simulator".into());
+        let how =
+            if isolate { format!(", each case in its own process ({} s limit)", a.case_timeout.as_secs_f64()) } else { String::new() };
+        lines.push(format!("phobos selftest ({}) on {on}{how}", crate::cache::BUILD_ID));
+        println!("{}", lines[0]);
+    }
+    if isolate {
+        drop(gpu);
+        for (i, c) in cases.iter().enumerate() {
+            let mut args = vec!["selftest".to_string(), "--case".into(), i.to_string()];
+            if a.gpu {
+                args.push("--gpu".into());
             }
-            Err(detail) => {
-                failed += 1;
-                lines.push(format!("FAIL {what}: {detail}"));
+            let child = crate::isolate::run(&args, a.case_timeout);
+            for l in child.lines.iter().filter(|l| l.starts_with("PASS ") || l.starts_with("FAIL ")) {
+                println!("{l}");
+                lines.push(l.clone());
+            }
+            if let Some(why) = child.trouble {
+                lines.push(format!("FAIL {} (case {i}): {why}", c.name));
+                println!("{}", lines.last().expect("just pushed"));
             }
         }
-        println!("{}", lines.last().expect("just pushed"));
-    };
-    let session = match Session::new(true) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("phobos: error: {e}");
-            return 1;
-        }
-    };
-    for c in small_cases() {
-        let (module, sig) = match load(&session, &c, &chip) {
-            Ok(m) => m,
+    } else {
+        let session = match Session::new(true) {
+            Ok(s) => s,
             Err(e) => {
-                record(Err(e), format!("{} compile", c.name), &mut lines);
-                continue;
+                eprintln!("phobos: error: {e}");
+                return 1;
             }
         };
-        let size = c.arrays.values().map(|(a, _)| format!("{:?}", a.shape)).collect::<Vec<_>>().join(" ");
-        let t0 = std::time::Instant::now();
-        let sim = run(&session, (&module, &sig), &c, &Device::Simulator, &chip, None).map(|(o, _)| o);
-        let sim_ms = t0.elapsed().as_secs_f64() * 1e3;
-        let sim_out = sim.as_ref().map(|o| output(o, c.output)).unwrap_or_default();
-        record(
-            sim.clone().and_then(|_| compare(&sim_out, &c.reference, &c.tolerance)).map(|d| format!("max error {d:.2e}, {sim_ms:.1} ms")),
-            format!("{} {size} simulator vs reference", c.name),
-            &mut lines,
-        );
-        if let Some(g) = &gpu {
-            let got = run(&session, (&module, &sig), &c, &Device::Cuda(g.clone()), &chip, None);
-            let gpu_out = got.as_ref().map(|(o, _)| output(o, c.output)).unwrap_or_default();
-            record(
-                got.clone().and_then(|_| compare(&gpu_out, &c.reference, &c.tolerance)).map(|d| format!("max error {d:.2e}")),
-                format!("{} {size} gpu vs reference", c.name),
-                &mut lines,
-            );
-            let tol: Vec<f64> = c.tolerance.iter().map(|t| t * 2.0).collect();
-            record(
-                got.and_then(|_| compare(&gpu_out, &sim_out, &tol)).map(|d| format!("max difference {d:.2e}")),
-                format!("{} {size} gpu vs simulator", c.name),
-                &mut lines,
-            );
+        for (i, c) in cases.into_iter().enumerate() {
+            if a.case.is_none_or(|n| n == i) {
+                run_case(&session, &c, gpu.as_ref(), &chip, &mut lines);
+            }
         }
     }
-    lines.push(format!("passed: {passed} failed: {failed}"));
-    println!("{}", lines.last().expect("just pushed"));
-    if let Some(p) = summary {
+    let failed = lines.iter().filter(|l| l.starts_with("FAIL ")).count();
+    if a.case.is_none() {
+        let passed = lines.iter().filter(|l| l.starts_with("PASS ")).count();
+        lines.push(format!("passed: {passed} failed: {failed}"));
+        println!("{}", lines.last().expect("just pushed"));
+    }
+    if let Some(p) = &a.summary {
         if let Err(e) = std::fs::write(p, lines.join("\n") + "\n") {
             eprintln!("phobos: error: {}: {e}", p.display());
             return 1;
@@ -326,141 +351,40 @@ pub fn selftest(gpu: bool, summary: Option<&std::path::Path>) -> i32 {
     }
 }
 
-/// `phobos bench`: each seed kernel at a size that fills the GPU, timed by CUDA events (median of
-/// `reps` after `warmup`), checked against the reference, and compared with a device-to-device
-/// copy of the same bytes in the same run.
-pub fn bench(reps: usize, summary: Option<&std::path::Path>) -> i32 {
-    let gpu = match Gpu::open() {
-        Ok(g) => g,
-        Err(e) => {
-            eprintln!("phobos: error: phobos bench needs a GPU: {e}");
-            return 1;
-        }
-    };
-    let session = match Session::new(true) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("phobos: error: {e}");
-            return 1;
-        }
-    };
-    let mut lines = vec![
-        format!("phobos bench on {} ({}); median of {reps} after 5 warm-up launches", gpu.name, gpu.chip),
-        "| kernel | size | median ms | GB/s | copy GB/s | fraction of copy | check |".into(),
-        "|---|---|---|---|---|---|---|".into(),
-    ];
-    for l in &lines {
-        println!("{l}");
-    }
-    let mut code = 0;
-    let cases = [
-        lanes_matvec(16384, 8192),
-        staged_matvec(1 << 20),
-        i8_matvec(16384, 16384, 14),
-        tutorials::vector_add(1 << 26),
-        tutorials::softmax(8192, 4096),
-        tutorials::layer_norm(8192, 4096),
-        tutorials::gelu(1 << 26),
-        tutorials::matmul(2048, 2048, 2048),
-    ];
-    for c in cases {
-        let row = (|| -> Result<String, String> {
-            let (module, sig) = load(&session, &c, &gpu.chip)?;
-            let (outs, times) = run(&session, (&module, &sig), &c, &Device::Cuda(gpu.clone()), &gpu.chip, Some((5, reps)))?;
-            let check = match compare(&output(&outs, c.output), &c.reference, &c.tolerance) {
-                Ok(d) => format!("ok (max error {d:.1e})"),
-                Err(e) => format!("WRONG: {e}"),
-            };
-            let med = median(times);
-            let copy = median(gpu.copy_time(c.bytes, reps).map_err(|e| e.to_string())?);
-            let gbs = c.bytes as f64 / (med as f64 * 1e6);
-            // A copy reads and writes each byte: its DRAM traffic is twice the bytes.
-            let copy_gbs = 2.0 * c.bytes as f64 / (copy as f64 * 1e6);
-            let size = c.arrays.iter().map(|(n, (a, _))| format!("{n}{:?}", a.shape)).collect::<Vec<_>>().join(" ");
-            // A matmul is measured in GFLOP/s, next to its bytes.
-            let check = if c.flops > 0 { format!("{:.0} GFLOP/s; {check}", c.flops as f64 / (med as f64 * 1e6)) } else { check };
-            Ok(format!("| {} | {size} | {med:.4} | {gbs:.0} | {copy_gbs:.0} | {:.2} | {check} |", c.name, gbs / copy_gbs))
-        })();
-        let line = row.unwrap_or_else(|e| {
-            code = 1;
-            format!("| {} | | | | | | FAILED: {e} |", c.name)
+/// One case on the simulator against its reference, and on `gpu` against both; a line per
+/// check, printed as it is known.
+fn run_case(session: &Session, c: &Case, gpu: Option<&Gpu>, chip: &str, lines: &mut Vec<String>) {
+    let mut record = |ok: Result<String, String>, what: String| {
+        lines.push(match ok {
+            Ok(detail) => format!("PASS {what}: {detail}"),
+            Err(detail) => format!("FAIL {what}: {detail}"),
         });
-        println!("{line}");
-        lines.push(line);
-    }
-    // Issue 15: the in-place rotate against a device-to-device copy of the same bytes, 1 MiB to
-    // 4 GiB, small distances (seed 003's single pass, 2 bytes of traffic per byte) and large
-    // (reversals, 4).
-    let header = [
-        "",
-        "| rotate | bytes | distance | kernels | median ms | GB/s rotated | copy ms | fraction of copy | check |",
-        "|---|---|---|---|---|---|---|---|---|",
-    ];
-    for l in header {
-        println!("{l}");
-        lines.push(l.into());
-    }
-    for mib in [1usize, 64, 1024, 4096] {
-        let n = mib << 20;
-        // From 2 GiB the byte indices pass i32: the passes move 8-byte items, so the
-        // distances are multiples of 8 there (4096 + 8: still not a multiple of a tile).
-        let (small, large) = if n >= 2 << 30 { (4104u64, n as u64 / 2 + 8) } else { (4099, n as u64 / 2 + 1) };
-        for by in [small, large] {
-            let line = rotate_row(&gpu, n, by, reps).unwrap_or_else(|e| {
-                // A GPU too small for a size skips it; any other failure fails the bench.
-                if e.contains("out of GPU memory") {
-                    format!("| rotate | {n} | {by} | | | | | | skipped: {e} |")
-                } else {
-                    code = 1;
-                    format!("| rotate | {n} | {by} | | | | | | FAILED: {e} |")
-                }
-            });
-            println!("{line}");
-            lines.push(line);
-        }
-    }
-    if let Some(bw) = gpu.peak_bandwidth() {
-        lines.push(format!("data-sheet peak bandwidth: {:.0} GB/s", bw / 1e9));
         println!("{}", lines.last().expect("just pushed"));
-    }
-    if let Some(p) = summary {
-        let mut text = std::fs::read_to_string(p).unwrap_or_default();
-        text.push_str(&(lines.join("\n") + "\n"));
-        if let Err(e) = std::fs::write(p, text) {
-            eprintln!("phobos: error: {}: {e}", p.display());
-            return 1;
-        }
-    }
-    code
-}
-
-/// One row of the rotate table: `n` random bytes rotated left by `by` on the GPU, `reps` timed
-/// rotations after 2 untimed ones, checked against the host's rotation by the total distance.
-fn rotate_row(gpu: &Gpu, n: usize, by: u64, reps: usize) -> Result<String, String> {
-    let device = crate::api::Device::cuda().map_err(|e| e.to_string())?;
-    let host: Vec<u8> = (0..n as u64).map(|i| (i.wrapping_mul(0x9e37_79b9) >> 13) as u8).collect();
-    let buf = device.upload(&host).map_err(|e| e.to_string())?;
-    crate::rotate::time_device(&device, &buf, by, 2).map_err(|e| e.to_string())?;
-    let timed = crate::rotate::time_device(&device, &buf, by, reps).map_err(|e| e.to_string())?;
-    let got = buf.read().map_err(|e| e.to_string())?;
-    // The copy's two buffers and the rotated one need not all fit the GPU at once.
-    drop(buf);
-    let total = (by % n as u64) as u128 * (reps as u128 + 2) % n as u128;
-    let mut want = host;
-    want.rotate_left(total as usize);
-    let check = if got == want {
-        "ok".to_string()
-    } else {
-        format!("WRONG at byte {}", got.iter().zip(&want).position(|(a, b)| a != b).unwrap_or(0))
     };
-    let med = median(timed.times);
-    let copy = median(gpu.copy_time(n, reps).map_err(|e| e.to_string())?);
-    let gbs = n as f64 / (med as f64 * 1e6);
-    let kernels = timed.kernels.join(" + ");
-    Ok(format!("| rotate | {n} | {by} | {kernels} | {med:.4} | {gbs:.0} | {copy:.4} | {:.2} | {check} |", copy / med))
-}
-
-fn median(mut v: Vec<f32>) -> f32 {
-    v.sort_by(|a, b| a.partial_cmp(b).expect("no NaN times"));
-    v.get(v.len() / 2).copied().unwrap_or(f32::NAN)
+    let (module, sig) = match load(session, c, chip) {
+        Ok(m) => m,
+        Err(e) => return record(Err(e), format!("{} compile", c.name)),
+    };
+    let size = c.arrays.values().map(|(a, _)| format!("{:?}", a.shape)).collect::<Vec<_>>().join(" ");
+    let t0 = std::time::Instant::now();
+    let sim = run(session, (&module, &sig), c, &Device::Simulator, chip, None).map(|(o, _)| o);
+    let sim_ms = t0.elapsed().as_secs_f64() * 1e3;
+    let sim_out = sim.as_ref().map(|o| output(o, c.output)).unwrap_or_default();
+    record(
+        sim.clone().and_then(|_| compare(&sim_out, &c.reference, &c.tolerance)).map(|d| format!("max error {d:.2e}, {sim_ms:.1} ms")),
+        format!("{} {size} simulator vs reference", c.name),
+    );
+    if let Some(g) = gpu {
+        let got = run(session, (&module, &sig), c, &Device::Cuda(g.clone()), chip, None);
+        let gpu_out = got.as_ref().map(|(o, _)| output(o, c.output)).unwrap_or_default();
+        record(
+            got.clone().and_then(|_| compare(&gpu_out, &c.reference, &c.tolerance)).map(|d| format!("max error {d:.2e}")),
+            format!("{} {size} gpu vs reference", c.name),
+        );
+        let tol: Vec<f64> = c.tolerance.iter().map(|t| t * 2.0).collect();
+        record(
+            got.and_then(|_| compare(&gpu_out, &sim_out, &tol)).map(|d| format!("max difference {d:.2e}")),
+            format!("{} {size} gpu vs simulator", c.name),
+        );
+    }
 }

@@ -135,17 +135,19 @@ impl Program {
     /// [`Program::run`] on another library's GPU memory (PyTorch or CuPy tensors), with no
     /// copy: each tensor its element type, shape and [`ForeignBuffer`](crate::ForeignBuffer),
     /// whose length must be the shape's bytes; with `stream`, enqueued on that stream without
-    /// waiting (see [`LaunchOptions::stream`]).
+    /// waiting (see [`LaunchOptions::stream`]). `device`: `None` for the GPU whose memory the
+    /// tensors are (PyTorch's `cuda:1` runs on GPU 1), after every check that needs no GPU.
     pub fn run_foreign(
         &self,
         kernel: &str,
         tensors: Vec<(String, Dtype, Vec<u64>, crate::ForeignBuffer)>,
         dims: &BTreeMap<String, i64>,
         grid: [u32; 3],
-        device: &super::Device,
+        device: Option<&super::Device>,
         opts: &LaunchOptions,
     ) -> Result<Ran, Error> {
         let sig = self.launchable(kernel, grid)?;
+        let first = tensors.iter().map(|t| t.3.ptr()).find(|p| *p != 0);
         // Binding reads element types and shapes only: the arrays stand in with no bytes.
         let mut named = BTreeMap::new();
         let mut buffers = BTreeMap::new();
@@ -173,6 +175,20 @@ impl Program {
             AbiParam::Dim { .. } => None,
         });
         let mut args = phobos_runtime::bind::arguments(compiled, &values, ordered)?;
+        // Every check that needs no device first: a machine without a GPU still says what is
+        // wrong with the arrays.
+        compiled.check_args(&args)?;
+        let found;
+        let device = match device {
+            Some(d) => d,
+            None => {
+                found = match first {
+                    Some(ptr) => super::Device::cuda_of_address(ptr)?,
+                    None => super::Device::cuda()?,
+                };
+                &found
+            }
+        };
         let report = compiled.launch_with(device, grid, &mut args, opts)?;
         Ok(Ran { entry, outputs: Vec::new(), dims: values, report })
     }

@@ -14,6 +14,7 @@ without a copy. Dimensions bind from the arrays' shapes as ``phobos run`` binds 
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from dataclasses import dataclass, field
@@ -141,8 +142,10 @@ def _read_source(source: Union[str, "os.PathLike[str]"]) -> Tuple[str, str]:
     return source, _SOURCE_NAME
 
 
+@functools.lru_cache(maxsize=None)
 def _default_chip() -> str:
-    """The GPU's chip when one is usable (so its kernels load), else sm_90."""
+    """The GPU's chip when one is usable (so its kernels load), else sm_90; asked of the driver
+    once per process."""
     return _phobos.gpu_chip() or "sm_90"
 
 
@@ -362,13 +365,15 @@ class Kernel:
         arrays, streams = [], set()
         for name, value in tensors.items():
             cai = value.__cuda_array_interface__
-            ptr, _read_only = cai["data"]
+            ptr, read_only = cai["data"]
             shape = [int(s) for s in cai["shape"]]
             strides = None if cai.get("strides") is None else [int(s) for s in cai["strides"]]
             stream = cai.get("stream")
+            if stream is None:
+                stream = _torch_stream(value)
             if stream is not None:
                 streams.add(int(stream))
-            arrays.append((name, cai["typestr"], shape, strides, int(ptr)))
+            arrays.append((name, cai["typestr"], shape, strides, int(ptr), bool(read_only)))
         if len(streams) > 1:
             raise LaunchError(f"{self.name}: the arrays are on different streams {sorted(streams)}", "streams")
         stream = streams.pop() if streams else None
@@ -391,6 +396,20 @@ def _is_int(v: Any) -> bool:
 
 def _is_cuda(v: Any) -> bool:
     return hasattr(v, "__cuda_array_interface__")
+
+
+def _torch_stream(v: Any) -> Optional[int]:
+    """PyTorch's current stream on the tensor's device (its interface names none), so that a
+    launch is ordered with the work queued inside ``with torch.cuda.stream(s)``, as Triton's
+    are; ``None`` for anything else."""
+    if not type(v).__module__.startswith("torch"):
+        return None
+    import sys
+
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return None
+    return int(torch.cuda.current_stream(v.device).cuda_stream)
 
 
 def _dims3(v: Union[int, Sequence[int]], what: str, fill: int = 1) -> Tuple[int, int, int]:

@@ -201,13 +201,13 @@ impl Program {
         &self,
         py: Python<'_>,
         kernel: String,
-        arrays: Vec<(String, String, Vec<u64>, Option<Vec<i64>>, u64)>,
+        arrays: Vec<(String, String, Vec<u64>, Option<Vec<i64>>, u64, bool)>,
         dims: BTreeMap<String, i64>,
         grid: (u32, u32, u32),
         stream: Option<u64>,
     ) -> PyResult<(String, BTreeMap<String, f64>)> {
         let mut tensors = Vec::new();
-        for (name, descr, shape, strides, ptr) in arrays {
+        for (name, descr, shape, strides, ptr, read_only) in arrays {
             let dtype = dtype_of(&name, &descr)?;
             if let Some(strides) = &strides {
                 phobos::program::check_contiguous(&name, dtype, &shape, strides).map_err(launch_error)?;
@@ -220,15 +220,14 @@ impl Program {
             // which promises that much device memory; the caller keeps the array alive for the
             // call, and the launch checks that the address is memory of its GPU.
             let buf = unsafe { phobos::ForeignBuffer::new(ptr, bytes as usize) };
-            tensors.push((name, dtype, shape, buf));
+            tensors.push((name, dtype, shape, if read_only { buf.read_only() } else { buf }));
         }
-        let device = Device::cuda().map_err(raise)?;
         // SAFETY: the handle is the arrays' stream, as their interface gives it (alive while
         // they are in use).
         let stream = stream.map(|h| unsafe { phobos::ForeignStream::new(h) });
         let opts = LaunchOptions { stream, ..Default::default() };
         let grid = [grid.0, grid.1, grid.2];
-        let ran = py.detach(|| self.inner.run_foreign(&kernel, tensors, &dims, grid, &device, &opts)).map_err(raise)?;
+        let ran = py.detach(|| self.inner.run_foreign(&kernel, tensors, &dims, grid, None, &opts)).map_err(raise)?;
         Ok((ran.entry, BTreeMap::from([("ms".to_string(), ran.report.ms)])))
     }
 }

@@ -32,8 +32,8 @@ needs_gpu = pytest.mark.skipif(CUDA is None, reason=f"no GPU: {WHY}")
 class DeviceArray:
     """Device memory in device 0's primary context, exposing __cuda_array_interface__ v3."""
 
-    def __init__(self, host: np.ndarray):
-        self.shape, self.dtype = host.shape, host.dtype
+    def __init__(self, host: np.ndarray, read_only: bool = False):
+        self.shape, self.dtype, self.read_only = host.shape, host.dtype, read_only
         self.nbytes = host.nbytes
         dev, ctx = ctypes.c_int(), ctypes.c_void_p()
         assert CUDA.cuDeviceGet(ctypes.byref(dev), 0) == 0
@@ -46,7 +46,7 @@ class DeviceArray:
 
     @property
     def __cuda_array_interface__(self):
-        return {"shape": self.shape, "typestr": self.dtype.str, "data": (self.ptr.value, False), "version": 3, "strides": None, "stream": None}
+        return {"shape": self.shape, "typestr": self.dtype.str, "data": (self.ptr.value, self.read_only), "version": 3, "strides": None, "stream": None}
 
     def get(self) -> np.ndarray:
         out = np.empty(self.shape, self.dtype)
@@ -116,3 +116,82 @@ def test_torch_and_cupy_where_installed(examples):
 def test_no_gpu_reason_is_given():
     # Where there is no GPU, the GPU tests above skip and say why; the simulator needs none.
     assert CUDA is not None or WHY
+
+
+class InterfaceOnly:
+    """An ``__cuda_array_interface__`` whose memory nothing reads: what is checked before a GPU
+    is needed (the launch itself fails where there is none)."""
+
+    def __init__(self, n: int, read_only: bool = False, ptr: int = 0x7F0000000000, typestr: str = "<f4"):
+        self.n, self.read_only, self.ptr, self.typestr = n, read_only, ptr, typestr
+
+    @property
+    def __cuda_array_interface__(self):
+        return {"shape": (self.n,), "typestr": self.typestr, "data": (self.ptr, self.read_only), "version": 3, "strides": None, "stream": None}
+
+
+def test_a_read_only_output_is_refused_before_the_gpu(examples):
+    mod = phobos.compile(examples / "tutorials" / "vector_add.phobos")
+    x, y = InterfaceOnly(64, read_only=True), InterfaceOnly(64, read_only=True, ptr=0x7F0000001000)
+    z = InterfaceOnly(64, read_only=True, ptr=0x7F0000002000)
+    with pytest.raises(phobos.LaunchError, match=r"argument 2 \(Z\) of vector_add: the kernel writes it, but its array is read-only"):
+        mod.vector_add(x, y, z, grid=1)
+
+
+@pytest.mark.skipif(CUDA is not None, reason="a GPU is here: the launch runs")
+def test_read_only_inputs_reach_the_launch_without_a_gpu(examples):
+    # Read-only inputs and a writable output pass every check; the GPU is the one thing missing.
+    mod = phobos.compile(examples / "tutorials" / "vector_add.phobos")
+    x, y = InterfaceOnly(64, read_only=True), InterfaceOnly(64, read_only=True, ptr=0x7F0000001000)
+    z = InterfaceOnly(64, ptr=0x7F0000002000)
+    with pytest.raises(phobos.LaunchError, match="CUDA"):
+        mod.vector_add(x, y, z, grid=1)
+
+
+@needs_gpu
+def test_a_read_only_device_array_is_refused(examples):
+    mod = phobos.compile(examples / "tutorials" / "vector_add.phobos")
+    a, b = DeviceArray(np.ones(64, np.float32), read_only=True), DeviceArray(np.ones(64, np.float32), read_only=True)
+    out = DeviceArray(np.zeros(64, np.float32), read_only=True)
+    with pytest.raises(phobos.LaunchError, match="read-only"):
+        mod.vector_add(a, b, out, grid=1)
+    np.testing.assert_array_equal(out.get(), np.zeros(64, np.float32))
+
+
+@needs_gpu
+def test_empty_device_arrays_launch_as_on_the_simulator(examples):
+    mod = phobos.compile(examples / "tutorials" / "vector_add.phobos")
+    host = [np.zeros(0, np.float32) for _ in range(3)]
+    mod.vector_add(*host, grid=1)
+    ran = mod.vector_add(*[DeviceArray(h) for h in host], grid=1)
+    assert ran.device == "cuda"
+
+
+@needs_gpu
+def test_torch_stream_device_and_current_device(examples):
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("PyTorch has no CUDA")
+    mod = phobos.compile(examples / "tutorials" / "vector_add.phobos")
+    # The launch joins PyTorch's current stream: ordered after the work queued there before it.
+    s = torch.cuda.Stream()
+    with torch.cuda.stream(s):
+        x = torch.arange(1 << 20, device="cuda", dtype=torch.float32)
+        y = x * 2
+        z = torch.empty_like(x)
+        mod.vector_add(x, y, z, grid=(1 << 20) // 256)
+        w = z + 1
+    s.synchronize()
+    assert torch.equal(w, x * 3 + 1)
+    # A tensor on the last GPU runs there, and PyTorch's current device is left as it was.
+    last = torch.cuda.device_count() - 1
+    torch.cuda.set_device(0)
+    x = torch.ones(1000, device=f"cuda:{last}")
+    z = torch.empty_like(x)
+    mod.vector_add(x, x, z, grid=4)
+    torch.cuda.synchronize(last)
+    assert torch.equal(z, x * 2)
+    assert torch.cuda.current_device() == 0
+    # Zero-size tensors (address 0) launch as on the simulator.
+    e = torch.empty(0, device="cuda")
+    mod.vector_add(e, e.clone(), torch.empty(0, device="cuda"), grid=1)

@@ -96,6 +96,9 @@ def test_staged_matvec_autotune(examples):
     assert ran.entry == "staged_matvec__K256"  # the specialization K = 256 picked by shape
     with pytest.raises(phobos.LaunchError, match="@autotune"):
         mod.staged_matvec(uniform((n, 128)), uniform((1, 128)), y, grid=2)
+    # The tuned dimension is a parameter like any other (the manifest lists every dimension).
+    assert [p[1] for p in mod.staged_matvec.params] == ["W", "x", "y", "N", "K"]
+    assert mod.staged_matvec(w, x, y, K=256, N=n, grid=2).entry == "staged_matvec__K256"
 
 
 def test_i8_matvec(examples):

@@ -301,7 +301,10 @@ fn rotate_with(
             Some(m) => {
                 let mut w = vec![0u8; 4 * m];
                 let args = &mut [buf.arg(), Arg::Buffer(&mut s.p), Arg::Buffer(&mut w), Arg::I64(s.elems as i64), Arg::I64(m as i64)];
-                s.kernel.launch_with(device, [s.grid, 1, 1], args, opts)?
+                // Its CTAs wait for each other: cooperative, so a grid that cannot be resident
+                // at once is an error, not a hang.
+                let opts = LaunchOptions { cooperative: true, ..opts.clone() };
+                s.kernel.launch_with(device, [s.grid, 1, 1], args, &opts)?
             }
             None => {
                 let args = &mut [buf.arg(), Arg::Buffer(&mut s.p), Arg::I64(s.elems as i64)];
@@ -350,10 +353,11 @@ pub fn time_device(device: &Device, buf: &DeviceBuffer, by: u64, reps: usize) ->
                     w.write(&vec![0u8; w.len()])?;
                     let start = stream.record()?;
                     let m = Arg::I64(w.len() as i64 / 4);
-                    s.kernel.launch_async(
+                    s.kernel.launch_async_with(
                         &stream,
                         [s.grid, 1, 1],
                         &mut [Arg::Device(buf), Arg::Device(p), Arg::Device(w), Arg::I64(s.elems as i64), m],
+                        &LaunchOptions { cooperative: true, ..Default::default() },
                     )?;
                     (start, stream.record()?)
                 }

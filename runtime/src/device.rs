@@ -7,6 +7,7 @@
 use crate::cuda::{self, Gpu};
 use crate::Error;
 use cudarc::driver::safe::{CudaEvent, CudaSlice};
+use std::mem::ManuallyDrop;
 use std::sync::{Mutex, MutexGuard};
 
 /// A launch argument: a buffer's bytes (copied in, and back after the launch), a buffer that
@@ -59,6 +60,7 @@ impl ForeignStream {
 pub struct ForeignBuffer {
     ptr: u64,
     len: usize,
+    read_only: bool,
 }
 
 impl ForeignBuffer {
@@ -70,7 +72,16 @@ impl ForeignBuffer {
     /// launch has finished on its stream. A launch checks what the driver can tell (that the
     /// address is that GPU's memory, its alignment), not the length.
     pub unsafe fn new(ptr: u64, len: usize) -> ForeignBuffer {
-        ForeignBuffer { ptr, len }
+        ForeignBuffer { ptr, len, read_only: false }
+    }
+    /// The same memory, marked read-only (`__cuda_array_interface__`'s flag): a launch of a
+    /// kernel that writes its parameter is refused before it runs.
+    pub fn read_only(self) -> ForeignBuffer {
+        ForeignBuffer { read_only: true, ..self }
+    }
+    /// Whether it was marked read-only.
+    pub fn is_read_only(&self) -> bool {
+        self.read_only
     }
     /// The device address.
     pub fn ptr(&self) -> u64 {
@@ -106,9 +117,19 @@ impl Device {
     pub fn best() -> Device {
         Gpu::open().map(Device::Cuda).unwrap_or(Device::Simulator)
     }
-    /// The first CUDA GPU, or why there is none.
+    /// The first CUDA GPU, or why there is none. Each GPU's context is made once per process
+    /// and kept: later calls are cheap.
     pub fn cuda() -> Result<Device, Error> {
         Ok(Device::Cuda(Gpu::open()?))
+    }
+    /// CUDA GPU `ordinal` (as `cuda:1` counts them), or why there is none.
+    pub fn cuda_ordinal(ordinal: usize) -> Result<Device, Error> {
+        Ok(Device::Cuda(Gpu::open_ordinal(ordinal)?))
+    }
+    /// The CUDA GPU whose memory the device address `ptr` is (another library's tensor on
+    /// `cuda:1` runs on GPU 1), or why it is none.
+    pub fn cuda_of_address(ptr: u64) -> Result<Device, Error> {
+        Device::cuda_ordinal(cuda::device_of(ptr)?)
     }
     /// `simulator`, or the GPU's name and chip: `NVIDIA H200 (sm_90)`.
     pub fn name(&self) -> String {
@@ -121,7 +142,7 @@ impl Device {
     pub fn alloc(&self, bytes: usize) -> Result<DeviceBuffer, Error> {
         let mem = match self {
             Device::Simulator => Mem::Sim(Mutex::new(vec![0; bytes])),
-            Device::Cuda(g) => Mem::Cuda { gpu: g.clone(), slice: Mutex::new(g.alloc(bytes)?) },
+            Device::Cuda(g) => Mem::Cuda { gpu: g.clone(), slice: ManuallyDrop::new(Mutex::new(g.alloc(bytes)?)) },
         };
         Ok(DeviceBuffer { len: bytes, mem })
     }
@@ -149,7 +170,22 @@ pub struct DeviceBuffer {
 
 enum Mem {
     Sim(Mutex<Vec<u8>>),
-    Cuda { gpu: Gpu, slice: Mutex<CudaSlice<u8>> },
+    /// Freed by [`Gpu::free`] when the buffer drops: after every stream's work, with the
+    /// context bound.
+    Cuda {
+        gpu: Gpu,
+        slice: ManuallyDrop<Mutex<CudaSlice<u8>>>,
+    },
+}
+
+impl Drop for DeviceBuffer {
+    fn drop(&mut self) {
+        if let Mem::Cuda { gpu, slice } = &mut self.mem {
+            // SAFETY: `slice` is taken once, here, and the buffer is not used after its drop.
+            let slice = unsafe { ManuallyDrop::take(slice) };
+            gpu.free(slice.into_inner().unwrap_or_else(|e| e.into_inner()));
+        }
+    }
 }
 
 impl std::fmt::Debug for DeviceBuffer {
@@ -210,7 +246,7 @@ impl DeviceBuffer {
     pub fn from_cuda(device: &Device, slice: CudaSlice<u8>) -> Result<DeviceBuffer, Error> {
         match device {
             Device::Cuda(g) if g.owns(&slice) => {
-                Ok(DeviceBuffer { len: slice.len(), mem: Mem::Cuda { gpu: g.clone(), slice: Mutex::new(slice) } })
+                Ok(DeviceBuffer { len: slice.len(), mem: Mem::Cuda { gpu: g.clone(), slice: ManuallyDrop::new(Mutex::new(slice)) } })
             }
             _ => Err(Error::Launch(format!("the cudarc slice belongs to another device than {}", device.name()))),
         }

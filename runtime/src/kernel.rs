@@ -150,6 +150,12 @@ impl Kernel {
         })
     }
 
+    /// Whether the kernel may write parameter `i` (a store or an atomic through it); `None`
+    /// when unknown (a kernel made from PTX).
+    pub fn writes(&self, i: usize) -> Option<bool> {
+        self.sim.as_ref().ok().and_then(|k| k.written_args().get(i).copied())
+    }
+
     /// The simulator's program (its instructions and argument kinds, for tools that read a
     /// trace against it), or why the simulator cannot run the kernel.
     pub fn sim(&self) -> Result<&phobos_sim::Kernel, Error> {
@@ -182,6 +188,10 @@ pub struct LaunchOptions {
     /// [`Arg::Foreign`](crate::Arg::Foreign)); a fault surfaces at that stream's next
     /// synchronization. Ignored on the simulator.
     pub stream: Option<crate::ForeignStream>,
+    /// The kernel's CTAs wait for each other (a persistent kernel), so all must be resident at
+    /// once: a grid larger than the device holds is refused before it runs, and on a GPU that
+    /// supports it the launch is cooperative (`cuLaunchCooperativeKernel`).
+    pub cooperative: bool,
 }
 
 /// What a launch measured.

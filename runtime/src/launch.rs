@@ -46,6 +46,12 @@ impl Kernel {
                 Arg::F64(_) => "Arg::F64",
             };
             match (kind, a) {
+                (phobos_sim::ArgKind::Buffer { name, .. }, Arg::Foreign(f)) if f.is_read_only() && self.writes(i) == Some(true) => {
+                    return Err(Error::Launch(format!(
+                        "argument {i} ({name}) of {}: the kernel writes it, but its array is read-only",
+                        self.name
+                    )));
+                }
                 (phobos_sim::ArgKind::Buffer { name, elem, .. }, Arg::Buffer(_) | Arg::Device(_) | Arg::Foreign(_)) => {
                     let len = buffer_len(a).expect("a buffer");
                     if !len.is_multiple_of(elem.bytes()) {
@@ -195,15 +201,17 @@ impl Kernel {
         phobos_sim::check_grid(grid).map_err(Error::Launch)?;
         let on_stream = opts.stream.filter(|_| matches!(device, Device::Cuda(_)));
         self.check_placement(device, args, on_stream.is_some())?;
+        self.check_cooperative(device, grid, opts)?;
         let t0 = std::time::Instant::now();
+        let co = opts.cooperative;
         let mut report = match (device, on_stream) {
             (Device::Simulator, _) => self.run_sim(grid, args, opts)?,
             (Device::Cuda(gpu), Some(stream)) => {
-                self.run_cuda(gpu, grid, args, CudaRun::EnqueueOn(stream))?;
+                self.run_cuda(gpu, grid, args, CudaRun::EnqueueOn(stream), co)?;
                 LaunchReport::default()
             }
             (Device::Cuda(gpu), None) => {
-                LaunchReport { kernel_ms: self.run_cuda(gpu, grid, args, CudaRun::Wait(opts.timing))?, ..Default::default() }
+                LaunchReport { kernel_ms: self.run_cuda(gpu, grid, args, CudaRun::Wait(opts.timing), co)?, ..Default::default() }
             }
         };
         report.ms = t0.elapsed().as_secs_f64() * 1e3;
@@ -215,13 +223,39 @@ impl Kernel {
     /// [`Stream::synchronize`] or an [`Event`](crate::Event); read results with
     /// [`DeviceBuffer::read`].
     pub fn launch_async(&self, stream: &Stream, grid: [u32; 3], args: &mut [Arg]) -> Result<(), Error> {
+        self.launch_async_with(stream, grid, args, &LaunchOptions::default())
+    }
+
+    /// [`Kernel::launch_async`] with options: the simulator's, and
+    /// [`LaunchOptions::cooperative`] (timing and a foreign stream do not apply).
+    pub fn launch_async_with(&self, stream: &Stream, grid: [u32; 3], args: &mut [Arg], opts: &LaunchOptions) -> Result<(), Error> {
         self.check_args(args)?;
         phobos_sim::check_grid(grid).map_err(Error::Launch)?;
-        self.check_placement(&stream.device(), args, true)?;
+        let device = stream.device();
+        self.check_placement(&device, args, true)?;
+        self.check_cooperative(&device, grid, opts)?;
         match &stream.0 {
-            StreamOn::Sim => self.run_sim(grid, args, &LaunchOptions::default()).map(|_| ()),
-            StreamOn::Cuda(gpu) => self.run_cuda(gpu, grid, args, CudaRun::Enqueue).map(|_| ()),
+            StreamOn::Sim => self.run_sim(grid, args, opts).map(|_| ()),
+            StreamOn::Cuda(gpu) => self.run_cuda(gpu, grid, args, CudaRun::Enqueue, opts.cooperative).map(|_| ()),
         }
+    }
+
+    /// A cooperative launch's CTAs must all be resident at once: refused before it runs when
+    /// they cannot be (on a GPU without cooperative launches too, where the launch would hang).
+    fn check_cooperative(&self, device: &Device, grid: [u32; 3], opts: &LaunchOptions) -> Result<(), Error> {
+        if !opts.cooperative {
+            return Ok(());
+        }
+        let ctas: u64 = grid.iter().map(|g| *g as u64).product();
+        let resident = self.resident_ctas(device, opts.sim.as_ref())?;
+        if ctas > resident {
+            return Err(Error::Launch(format!(
+                "{}: a cooperative launch of {ctas} CTAs, but {} holds {resident} of them at once (the CTAs wait for each other)",
+                self.name,
+                device.name()
+            )));
+        }
+        Ok(())
     }
 
     /// Runs on the simulator, in place over the device buffers and the host bytes. A host
@@ -278,19 +312,20 @@ impl Kernel {
     }
 
     /// Runs on a GPU as `how` says; returns the kernel times it asked for, if any.
-    fn run_cuda(&self, gpu: &Gpu, grid: [u32; 3], args: &mut [Arg], how: CudaRun) -> Result<Vec<f32>, Error> {
+    fn run_cuda(&self, gpu: &Gpu, grid: [u32; 3], args: &mut [Arg], how: CudaRun, cooperative: bool) -> Result<Vec<f32>, Error> {
         let loaded = self.loaded_for(gpu)?;
+        let shape = cuda::Shape { grid, block: self.block, cooperative };
         let devices = distinct_devices(args);
         let guards: Vec<_> = devices.iter().map(|d| d.cuda_slice().expect("placement checked")).collect();
         let held: Vec<(&DeviceBuffer, &cudarc::driver::safe::CudaSlice<u8>)> =
             devices.iter().copied().zip(guards.iter().map(|g| &**g)).collect();
         match how {
-            CudaRun::Enqueue => gpu.launch_async(&loaded, grid, self.block, args, &held)?,
-            CudaRun::EnqueueOn(stream) => gpu.launch_on(&loaded, grid, self.block, args, &held, stream)?,
+            CudaRun::Enqueue => gpu.launch_async(&loaded, shape, args, &held)?,
+            CudaRun::EnqueueOn(stream) => gpu.launch_on(&loaded, shape, args, &held, stream)?,
             CudaRun::Wait(timing) => {
-                gpu.run(&loaded, grid, self.block, args, &held)?;
+                gpu.run(&loaded, shape, args, &held)?;
                 if let Some((warmup, reps)) = timing {
-                    return Ok(gpu.time(&loaded, grid, self.block, args, &held, warmup, reps)?);
+                    return Ok(gpu.time(&loaded, shape, args, &held, warmup, reps)?);
                 }
             }
         }

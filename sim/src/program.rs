@@ -616,6 +616,24 @@ pub struct Kernel {
     pub dynamic_shared: u32,
 }
 
+impl Kernel {
+    /// For each argument, whether an instruction may write its buffer (a store, an atomic, a
+    /// compare-and-swap through a memref of it).
+    pub fn written_args(&self) -> Vec<bool> {
+        let mut written = vec![false; self.args.len()];
+        for inst in &self.insts {
+            if let Inst::Store { mem, .. } | Inst::Atomic { mem, .. } | Inst::Cas { mem, .. } = inst {
+                if let MemSrc::Arg(a) = self.memrefs[*mem].src {
+                    if let Some(w) = written.get_mut(a) {
+                        *w = true;
+                    }
+                }
+            }
+        }
+        written
+    }
+}
+
 /// What a kernel argument is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ArgKind {

@@ -30,6 +30,8 @@ for name, path in (("phobos-opt", bins["phobos_opt"]), ("phobos", bins["phobos"]
     if os.path.lexists(link):
         os.remove(link)
     os.symlink(path, link)
+# The binary itself (not the link), for tests that read its ELF headers.
+config.substitutions.append(("%phobos-bin", bins["phobos"]))
 config.environment["PATH"] = os.pathsep.join([tool_dir, llvm_bin, config.environment.get("PATH", os.environ["PATH"])])
 config.environment["FILECHECK_OPTS"] = "--enable-var-scope"
 for var in ("HOME", "TMPDIR", "PHOBOS_LOG"):

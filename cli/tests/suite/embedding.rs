@@ -149,6 +149,28 @@ fn device_buffers_and_streams_on_the_simulator() {
     assert!(matches!(x.read_into(&mut [0u8; 5]), Err(Error::Launch(_))));
 }
 
+/// A cooperative launch (CTAs that wait for each other) is refused before it runs when its
+/// grid cannot be resident at once, on the simulator as on a GPU, synchronous or on a stream.
+#[test]
+fn a_cooperative_launch_larger_than_the_device_holds_is_refused() {
+    let c = Compiler::new().unwrap();
+    let src = std::fs::read_to_string(workspace_root().join("examples/lane_sum.mlir")).unwrap();
+    let k = &c.compile_mlir(&src, "lane_sum.mlir", &Options::default()).unwrap()[0];
+    let device = Device::Simulator;
+    let resident = k.resident_ctas(&device, None).unwrap();
+    let x = device.upload(&vec![0u8; 4096]).unwrap();
+    let co = phobos::LaunchOptions { cooperative: true, ..Default::default() };
+    k.launch_with(&device, [resident as u32, 1, 1], &mut [Arg::Device(&x)], &co).unwrap();
+    let too_many = [resident as u32 + 1, 1, 1];
+    let err = k.launch_with(&device, too_many, &mut [Arg::Device(&x)], &co).unwrap_err().to_string();
+    assert!(err.contains(&format!("a cooperative launch of {} CTAs, but simulator holds {resident}", resident + 1)), "{err}");
+    let stream = device.stream().unwrap();
+    let err = k.launch_async_with(&stream, too_many, &mut [Arg::Device(&x)], &co).unwrap_err().to_string();
+    assert!(err.contains("cooperative launch"), "{err}");
+    // Not cooperative: the same grid runs (its CTAs take turns).
+    k.launch(&device, too_many, &mut [Arg::Device(&x)]).unwrap();
+}
+
 /// Every Phobos op has a typed builder, as do scf.if with results and scf.while: one kernel uses
 /// them all and runs on the simulator against a CPU reference. Misused builders return errors.
 #[test]

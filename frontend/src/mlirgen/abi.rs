@@ -44,12 +44,14 @@ impl<'a> Gen<'a> {
             }
         }
         for d in &dim_order {
+            // The manifest lists every dimension; a fixed one is a constant in the entry, not a
+            // parameter of it (docs/abi.md).
+            params.push(AbiParam::Dim { name: d.name.clone() });
             if fixed.contains_key(&d.name) {
                 continue;
             }
             let div = aligned.get(&d.name).map(|a| format!(", phobos.divisibility = {a} : i64")).unwrap_or_default();
             args.push(format!("%dim_{}: i64 {{phobos.dim = \"{}\"{div}}}", d.name, d.name));
-            params.push(AbiParam::Dim { name: d.name.clone() });
         }
         // Step 2. Bind the dimensions (i32 values and index values) and the tensors.
         for d in &dim_order {

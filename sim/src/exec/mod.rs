@@ -293,14 +293,9 @@ fn run_with(
     let grid = schedule::Grid { total, nwarps, threads, shared_bytes, resident_limit };
     // Buffers no instruction of the kernel writes: nothing changes them during the launch.
     let mut written = vec![false; global.len()];
-    for inst in &k.insts {
-        if let Inst::Store { mem, .. } | Inst::Atomic { mem, .. } | Inst::Cas { mem, .. } = inst {
-            if let Some(b) = match k.memrefs[*mem].src {
-                MemSrc::Arg(a) => arg_buf[a],
-                _ => None,
-            } {
-                written[b] = true;
-            }
+    for (a, w) in k.written_args().into_iter().enumerate() {
+        if let Some(Some(b)) = arg_buf.get(a) {
+            written[*b] |= w;
         }
     }
     let read_only: Vec<bool> = written.iter().map(|w| !w).collect();
