@@ -45,20 +45,20 @@ const ROTATE_HEADER: [&str; 3] = [
 pub fn bench(a: &BenchArgs) -> i32 {
     let reps = a.reps.max(1);
     if let Some(n) = a.case.filter(|n| *n >= rows()) {
-        eprintln!("phobos: error: --case {n}: the benchmark has rows 0 to {}", rows() - 1);
+        errln!("phobos: error: --case {n}: the benchmark has rows 0 to {}", rows() - 1);
         return 1;
     }
     let gpu = match Gpu::open() {
         Ok(g) => g,
         Err(e) => {
-            eprintln!("phobos: error: phobos bench needs a GPU: {e}");
+            errln!("phobos: error: phobos bench needs a GPU: {e}");
             return 1;
         }
     };
     if let Some(i) = a.case {
         // One row, in this process: its line only.
         let (line, ok) = row(&gpu, i, reps);
-        println!("{line}");
+        outln!("{line}");
         return if ok { 0 } else { 1 };
     }
     let mut lines = vec![
@@ -72,7 +72,7 @@ pub fn bench(a: &BenchArgs) -> i32 {
         "|---|---|---|---|---|---|---|".into(),
     ];
     for l in &lines {
-        println!("{l}");
+        outln!("{l}");
     }
     let peak = gpu.peak_bandwidth();
     drop(gpu);
@@ -80,7 +80,7 @@ pub fn bench(a: &BenchArgs) -> i32 {
     for i in 0..rows() {
         if i == BENCH.len() {
             for l in ROTATE_HEADER {
-                println!("{l}");
+                outln!("{l}");
                 lines.push(l.into());
             }
         }
@@ -94,19 +94,19 @@ pub fn bench(a: &BenchArgs) -> i32 {
             code = 1;
         }
         for l in printed {
-            println!("{l}");
+            outln!("{l}");
             lines.push(l);
         }
     }
     if let Some(bw) = peak {
         lines.push(format!("data-sheet peak bandwidth: {:.0} GB/s", bw / 1e9));
-        println!("{}", lines.last().expect("just pushed"));
+        outln!("{}", lines.last().expect("just pushed"));
     }
     if let Some(p) = &a.summary {
         let mut text = std::fs::read_to_string(p).unwrap_or_default();
         text.push_str(&(lines.join("\n") + "\n"));
         if let Err(e) = std::fs::write(p, text) {
-            eprintln!("phobos: error: {}: {e}", p.display());
+            errln!("phobos: error: {}: {e}", p.display());
             return 1;
         }
     }

@@ -271,15 +271,15 @@ pub fn usage_error(tool: &str, e: clap::Error) -> i32 {
     let (first, rest) = text.split_once("\n\n").unwrap_or((&text, ""));
     // The message may wrap onto indented lines (`... were not provided:\n  <FILE>`): one line.
     let message = first.trim().strip_prefix("error:").unwrap_or(first).split('\n').map(str::trim).collect::<Vec<_>>().join(" ");
-    eprintln!("{tool}: error: {}", message.trim());
+    errln!("{tool}: error: {}", message.trim());
     if !rest.trim().is_empty() {
-        eprintln!("{}", rest.trim_end());
+        errln!("{}", rest.trim_end());
     }
     1
 }
 
 pub(crate) fn fail(msg: impl std::fmt::Display) -> i32 {
-    eprintln!("phobos: error: {msg}");
+    errln!("phobos: error: {msg}");
     1
 }
 
@@ -309,8 +309,10 @@ fn compile_cmd(mut a: CompileArgs) -> i32 {
     if a.output.as_deref() == Some(std::path::Path::new("-")) {
         a.output = None;
     }
+    // Inputs are never overwritten: the source and the libdevice it links.
+    let inputs: Vec<PathBuf> = [Some(a.file.clone()), a.libdevice.clone()].into_iter().flatten().collect();
     for o in [&a.output, &a.manifest].into_iter().flatten() {
-        if let Err(e) = crate::staged::refuse_overwrite(o, std::slice::from_ref(&a.file)) {
+        if let Err(e) = crate::staged::refuse_overwrite(o, &inputs) {
             return fail(e);
         }
     }
@@ -383,15 +385,16 @@ fn verify_cmd(a: &CompileArgs) -> i32 {
             // Dialect errors read as the source author sees them (no op names).
             let shown: Vec<Diagnostic> = crate::render::render_map(&diags, true);
             for f in crate::verify_diagnostics::check(&filename, &expected, &shown) {
-                eprintln!("{f}");
+                errln!("{f}");
                 ok = false;
             }
         } else {
-            eprint!("{}", crate::render::render_for(&diags, true, &source));
+            err!("{}", crate::render::render_for(&diags, true, &source));
             ok &= !diags.iter().any(|d| d.severity == phobos_ir::diag::Severity::Error);
         }
     }
-    if !a.verify_diagnostics || !outputs.is_empty() {
+    // One part that failed writes nothing: the output is every part's, or none.
+    if ok && (!a.verify_diagnostics || !outputs.is_empty()) {
         let code = write_out(&a.output, &outputs.join("// -----\n"));
         if code != 0 {
             return code;
@@ -438,7 +441,7 @@ fn compile_one(a: &CompileArgs) -> i32 {
         return match phobos_frontend::parse(&src) {
             Ok(ast) => write_out(&a.output, &(serde_json::to_string_pretty(&ast).expect("AST serializes") + "\n")),
             Err(d) => {
-                eprint!("{}", d.render(&src));
+                err!("{}", d.render(&src));
                 1
             }
         };
@@ -447,7 +450,7 @@ fn compile_one(a: &CompileArgs) -> i32 {
     let l1 = match phobos_compiler::front_door::l1_of(&filename, &text, &fopts) {
         Ok(l1) => l1,
         Err(e) => {
-            eprint!("{}", e.rendered);
+            err!("{}", e.rendered);
             return 1;
         }
     };
@@ -499,6 +502,7 @@ fn compile_one(a: &CompileArgs) -> i32 {
     let opts = CompileOptions {
         target,
         dump_dir: a.dump_ir_dir.clone(),
+        inputs: [Some(a.file.clone()), libdevice.clone()].into_iter().flatten().collect(),
         printing,
         print_before: a.mlir_print_ir_before.clone(),
         print_after: a.mlir_print_ir_after.clone(),
@@ -519,7 +523,7 @@ fn compile_one(a: &CompileArgs) -> i32 {
     if !a.remarks {
         diags.retain(|d| d.severity != phobos_ir::diag::Severity::Remark);
     }
-    eprint!("{}", crate::render::render_for(&diags, is_phobos, &source));
+    err!("{}", crate::render::render_for(&diags, is_phobos, &source));
     crate::time_passes::mark(&mut clock, "checks");
     let (out, info) = match result {
         Ok(t) => t,
@@ -549,21 +553,21 @@ fn compile_one(a: &CompileArgs) -> i32 {
         }
         times.sort_by(|x, y| x.partial_cmp(y).expect("no NaN"));
         if let Some(med) = times.get(times.len() / 2) {
-            eprintln!("repeat_median_ms: {med:.3}");
+            errln!("repeat_median_ms: {med:.3}");
         }
     }
     if a.stats {
         if let Some(m) = &module {
             let dynamic: u64 = info.dynamic_shared.values().sum();
             for (k, v) in crate::stats::collect(m.op(), stage, &out, &a.chip, dynamic) {
-                eprintln!("{k}: {v}");
+                errln!("{k}: {v}");
             }
         }
     }
     let code = finish(a, entries, &info.dynamic_shared, &out);
     if let Some(c) = clock.as_mut() {
         c.mark("output");
-        eprint!("{}", c.report());
+        err!("{}", c.report());
     }
     // The process ends here: tearing the module and the MLIR context down would only cost time.
     std::mem::forget(module);
@@ -601,16 +605,21 @@ fn finish(a: &CompileArgs, mut entries: Vec<phobos_frontend::Entry>, dynamic_sha
             return fail(e);
         }
     }
-    if let Err(e) = staged.commit() {
-        return fail(e);
+    // Standard output last among the outputs, before the files are renamed into place: a full
+    // disk or a closed stream there leaves no file half-replaced.
+    let written = staged.commit_after(|| {
+        if let Some(json) = manifest_out {
+            out!("{json}");
+        }
+        if a.output.is_none() {
+            out!("{out}");
+        }
+        crate::out::written()
+    });
+    match written {
+        Ok(()) => 0,
+        Err(e) => fail(e),
     }
-    if let Some(json) = manifest_out {
-        print!("{json}");
-    }
-    if a.output.is_none() {
-        print!("{out}");
-    }
-    0
 }
 
 /// `phobos rotate`: exit 0, 1 (bad input, no device), or 2 (a fault on the simulator).
@@ -633,7 +642,7 @@ fn rotate_cmd(a: &RotateArgs) -> i32 {
             Err(e) => return fail(e.to_string()),
         },
     };
-    eprintln!("backend: {}", device.name());
+    errln!("backend: {}", device.name());
     let opts = match &device {
         Device::Simulator => match phobos_runtime::bind::sim_options("sm_90", &a.sim.bounds()) {
             Ok(o) => crate::api::LaunchOptions { sim: Some(o), ..Default::default() },
@@ -644,21 +653,21 @@ fn rotate_cmd(a: &RotateArgs) -> i32 {
     let report = match crate::rotate::rotate_with_options(&device, &mut arr.data, item, a.by, &opts) {
         Ok(r) => r,
         Err(crate::api::Error::Fault(f)) => {
-            eprintln!("{f}");
+            errln!("{f}");
             return 2;
         }
         Err(e) => return fail(e.to_string()),
     };
     if a.stats {
         // Pinned lines (issue 25): the array's bytes, then the flags' on lines of their own.
-        eprintln!("scheme: {}", report.scheme);
-        eprintln!("launches: {}", report.launches);
+        errln!("scheme: {}", report.scheme);
+        errln!("launches: {}", report.launches);
         if let Some(c) = report.counted {
-            eprintln!("global_bytes_read: {}", c.array_read);
-            eprintln!("global_bytes_written: {}", c.array_written);
-            eprintln!("flag_bytes_read: {}", c.flags_read);
-            eprintln!("flag_bytes_written: {}", c.flags_written);
-            eprintln!("bank_conflicts: {}", c.bank_conflicts);
+            errln!("global_bytes_read: {}", c.array_read);
+            errln!("global_bytes_written: {}", c.array_written);
+            errln!("flag_bytes_read: {}", c.flags_read);
+            errln!("flag_bytes_written: {}", c.flags_written);
+            errln!("bank_conflicts: {}", c.bank_conflicts);
         }
     }
     let bytes = match crate::npy::encode(&arr) {
@@ -666,14 +675,12 @@ fn rotate_cmd(a: &RotateArgs) -> i32 {
         Err(e) => return fail(e),
     };
     if to_stdout {
-        use std::io::Write;
-        return match std::io::stdout().lock().write_all(&bytes) {
-            Ok(()) => 0,
-            Err(e) => fail(format!("stdout: {e}")),
-        };
+        crate::out::stdout_bytes(&bytes);
+        return crate::out::written().map_or_else(fail, |_| 0);
     }
+    // The stats above were written first: if they failed, the output is not written.
     let mut staged = crate::staged::Staged::new();
-    match staged.write(&a.output, &bytes).and_then(|_| staged.commit()) {
+    match staged.write(&a.output, &bytes).and_then(|_| staged.commit_after(crate::out::written)) {
         Ok(()) => 0,
         Err(e) => fail(e),
     }
@@ -688,7 +695,7 @@ pub(crate) fn write_out(dest: &Option<PathBuf>, out: &str) -> i32 {
                 return fail(e);
             }
         }
-        None => print!("{out}"),
+        None => out!("{out}"),
     }
     0
 }

@@ -77,7 +77,9 @@ fn install_panic_hook(tool: &str) {
             .unwrap_or_default();
         let at = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
         let stage = STAGE.text();
-        eprintln!("{tool}: internal error: panicked{at} ({msg}) while {stage}; this is a bug in Phobos: please report it with the input");
+        crate::out::stderr(&format!(
+            "{tool}: internal error: panicked{at} ({msg}) while {stage}; this is a bug in Phobos: please report it with the input\n"
+        ));
         std::process::exit(CRASH_EXIT);
     }));
 }
@@ -111,12 +113,14 @@ pub fn with_big_stack(tool: &'static str, one_arena: bool, f: impl FnOnce() -> i
     tune_malloc(one_arena);
     let t = std::thread::Builder::new().stack_size(256 << 20).spawn(move || {
         install(tool);
-        f()
+        let code = f();
+        // A write that failed turns a success into exit 1, with its message.
+        crate::out::finish(tool, code)
     });
     match t.map(|h| h.join()) {
         Ok(Ok(code)) => code,
         _ => {
-            eprintln!("{tool}: internal error: the compiler thread did not finish");
+            crate::out::stderr(&format!("{tool}: internal error: the compiler thread did not finish\n"));
             CRASH_EXIT
         }
     }

@@ -71,7 +71,7 @@ pub fn explain_cmd(a: &ExplainArgs) -> i32 {
         Ok(e) => e,
         Err(e) => return crate::run_cmd::report(&e),
     };
-    eprint!("{}", e.warnings);
+    err!("{}", e.warnings);
     let to_stdout = a.output.as_deref().is_none_or(|p| p == std::path::Path::new("-"));
     let format = a.format.unwrap_or(if a.output.is_some() { Format::Html } else { Format::Text });
     let out = match format {

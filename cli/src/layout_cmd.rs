@@ -35,11 +35,11 @@ pub struct LayoutArgs {
 pub fn layout_cmd(a: LayoutArgs) -> i32 {
     match run(&a) {
         Ok(out) => {
-            print!("{out}");
+            out!("{out}");
             0
         }
         Err(e) => {
-            eprintln!("phobos: error: {e}");
+            errln!("phobos: error: {e}");
             1
         }
     }

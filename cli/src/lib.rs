@@ -2,6 +2,9 @@
 //! libraries that do the work (`phobos-compiler`, `phobos-runtime`, `phobos-explain`,
 //! `phobos-rotate`, and the embedding API `phobos`). Only this package prints or exits.
 
+// First: its macros (`out!`, `outln!`, `err!`, `errln!`) are used by every module after it.
+#[macro_use]
+pub mod out;
 pub mod bench_cmd;
 pub mod cli;
 pub mod crash;
@@ -33,5 +36,7 @@ pub fn init_logging() {
 
 /// `--mlir-print-ir-before/after` dumps go to stderr, as mlir-opt's do.
 pub fn stderr_sink() -> phobos_passes::external::IrSink {
-    phobos_passes::external::IrSink(std::sync::Arc::new(|s| eprint!("{s}")))
+    phobos_passes::external::IrSink(std::sync::Arc::new(|s| {
+        err!("{s}");
+    }))
 }

@@ -130,14 +130,14 @@ pub fn main(args: Vec<String>) -> i32 {
         Err(e) => return crate::cli::usage_error("phobos-opt", e),
     };
     if m.get_flag("list-passes") {
-        print!("{}", list_passes());
+        out!("{}", list_passes());
         return 0;
     }
     match run(&m) {
         Ok(true) => 0,
         Ok(false) => 1,
         Err(msg) => {
-            eprintln!("phobos-opt: error: {msg}");
+            errln!("phobos-opt: error: {msg}");
             1
         }
     }
@@ -196,7 +196,7 @@ fn run(m: &ArgMatches) -> Result<bool, String> {
     let chunks = if m.get_flag("split-input-file") {
         for (i, line) in text.lines().enumerate() {
             if split::is_near_miss(line) {
-                eprintln!("{filename}:{}:1: warning: near miss with file split marker '// -----'", i + 1);
+                errln!("{filename}:{}:1: warning: near miss with file split marker '// -----'", i + 1);
             }
         }
         split::split(&text)
@@ -220,7 +220,7 @@ fn run(m: &ArgMatches) -> Result<bool, String> {
                 }
                 Err(PipelineRunError::Pipeline(e)) => {
                     // A wrong pipeline is the command's error, not the input's: stop here.
-                    eprintln!("{e}");
+                    errln!("{e}");
                     return Ok(false);
                 }
                 Err(e) => {
@@ -236,13 +236,13 @@ fn run(m: &ArgMatches) -> Result<bool, String> {
                 verify_diagnostics::parse_expectations(&chunk.text).map_err(|(l, c, msg)| format!("{filename}:{l}:{c}: {msg}"))?;
             let failures = verify_diagnostics::check(&filename, &expected, &diags);
             for f in &failures {
-                eprintln!("{f}");
+                errln!("{f}");
             }
             all_ok &= failures.is_empty();
         } else {
             print_diagnostics(&diags, &source);
             if let Some(f) = &failure {
-                eprintln!("phobos-opt: error: {f}");
+                errln!("phobos-opt: error: {f}");
             }
             let has_error = diags.iter().any(|d| d.severity == Severity::Error);
             all_ok &= ok && !has_error;
@@ -252,7 +252,7 @@ fn run(m: &ArgMatches) -> Result<bool, String> {
             if emit_ptx {
                 let ptx = ptx::extract(md.op());
                 if ptx.is_empty() {
-                    eprintln!(
+                    errln!(
                         "phobos-opt: error: no gpu.binary to emit PTX from; end the pipeline with \
                          gpu-module-to-binary{{format=isa}} (phobos-to-ptx does)"
                     );
@@ -260,7 +260,7 @@ fn run(m: &ArgMatches) -> Result<bool, String> {
                 } else if ptx.len() > 1 {
                     // Two PTX modules concatenated are not one PTX file: ptxas rejects the second header.
                     let names: Vec<&str> = ptx.iter().map(|(n, _)| n.as_str()).collect();
-                    eprintln!(
+                    errln!(
                         "phobos-opt: error: --emit=ptx needs one gpu.binary, the module has {} ({}): a PTX file \
                          holds one module",
                         ptx.len(),
@@ -297,6 +297,6 @@ fn run(m: &ArgMatches) -> Result<bool, String> {
 /// Prints diagnostics to stderr with the source line and a caret, as mlir-opt does.
 pub fn print_diagnostics(diags: &[Diagnostic], source: &dyn Fn(&str) -> Option<String>) {
     for d in diags {
-        eprint!("{}", d.render_with_source(source));
+        err!("{}", d.render_with_source(source));
     }
 }

@@ -96,7 +96,7 @@ pub fn run(req: &RunRequest) -> Result<(), RunError> {
     let session = Session::new(true).map_err(|e| RunError::Usage(e.to_string()))?;
     let fopts = phobos_frontend::Options { no_fma: req.no_fma, fast_math: req.fast_math, ..Default::default() };
     let loaded = front_door::load_file(&session, &req.file, req.kernel.as_deref(), &req.chip, &fopts)?;
-    eprint!("{}", loaded.warnings);
+    err!("{}", loaded.warnings);
     // No tensor written back may replace an input (the source, or an --arg array in --out).
     let inputs: Vec<PathBuf> = std::iter::once(req.file.clone()).chain(req.args.iter().map(|(_, p)| p.clone())).collect();
     for p in &loaded.sig.params {
@@ -107,11 +107,11 @@ pub fn run(req: &RunRequest) -> Result<(), RunError> {
     let arrays = read_arrays(&req.args).map_err(RunError::Usage)?;
     let opts = match &device {
         Device::Cuda(gpu) => {
-            eprintln!("backend: cuda ({}, {})", gpu.name, gpu.chip);
+            errln!("backend: cuda ({}, {})", gpu.name, gpu.chip);
             LaunchOptions::default()
         }
         _ => {
-            eprintln!("backend: sim");
+            errln!("backend: sim");
             LaunchOptions { sim: Some(sim_options(&req.chip, &req.sim).map_err(RunError::Usage)?), ..Default::default() }
         }
     };
@@ -120,14 +120,14 @@ pub fn run(req: &RunRequest) -> Result<(), RunError> {
         match &run.report.stats {
             Some(stats) => {
                 let secs = run.report.ms / 1e3;
-                eprintln!("sim_ms: {:.3}", run.report.ms);
-                eprintln!("ctas: {}", stats.ctas);
-                eprintln!("warp_instructions: {}", stats.warp_insts);
-                eprintln!("thread_instructions: {}", stats.thread_insts);
-                eprintln!("thread_instructions_per_s: {:.0}", stats.thread_insts as f64 / secs.max(1e-9));
-                eprintln!("bank_conflicts: {}", stats.bank_conflicts);
+                errln!("sim_ms: {:.3}", run.report.ms);
+                errln!("ctas: {}", stats.ctas);
+                errln!("warp_instructions: {}", stats.warp_insts);
+                errln!("thread_instructions: {}", stats.thread_insts);
+                errln!("thread_instructions_per_s: {:.0}", stats.thread_insts as f64 / secs.max(1e-9));
+                errln!("bank_conflicts: {}", stats.bank_conflicts);
             }
-            None => eprintln!("gpu_ms: {:.3}", run.report.ms),
+            None => errln!("gpu_ms: {:.3}", run.report.ms),
         }
     }
     // Every tensor is written, or none: temporaries renamed into place at the end. Names are
@@ -141,7 +141,8 @@ pub fn run(req: &RunRequest) -> Result<(), RunError> {
         let bytes = npy::encode(&arr).map_err(RunError::Usage)?;
         staged.write(&req.out.join(format!("{name}.npy")), &bytes).map_err(RunError::Usage)?;
     }
-    staged.commit().map_err(RunError::Usage)
+    // The stats above were written first: if they failed, no tensor is written.
+    staged.commit_after(crate::out::written).map_err(RunError::Usage)
 }
 
 /// Opens the backend a request asks for: `cuda` fails with the reason when there is no usable
@@ -159,12 +160,12 @@ pub fn choose_backend(b: Backend) -> Result<Device, RunError> {
 /// Prints why a run or an explain stopped; returns its exit code.
 pub fn report(e: &RunError) -> i32 {
     match e {
-        RunError::Usage(m) => eprintln!("phobos: error: {m}"),
-        RunError::Located(m) | RunError::Fault(m) => eprintln!("{m}"),
+        RunError::Usage(m) => errln!("phobos: error: {m}"),
+        RunError::Located(m) | RunError::Fault(m) => errln!("{m}"),
         RunError::Compile { diagnostics, failure } => {
-            eprint!("{diagnostics}");
+            err!("{diagnostics}");
             if let Some(m) = failure {
-                eprintln!("phobos: error: {m}");
+                errln!("phobos: error: {m}");
             }
         }
     }

@@ -275,14 +275,14 @@ pub struct SelftestArgs {
 pub fn selftest(a: &SelftestArgs) -> i32 {
     let cases = small_cases();
     if let Some(n) = a.case.filter(|n| *n >= cases.len()) {
-        eprintln!("phobos: error: --case {n}: the self-test has cases 0 to {}", cases.len() - 1);
+        errln!("phobos: error: --case {n}: the self-test has cases 0 to {}", cases.len() - 1);
         return 1;
     }
     let gpu = if a.gpu {
         match Gpu::open() {
             Ok(g) => Some(g),
             Err(e) => {
-                eprintln!("phobos: error: selftest --gpu: {e}");
+                errln!("phobos: error: selftest --gpu: {e}");
                 return 1;
             }
         }
@@ -299,7 +299,7 @@ pub fn selftest(a: &SelftestArgs) -> i32 {
         let how =
             if isolate { format!(", each case in its own process ({} s limit)", a.case_timeout.as_secs_f64()) } else { String::new() };
         lines.push(format!("phobos selftest ({}) on {on}{how}", crate::cache::BUILD_ID));
-        println!("{}", lines[0]);
+        outln!("{}", lines[0]);
     }
     if isolate {
         drop(gpu);
@@ -310,19 +310,19 @@ pub fn selftest(a: &SelftestArgs) -> i32 {
             }
             let child = crate::isolate::run(&args, a.case_timeout);
             for l in child.lines.iter().filter(|l| l.starts_with("PASS ") || l.starts_with("FAIL ")) {
-                println!("{l}");
+                outln!("{l}");
                 lines.push(l.clone());
             }
             if let Some(why) = child.trouble {
                 lines.push(format!("FAIL {} (case {i}): {why}", c.name));
-                println!("{}", lines.last().expect("just pushed"));
+                outln!("{}", lines.last().expect("just pushed"));
             }
         }
     } else {
         let session = match Session::new(true) {
             Ok(s) => s,
             Err(e) => {
-                eprintln!("phobos: error: {e}");
+                errln!("phobos: error: {e}");
                 return 1;
             }
         };
@@ -336,11 +336,11 @@ pub fn selftest(a: &SelftestArgs) -> i32 {
     if a.case.is_none() {
         let passed = lines.iter().filter(|l| l.starts_with("PASS ")).count();
         lines.push(format!("passed: {passed} failed: {failed}"));
-        println!("{}", lines.last().expect("just pushed"));
+        outln!("{}", lines.last().expect("just pushed"));
     }
     if let Some(p) = &a.summary {
         if let Err(e) = std::fs::write(p, lines.join("\n") + "\n") {
-            eprintln!("phobos: error: {}: {e}", p.display());
+            errln!("phobos: error: {}: {e}", p.display());
             return 1;
         }
     }
@@ -359,7 +359,7 @@ fn run_case(session: &Session, c: &Case, gpu: Option<&Gpu>, chip: &str, lines: &
             Ok(detail) => format!("PASS {what}: {detail}"),
             Err(detail) => format!("FAIL {what}: {detail}"),
         });
-        println!("{}", lines.last().expect("just pushed"));
+        outln!("{}", lines.last().expect("just pushed"));
     };
     let (module, sig) = match load(session, c, chip) {
         Ok(m) => m,

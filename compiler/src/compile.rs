@@ -45,6 +45,8 @@ pub struct CompileOptions {
     pub target: Target,
     /// Write the IR after every pass, one numbered file per pass, into this directory.
     pub dump_dir: Option<PathBuf>,
+    /// Files a dump may not replace (the compile's inputs: the source, libdevice).
+    pub inputs: Vec<PathBuf>,
     /// Keep the module's text at the input and after each stage ([`Lowered::stages`]).
     pub keep_stages: bool,
     /// Keep the IR after every pass ([`Lowered::passes`]).
@@ -212,7 +214,7 @@ fn lower_into(
         }
     }
     if let Some(dir) = &opts.dump_dir {
-        write_dumps(dir, &input, &info.passes)?;
+        write_dumps(dir, &input, &info.passes, &opts.inputs)?;
     }
     result?;
     if stage == Stage::Ptx && !resolved(session, module, &sites) {
@@ -263,14 +265,16 @@ pub fn resolved(session: &Session, module: &OwnedModule, sites: &[(String, Optio
 
 /// Writes `dir/00-l1-input.mlir`, then one numbered file per pass, in run order:
 /// `01-simt-convert-lane-to-gpu.mlir`, ...
-pub fn write_dumps(dir: &Path, input: &str, passes: &[PassIr]) -> Result<(), CompileError> {
+pub fn write_dumps(dir: &Path, input: &str, passes: &[PassIr], inputs: &[PathBuf]) -> Result<(), CompileError> {
     let io = |e: std::io::Error, p: &Path| CompileError::Io(format!("{}: {e}", p.display()));
     std::fs::create_dir_all(dir).map_err(|e| io(e, dir))?;
-    let first = dir.join("00-l1-input.mlir");
-    std::fs::write(&first, input).map_err(|e| io(e, &first))?;
-    for (i, p) in passes.iter().enumerate() {
-        let dest = dir.join(format!("{:02}-{}-{}.mlir", i + 1, p.stage.name(), p.pass));
-        std::fs::write(&dest, &p.ir).map_err(|e| io(e, &dest))?;
+    let names = std::iter::once(("00-l1-input.mlir".to_string(), input))
+        .chain(passes.iter().enumerate().map(|(i, p)| (format!("{:02}-{}-{}.mlir", i + 1, p.stage.name(), p.pass), p.ir.as_str())));
+    for (name, ir) in names {
+        let dest = dir.join(name);
+        // An input kept in the dump directory under a dump's name is never replaced.
+        crate::staged::refuse_overwrite(&dest, inputs).map_err(CompileError::Io)?;
+        std::fs::write(&dest, ir).map_err(|e| io(e, &dest))?;
     }
     Ok(())
 }

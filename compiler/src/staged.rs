@@ -21,10 +21,27 @@ pub fn refuse_overwrite(dest: &Path, inputs: &[PathBuf]) -> Result<(), String> {
     Ok(())
 }
 
+/// The file `path` names, whatever the spelling (`./x`, `sub/../x`, a link): its directory
+/// resolved, then its name (the file itself resolved when it exists).
+fn identity(path: &Path) -> PathBuf {
+    if let Ok(p) = std::fs::canonicalize(path) {
+        return p;
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    match (std::fs::canonicalize(dir), path.file_name()) {
+        (Ok(d), Some(n)) => d.join(n),
+        _ => path.to_path_buf(),
+    }
+}
+
 /// Files waiting to be renamed into place.
 #[derive(Default)]
 pub struct Staged {
-    files: Vec<(PathBuf, PathBuf)>,
+    /// (temporary, destination, the destination's identity)
+    files: Vec<(PathBuf, PathBuf, PathBuf)>,
     /// Destinations that are not regular files (`/dev/null`, a pipe, a terminal): written in
     /// place at commit, since renaming over one would replace the device with a regular file.
     special: Vec<(PathBuf, Vec<u8>)>,
@@ -37,13 +54,14 @@ impl Staged {
 
     /// Writes `bytes` to a temporary beside `dest`.
     pub fn write(&mut self, dest: &Path, bytes: &[u8]) -> Result<(), String> {
+        // Two outputs for one file (by any spelling) would share a temporary, or the second
+        // would replace the first: refused before anything is written.
         if std::fs::metadata(dest).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
             self.special.push((dest.to_path_buf(), bytes.to_vec()));
             return Ok(());
         }
-        // Two files for one destination would share a temporary: the second rename fails after
-        // the first landed.
-        if self.files.iter().any(|(_, d)| d == dest) {
+        let id = identity(dest);
+        if self.files.iter().any(|(_, _, i)| *i == id) {
             return Err(format!("{}: written twice by one command", dest.display()));
         }
         let name = dest.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
@@ -52,25 +70,33 @@ impl Staged {
             let _ = std::fs::remove_file(&tmp);
             format!("{}: {e}", dest.display())
         })?;
-        self.files.push((tmp, dest.to_path_buf()));
+        self.files.push((tmp, dest.to_path_buf(), id));
         Ok(())
     }
 
-    /// Renames every temporary into place, after checking that every destination can be
-    /// replaced (a rename within one directory fails for little else).
-    pub fn commit(mut self) -> Result<(), String> {
+    /// [`Staged::commit_after`] with nothing more to write.
+    pub fn commit(self) -> Result<(), String> {
+        self.commit_after(|| Ok(()))
+    }
+
+    /// Writes the special files, then runs `last` (what the command writes to its standard
+    /// streams), and only when both succeeded renames every temporary into place: an output
+    /// that cannot be written leaves every destination as it was.
+    pub fn commit_after(mut self, last: impl FnOnce() -> Result<(), String>) -> Result<(), String> {
         // A destination a file cannot replace fails the whole commit before anything moves.
-        if let Some((_, dest)) = self.files.iter().find(|(_, d)| d.is_dir()) {
+        if let Some((_, dest, _)) = self.files.iter().find(|(_, d, _)| d.is_dir()) {
             return Err(format!("{}: is a directory", dest.display()));
         }
-        for (tmp, dest) in std::mem::take(&mut self.files) {
+        for (dest, bytes) in std::mem::take(&mut self.special) {
+            std::fs::write(&dest, bytes).map_err(|e| format!("{}: {e}", dest.display()))?;
+        }
+        last()?;
+        // A rename within one directory fails for little else than the checks above.
+        for (tmp, dest, _) in std::mem::take(&mut self.files) {
             if let Err(e) = std::fs::rename(&tmp, &dest) {
                 let _ = std::fs::remove_file(&tmp);
                 return Err(format!("{}: {e}", dest.display()));
             }
-        }
-        for (dest, bytes) in std::mem::take(&mut self.special) {
-            std::fs::write(&dest, bytes).map_err(|e| format!("{}: {e}", dest.display()))?;
         }
         Ok(())
     }
@@ -78,7 +104,7 @@ impl Staged {
 
 impl Drop for Staged {
     fn drop(&mut self) {
-        for (tmp, _) in &self.files {
+        for (tmp, _, _) in &self.files {
             let _ = std::fs::remove_file(tmp);
         }
     }

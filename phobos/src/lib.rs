@@ -194,7 +194,7 @@ impl Compiler {
         });
         if let Some(dir) = &opts.dump_dir {
             let input = lowered.stages.first().map(|(_, t)| t.as_str()).unwrap_or_default();
-            compile::write_dumps(dir, input, &lowered.passes).map_err(|e| self.failed(e, source))?;
+            compile::write_dumps(dir, input, &lowered.passes, &[]).map_err(|e| self.failed(e, source))?;
         }
         if let Err(e) = result {
             let ir = lowered.stages.iter().take(1).map(|(s, t)| (s.name().to_string(), t.clone()));

@@ -1,8 +1,10 @@
 //! `phobos-opt`: see `phobos_cli::opt`.
 
 fn main() {
+    // First: a closed standard stream is noted before any file can take its descriptor.
+    phobos_cli::out::init();
     if let Err(e) = phobos_compiler::env::check() {
-        eprintln!("phobos-opt: error: {e}");
+        phobos_cli::errln!("phobos-opt: error: {e}");
         std::process::exit(1);
     }
     phobos_cli::init_logging();

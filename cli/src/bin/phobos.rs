@@ -1,9 +1,11 @@
 //! `phobos`: see `phobos_cli::cli`.
 
 fn main() {
+    // First: a closed standard stream is noted before any file can take its descriptor.
+    phobos_cli::out::init();
     phobos_cli::time_passes::started();
     if let Err(e) = phobos_compiler::env::check() {
-        eprintln!("phobos: error: {e}");
+        phobos_cli::errln!("phobos: error: {e}");
         std::process::exit(1);
     }
     phobos_cli::init_logging();

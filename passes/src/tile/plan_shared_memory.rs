@@ -141,6 +141,11 @@ pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
             }
             c.set_attr("offset", module.ctx().int_attr(i64t, off as i64));
         }
+        // A function whose tiles were lowered already (views of the dynamic shared memory, as
+        // in the compiler's own dumps) keeps the plan it carries: there is nothing to place.
+        if copies.is_empty() {
+            total = total.max(f.int_attr("phobos.dynamic_shared_bytes").unwrap_or(0).max(0) as u64);
+        }
         f.set_attr("phobos.dynamic_shared_bytes", module.ctx().int_attr(i64t, total as i64));
         // Step 3. The chip's limits.
         if static_bytes > crate::target::SHARED_DEFAULT || static_bytes + total > limit {

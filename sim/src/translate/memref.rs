@@ -30,6 +30,16 @@ impl<'a> Tr<'a> {
                 let (elem, _) =
                     prim_of(ty.element()).ok_or_else(|| Unsupported { message: "view element type".into(), loc: op.loc().src() })?;
                 let n: i64 = ty.shape().iter().map(|d| d.unwrap_or(0)).product();
+                let end = (shift as i128) + n as i128 * elem.bytes() as i128;
+                if shift < 0 || end > self.dynamic_bytes as i128 {
+                    return unsupported(
+                        op,
+                        format!(
+                            "memref.view of bytes [{shift}, {end}) of the dynamic shared memory, but the kernel declares {} (phobos.dynamic_shared_bytes)",
+                            self.dynamic_bytes
+                        ),
+                    );
+                }
                 let name = op.str_attr("phobos.name").map(|n| format!("tile {n}")).unwrap_or_else(|| "a tile".into());
                 self.memrefs.push(MemRef {
                     src: MemSrc::Shared { offset: offset + shift as u32, bytes: (n as u32) * elem.bytes() as u32 },

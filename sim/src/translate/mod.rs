@@ -91,6 +91,9 @@ struct Tr<'a> {
     private_bytes: u32,
     /// External zero-length workgroup globals: the dynamic shared memory's base.
     dynamic: Vec<String>,
+    /// Bytes of dynamic shared memory the kernel declares (`phobos.dynamic_shared_bytes`): what
+    /// its views may reach.
+    dynamic_bytes: u32,
     inline_stack: Vec<String>,
     /// Where `func.return` puts its values while inlining.
     ret_slots: Vec<Vec<Slot>>,
@@ -171,6 +174,7 @@ pub fn translate<'a>(module: Op<'a>, name: &str) -> R<Kernel> {
         shared_bytes: 0,
         private_bytes: 0,
         dynamic: Vec::new(),
+        dynamic_bytes: dynamic_shared,
         inline_stack: Vec::new(),
         ret_slots: Vec::new(),
     };

@@ -69,3 +69,19 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// A kernel whose tiles were lowered already (views of the dynamic shared memory, as in the
+// compiler's own dumps after convert-tile-to-gpu) keeps the plan it carries.
+// CHECK-LABEL: gpu.func @lowered_tiles
+// CHECK-SAME: phobos.dynamic_shared_bytes = 1024 : i64
+gpu.module @m {
+  memref.global @__phobos_dynamic_smem : memref<0xi8, #gpu.address_space<workgroup>> {alignment = 16 : i64}
+  gpu.func @lowered_tiles() kernel attributes {phobos.dynamic_shared_bytes = 1024 : i64} {
+    %c0 = arith.constant 0 : index
+    %base = memref.get_global @__phobos_dynamic_smem : memref<0xi8, #gpu.address_space<workgroup>>
+    %v = memref.view %base[%c0][] : memref<0xi8, #gpu.address_space<workgroup>> to memref<256xf32, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
