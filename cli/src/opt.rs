@@ -212,6 +212,11 @@ fn run(m: &ArgMatches) -> Result<bool, String> {
         let mut ok = module.as_ref().is_some_and(|md| phobos_dialects::verify(md.op(), &session.diags));
         // Step 2. Run the pipeline.
         let mut failure = None;
+        // Strings NVPTX trusts (it aborts on a bad one) are checked before a pipeline reaches it.
+        let reaches_nvptx = pipeline.as_ref().is_some_and(|(p, _)| p.contains("gpu-module-to-binary") || p.contains("phobos-to-ptx"));
+        if let (true, true, Some(md)) = (ok, reaches_nvptx, module.as_ref()) {
+            ok = crate::compile::backend_strings_ok(&session, md);
+        }
         if let (true, Some(md), Some((p, _))) = (ok, module.as_ref(), pipeline.as_ref()) {
             match run_pipeline(&session, md, p, &cfg, &printing) {
                 // A PTX that calls a function nothing defines is never emitted.

@@ -42,13 +42,21 @@ pub fn key(parts: &[&str]) -> String {
     out
 }
 
+/// The largest entry a compile reads (a PTX of the biggest kernels is a few MB): a larger file
+/// is a miss, as is one that is not a regular file (a FIFO would block every compile, a link to
+/// `/dev/zero` read without end).
+pub const MAX_ENTRY_BYTES: u64 = 64 << 20;
+
 /// The cache directory (not created): `PHOBOS_CACHE_DIR`, `$XDG_CACHE_HOME/phobos` or
-/// `~/.cache/phobos`.
+/// `~/.cache/phobos`; none (no cache) when `PHOBOS_CACHE_DIR` is set but empty, or when it is
+/// unset and `XDG_CACHE_HOME` and `HOME` are unset, empty or relative (XDG's rule): never the
+/// current directory by accident.
 pub fn dir() -> Option<PathBuf> {
-    crate::env::get("PHOBOS_CACHE_DIR")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("XDG_CACHE_HOME").map(|d| PathBuf::from(d).join("phobos")))
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache").join("phobos")))
+    if let Some(d) = crate::env::get("PHOBOS_CACHE_DIR") {
+        return (!d.is_empty()).then(|| PathBuf::from(d));
+    }
+    let absolute = |v: &str| std::env::var_os(v).map(PathBuf::from).filter(|p| p.is_absolute());
+    absolute("XDG_CACHE_HOME").map(|d| d.join("phobos")).or_else(|| absolute("HOME").map(|h| h.join(".cache").join("phobos")))
 }
 
 impl Cache {
@@ -64,8 +72,23 @@ impl Cache {
     fn path(&self, key: &str) -> PathBuf {
         self.dir.join(format!("{key}.json"))
     }
+    /// The entry under `key`; a miss when there is none, or it is not a regular file of at most
+    /// [`MAX_ENTRY_BYTES`], or it does not parse.
     pub fn get(&self, key: &str) -> Option<Entry> {
-        let text = std::fs::read(self.path(key)).ok()?;
+        use std::io::Read;
+        use std::os::unix::fs::OpenOptionsExt;
+        let path = self.path(key);
+        let regular = |m: &std::fs::Metadata| m.is_file() && m.len() <= MAX_ENTRY_BYTES;
+        if !std::fs::metadata(&path).is_ok_and(|m| regular(&m)) {
+            return None;
+        }
+        // Non-blocking, and checked again once open: the file may have been replaced since.
+        let f = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(&path).ok()?;
+        if !f.metadata().is_ok_and(|m| regular(&m)) {
+            return None;
+        }
+        let mut text = Vec::new();
+        f.take(MAX_ENTRY_BYTES + 1).read_to_end(&mut text).ok()?;
         serde_json::from_slice(&text).ok()
     }
     /// Stores `entry`; a cache that cannot be written is skipped (with a log line).

@@ -185,6 +185,11 @@ fn lower_into(
         steps.extend(backend_pipelines(stage, backend_target));
         for i in 0..steps.len() {
             let (reached, pipeline) = steps[i].clone();
+            // Strings NVPTX trusts (it aborts on a bad one): checked, located, before it runs.
+            if reached == Stage::Ptx && !backend_strings_ok(session, module) {
+                result = Err(CompileError::Invalid);
+                break;
+            }
             let t0 = std::time::Instant::now();
             result = run_stage(session, module, &pipeline, opts, reached, keep_passes, &mut info.passes);
             if let Some(t) = &opts.timings {
@@ -224,6 +229,32 @@ fn lower_into(
         return Err(CompileError::Invalid);
     }
     Ok(())
+}
+
+/// The synchronization scopes NVPTX knows (`syncscope("...")` on an LLVM fence, atomic, load or
+/// store); any other aborts the back end ("NVPTX backend does not support syncscope").
+pub const NVPTX_SYNCSCOPES: [&str; 5] = ["", "singlethread", "block", "cluster", "device"];
+
+/// Whether every string the NVPTX back end trusts without checking is one it knows; reports
+/// each that is not, located at its op.
+pub fn backend_strings_ok(session: &Session, module: &OwnedModule) -> bool {
+    let mut ok = true;
+    for op in module.op().walk() {
+        if let Some(scope) = op.str_attr("syncscope") {
+            if !NVPTX_SYNCSCOPES.contains(&scope.as_str()) {
+                session.diags.emit(Diagnostic::error_at(
+                    op.loc(),
+                    format!(
+                        "'{}' has syncscope(\"{scope}\"), which NVPTX does not know; the scopes are {}",
+                        op.name(),
+                        NVPTX_SYNCSCOPES.iter().map(|s| format!("\"{s}\"")).collect::<Vec<_>>().join(", ")
+                    ),
+                ));
+                ok = false;
+            }
+        }
+    }
+    ok
 }
 
 /// Whether a SIMT-level module has an op that lowers to a libdevice call: a `math` op other

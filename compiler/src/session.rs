@@ -71,11 +71,47 @@ impl Session {
             module = OwnedModule::parse(&self.ctx, &wrapped, filename);
             produced = self.diags.take();
         }
+        if module.is_none() && !produced.iter().any(|d| d.severity == Severity::Error) {
+            // MLIR's parser fails silently on an IRDL op written in custom form: say where.
+            produced.push(silent_parse_failure(text, filename));
+        }
         for d in before.into_iter().chain(produced) {
             self.diags.emit(d);
         }
         module
     }
+}
+
+/// The error for a parse that failed with no message: a Phobos op in custom form (IRDL gives
+/// its ops the generic form only), located at its name, or else a plain located error.
+fn silent_parse_failure(text: &str, filename: &str) -> Diagnostic {
+    let at = |line: usize, col: usize| Some(phobos_ir::SrcLoc { file: filename.to_string(), line: line as u32, col: col as u32 });
+    for (i, l) in text.lines().enumerate() {
+        let code = l.split("//").next().unwrap_or("");
+        for dialect in ["lane.", "cta.", "tile.", "layout."] {
+            let mut from = 0;
+            while let Some(p) = code[from..].find(dialect).map(|p| p + from) {
+                from = p + dialect.len();
+                // An op name in custom form: not quoted, not part of a longer name, followed by
+                // its own name.
+                let before = code[..p].chars().last();
+                let name: String = code[p..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '.').collect();
+                if matches!(before, Some('"' | '_' | '.' | '@' | '%' | '#' | '!')) || before.is_some_and(|c| c.is_ascii_alphanumeric()) {
+                    continue;
+                }
+                if name.len() > dialect.len() {
+                    return Diagnostic::new(
+                        Severity::Error,
+                        at(i + 1, p + 1),
+                        format!(
+                            "'{name}' is written in custom form, which Phobos's ops do not have (IRDL defines them): write it in generic form, \"{name}\"(operands) {{attributes}} : (operand types) -> result types"
+                        ),
+                    );
+                }
+            }
+        }
+    }
+    Diagnostic::new(Severity::Error, at(1, 1), "the MLIR parser rejected the input without saying why".to_string())
 }
 
 /// MLIR's parser recurses per level of `(`, `[` and `{`, and slows down quadratically on deep

@@ -155,6 +155,17 @@ pub fn read(path: &std::path::Path) -> Result<Array, String> {
             format!("{p}: unsupported dtype '{shown}' (bool, int8-64, uint8-64, float16-64)")
         }
     })?;
+    // NumPy's own limit, zero sizes counted as 1: the item size times the sizes stays within
+    // 2^63 - 1 bytes. Beyond it NumPy refuses the array (even an empty one), so a file of it
+    // could be read here but not written back for NumPy.
+    let numpy_bytes = shape.iter().try_fold(dtype.bytes() as u64, |acc, d| acc.checked_mul((*d).max(1)));
+    if numpy_bytes.is_none_or(|b| b > i64::MAX as u64) {
+        return Err(format!(
+            "{p}: shape {} of {} is too big for NumPy (its item size times its sizes, zeros counted as 1, passes 2^63 - 1 bytes)",
+            shape_text(&shape),
+            dtype.numpy()
+        ));
+    }
     // The element count must fit and the data must hold it: a hostile header can claim 2^64
     // elements over no data.
     let want = shape.iter().try_fold(1u64, |acc, d| acc.checked_mul(*d)).and_then(|c| c.checked_mul(dtype.bytes() as u64));
