@@ -221,6 +221,9 @@ fn lower_into(
     if let Some(dir) = &opts.dump_dir {
         write_dumps(dir, &input, &info.passes, &opts.inputs)?;
     }
+    if result.is_err() {
+        relocate_l1_errors(session, &sites);
+    }
     result?;
     if stage == Stage::Ptx && !resolved(session, module, &sites) {
         return Err(CompileError::Invalid);
@@ -229,6 +232,32 @@ fn lower_into(
         return Err(CompileError::Invalid);
     }
     Ok(())
+}
+
+/// Errors MLIR reports at a source's L1 text (`NAME.phobos.l1.mlir`, a file that does not
+/// exist: a gpu.module's own location) are moved to the source's first kernel; a libdevice that
+/// fails to load says so in Phobos's words, once (not again as "an error happened while
+/// serializing the module").
+fn relocate_l1_errors(session: &Session, sites: &[(String, Option<phobos_ir::SrcLoc>)]) {
+    let site = sites.iter().find_map(|(_, l)| l.clone());
+    let mut libdevice_failed = false;
+    let mut out = Vec::new();
+    for mut d in session.diags.take() {
+        if d.loc.as_ref().is_some_and(|l| l.file.ends_with(".phobos.l1.mlir")) {
+            d.loc = site.clone();
+        }
+        if let Some(rest) = d.message.strip_prefix("Failed loading file from ") {
+            let (path, why) = rest.split_once(", error: ").unwrap_or((rest, "it is not a bitcode module"));
+            d.message = format!("libdevice '{path}' cannot be linked: {why}");
+            libdevice_failed = true;
+        } else if libdevice_failed && d.message.starts_with("An error happened while serializing the module") {
+            continue;
+        }
+        out.push(d);
+    }
+    for d in out {
+        session.diags.emit(d);
+    }
 }
 
 /// The synchronization scopes NVPTX knows (`syncscope("...")` on an LLVM fence, atomic, load or

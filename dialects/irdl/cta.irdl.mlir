@@ -12,9 +12,10 @@ irdl.dialect @cta {
     %i32 = irdl.is i32
     %i64 = irdl.is i64
     %f16 = irdl.is f16
+    %bf16 = irdl.is bf16
     %f32 = irdl.is f32
     %f64 = irdl.is f64
-    %t = irdl.any_of(%i1, %i8, %i16, %i32, %i64, %f16, %f32, %f64)
+    %t = irdl.any_of(%i1, %i8, %i16, %i32, %i64, %f16, %bf16, %f32, %f64)
     %sum = irdl.is "sum"
     %max = irdl.is "max"
     %min = irdl.is "min"
@@ -34,9 +35,10 @@ irdl.dialect @cta {
     %i32 = irdl.is i32
     %i64 = irdl.is i64
     %f16 = irdl.is f16
+    %bf16 = irdl.is bf16
     %f32 = irdl.is f32
     %f64 = irdl.is f64
-    %t = irdl.any_of(%i8, %i16, %i32, %i64, %f16, %f32, %f64)
+    %t = irdl.any_of(%i8, %i16, %i32, %i64, %f16, %bf16, %f32, %f64)
     %r = irdl.is i32
     irdl.operands(value: %t)
     irdl.results(thread: %r)
@@ -50,9 +52,10 @@ irdl.dialect @cta {
     %i32 = irdl.is i32
     %i64 = irdl.is i64
     %f16 = irdl.is f16
+    %bf16 = irdl.is bf16
     %f32 = irdl.is f32
     %f64 = irdl.is f64
-    %t = irdl.any_of(%i1, %i8, %i16, %i32, %i64, %f16, %f32, %f64)
+    %t = irdl.any_of(%i1, %i8, %i16, %i32, %i64, %f16, %bf16, %f32, %f64)
     %body = irdl.region
     irdl.operands(value: %t)
     irdl.results(result: %t)

@@ -13,9 +13,10 @@ irdl.dialect @lane {
     %i32 = irdl.is i32
     %i64 = irdl.is i64
     %f16 = irdl.is f16
+    %bf16 = irdl.is bf16
     %f32 = irdl.is f32
     %f64 = irdl.is f64
-    %t = irdl.any_of(%i1, %i8, %i16, %i32, %i64, %f16, %f32, %f64)
+    %t = irdl.any_of(%i1, %i8, %i16, %i32, %i64, %f16, %bf16, %f32, %f64)
     %sum = irdl.is "sum"
     %max = irdl.is "max"
     %min = irdl.is "min"
@@ -35,9 +36,10 @@ irdl.dialect @lane {
     %i32 = irdl.is i32
     %i64 = irdl.is i64
     %f16 = irdl.is f16
+    %bf16 = irdl.is bf16
     %f32 = irdl.is f32
     %f64 = irdl.is f64
-    %t = irdl.any_of(%i8, %i16, %i32, %i64, %f16, %f32, %f64)
+    %t = irdl.any_of(%i8, %i16, %i32, %i64, %f16, %bf16, %f32, %f64)
     %r = irdl.is i32
     irdl.operands(value: %t)
     irdl.results(lane: %r)
@@ -51,9 +53,10 @@ irdl.dialect @lane {
     %i32 = irdl.is i32
     %i64 = irdl.is i64
     %f16 = irdl.is f16
+    %bf16 = irdl.is bf16
     %f32 = irdl.is f32
     %f64 = irdl.is f64
-    %t = irdl.any_of(%i8, %i16, %i32, %i64, %f16, %f32, %f64)
+    %t = irdl.any_of(%i8, %i16, %i32, %i64, %f16, %bf16, %f32, %f64)
     %r = irdl.is i32
     irdl.operands(value: %t)
     irdl.results(lane: %r)
@@ -69,9 +72,10 @@ irdl.dialect @lane {
     %i32 = irdl.is i32
     %i64 = irdl.is i64
     %f16 = irdl.is f16
+    %bf16 = irdl.is bf16
     %f32 = irdl.is f32
     %f64 = irdl.is f64
-    %t = irdl.any_of(%i1, %i8, %i16, %i32, %i64, %f16, %f32, %f64)
+    %t = irdl.any_of(%i1, %i8, %i16, %i32, %i64, %f16, %bf16, %f32, %f64)
     %body = irdl.region
     irdl.operands(value: %t)
     irdl.results(result: %t)
@@ -89,9 +93,10 @@ irdl.dialect @lane {
     %i32 = irdl.is i32
     %i64 = irdl.is i64
     %f16 = irdl.is f16
+    %bf16 = irdl.is bf16
     %f32 = irdl.is f32
     %f64 = irdl.is f64
-    %t = irdl.any_of(%i1, %i8, %i16, %i32, %i64, %f16, %f32, %f64)
+    %t = irdl.any_of(%i1, %i8, %i16, %i32, %i64, %f16, %bf16, %f32, %f64)
     %o = irdl.is i32
     %from = irdl.is "from"
     %xor = irdl.is "xor"

@@ -118,9 +118,7 @@ impl Target {
         }
         target::chip(&t.chip)?;
         if let Some(l) = &t.libdevice {
-            if !std::path::Path::new(l).is_file() {
-                return Err(format!("libdevice '{l}' does not exist"));
-            }
+            check_libdevice(l)?;
         }
         Ok(t)
     }
@@ -132,6 +130,26 @@ impl Target {
         }
         s
     }
+}
+
+/// Checks that `path` can be linked as libdevice: a regular file of LLVM bitcode (raw, or in
+/// its wrapper), so that a wrong path is an error naming it instead of the linker's.
+pub fn check_libdevice(path: &str) -> Result<(), String> {
+    use std::io::Read;
+    let meta = std::fs::metadata(path).map_err(|_| format!("libdevice '{path}' does not exist"))?;
+    if !meta.is_file() {
+        return Err(format!("libdevice '{path}' is not a regular file"));
+    }
+    let mut magic = [0u8; 4];
+    let read = std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut magic));
+    if let Err(e) = read {
+        return Err(format!("libdevice '{path}' cannot be read as LLVM bitcode: {e}"));
+    }
+    // `BC` 0xC0DE, or the bitcode wrapper's 0x0B17C0DE (little endian).
+    if magic != *b"BC\xC0\xDE" && magic != [0xDE, 0xC0, 0x17, 0x0B] {
+        return Err(format!("libdevice '{path}' is not LLVM bitcode (libdevice.10.bc is; third_party/install.sh installs one)"));
+    }
+    Ok(())
 }
 
 /// The upstream pipeline from L2 to the LLVM dialect (notes §1.1); with `lineinfo`, every

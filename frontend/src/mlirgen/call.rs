@@ -175,6 +175,11 @@ impl<'a> Gen<'a> {
                     "arith.sitofp"
                 } else if to.is_int() {
                     "arith.fptosi"
+                } else if to.bits() == from.bits() {
+                    // f16 <-> bf16: through f32, which holds both exactly (one rounding).
+                    let f32t = v.ty.with_elem(Scalar::F32);
+                    let wide = self.emit(format!("arith.extf {} : {fm} to {}", v.s, f32t.mlir()), f32t, span);
+                    return Ok(Value::V(self.emit(format!("arith.truncf {} : {} to {tm}", wide.s, f32t.mlir()), rt, span)));
                 } else if to.bits() > from.bits() {
                     "arith.extf"
                 } else {

@@ -147,15 +147,37 @@ pub fn generate(file: &File, src: &Source, opts: &Options) -> std::result::Resul
             errors.push(Diag::error(Span::default(), format!("-D {name}={v}: a dimension is from 0 to 2^31-1")));
         }
     }
+    for k in &kernels {
+        if let Some(why) = unusable_entry_name(&k.name.name) {
+            errors.push(Diag::error(k.name.span, format!("a kernel cannot be named '{}': {why}", k.name.name)));
+        }
+    }
     if !errors.is_empty() {
         return Err(errors);
     }
     let mut body = String::new();
-    let mut entries = Vec::new();
+    let mut entries: Vec<Entry> = Vec::new();
     for k in kernels {
         match kernel(k, &fns, src, opts) {
             Ok(parts) => {
                 for (text, entry) in parts {
+                    // An entry's name is a symbol of the PTX: one per name in the file.
+                    let clash =
+                        entries.iter().any(|e| e.name == entry.name) || (entry.name != entry.kernel && seen.contains_key(&entry.name));
+                    if clash {
+                        let mut d = Diag::error(
+                            k.name.span,
+                            format!(
+                                "kernel '{}' has an entry named '{}', which another entry or definition of this file is named too",
+                                k.name.name, entry.name
+                            ),
+                        );
+                        if let Some(at) = seen.get(&entry.name) {
+                            d = d.note(*at, "defined here");
+                        }
+                        errors.push(d);
+                        continue;
+                    }
                     body.push_str(&text);
                     entries.push(entry);
                 }
@@ -168,6 +190,21 @@ pub fn generate(file: &File, src: &Source, opts: &Options) -> std::result::Resul
     }
     let mlir = format!("module {{\n  gpu.module @phobos {{\n{body}  }}\n}}\n");
     Ok(Output { mlir, entries })
+}
+
+/// Why `name` cannot name a PTX entry, if it cannot: PTX's identifiers after a leading `_`
+/// need another character, `WARP_SZ` is a predefined PTX identifier, and names beginning with
+/// `__phobos` or `__nv_` are the compiler's and libdevice's symbols.
+fn unusable_entry_name(name: &str) -> Option<String> {
+    if name == "_" {
+        return Some("PTX names need a letter or digit after a leading underscore".into());
+    }
+    if name == "WARP_SZ" {
+        return Some("WARP_SZ is a predefined identifier of PTX".into());
+    }
+    ["__phobos", "__nv_"].iter().find(|p| name.starts_with(*p)).map(|p| {
+        format!("names beginning with '{p}' are reserved for the {} symbols", if *p == "__nv_" { "libdevice's" } else { "compiler's own" })
+    })
 }
 
 /// Attribute values of one kernel.
@@ -253,6 +290,9 @@ fn kernel_attrs(k: &Kernel) -> Result<KernelAttrs> {
                         let v = const_of(e, "an @autotune value")?;
                         if v <= 0 || v > i32::MAX as i64 {
                             return Err(Diag::error(e.span, format!("an @autotune value must be from 1 to 2^31-1, got {v}")));
+                        }
+                        if vs.contains(&v) {
+                            return Err(Diag::error(e.span, format!("@autotune lists {v} twice for {}", d.name)));
                         }
                         vs.push(v);
                     }
