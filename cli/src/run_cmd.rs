@@ -105,17 +105,13 @@ pub fn run(req: &RunRequest) -> Result<(), RunError> {
         }
     }
     let arrays = read_arrays(&req.args).map_err(RunError::Usage)?;
-    let opts = match &device {
-        Device::Cuda(gpu) => {
-            errln!("backend: cuda ({}, {})", gpu.name, gpu.chip);
-            LaunchOptions::default()
-        }
-        _ => {
-            errln!("backend: sim");
-            LaunchOptions { sim: Some(sim_options(&req.chip, &req.sim).map_err(RunError::Usage)?), ..Default::default() }
-        }
+    let (opts, backend) = match &device {
+        Device::Cuda(gpu) => (LaunchOptions::default(), format!("cuda ({}, {})", gpu.name, gpu.chip)),
+        _ => (LaunchOptions { sim: Some(sim_options(&req.chip, &req.sim).map_err(RunError::Usage)?), ..Default::default() }, "sim".into()),
     };
     let run = front_door::execute(&session, &loaded.module, &loaded.sig, &arrays, &req.defines, req.grid, &device, &req.chip, &opts)?;
+    // Said once the launch ran: the first line of a failure is its error.
+    errln!("backend: {backend}");
     if req.stats {
         match &run.report.stats {
             Some(stats) => {

@@ -30,6 +30,55 @@ pub fn render_for(diags: &[Diagnostic], is_phobos: bool, source: &dyn Fn(&str) -
     render_map(diags, is_phobos).iter().map(|d| d.render_with_source(source)).collect()
 }
 
+/// A message about IR in the words of a `.phobos` author: an MLIR op named in parentheses, `(gpu.lane_id)`,
+/// goes (the text before it already says what it is), and the type `i1` reads `bool`.
+pub fn in_source_words(message: &str) -> String {
+    const DIALECTS: [&str; 13] =
+        ["gpu", "memref", "arith", "vector", "scf", "math", "nvvm", "lane", "cta", "tile", "layout", "func", "llvm"];
+    let is_op = |s: &str| {
+        s.split_once('.').is_some_and(|(d, rest)| {
+            DIALECTS.contains(&d)
+                && !rest.is_empty()
+                && rest.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '.')
+        })
+    };
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(i) = rest.find(" (") {
+        let after = &rest[i + 2..];
+        match after.find(')') {
+            Some(j) if is_op(&after[..j]) => {
+                out.push_str(&rest[..i]);
+                rest = &after[j + 1..];
+            }
+            _ => {
+                out.push_str(&rest[..i + 2]);
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    // `i1` as a word (not `i16`, `%i1`): the language's `bool`.
+    let mut words = String::with_capacity(out.len());
+    let bytes = out.as_bytes();
+    let mut k = 0;
+    while k < out.len() {
+        let boundary_before = k == 0 || !(bytes[k - 1].is_ascii_alphanumeric() || bytes[k - 1] == b'_' || bytes[k - 1] == b'%');
+        if boundary_before
+            && out[k..].starts_with("i1")
+            && out[k + 2..].chars().next().is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_'))
+        {
+            words.push_str("bool");
+            k += 2;
+        } else {
+            let c = out[k..].chars().next().expect("in bounds");
+            words.push(c);
+            k += c.len_utf8();
+        }
+    }
+    words
+}
+
 /// The diagnostics as a .phobos author reads them (see [`render_for`]).
 pub fn render_map(diags: &[Diagnostic], is_phobos: bool) -> Vec<Diagnostic> {
     let strip = |d: &Diagnostic| -> Diagnostic {
@@ -38,6 +87,7 @@ pub fn render_map(diags: &[Diagnostic], is_phobos: bool) -> Vec<Diagnostic> {
             if let Some(rest) = d.message.strip_prefix('\'').and_then(|m| m.split_once("' op ")).map(|(_, r)| r.to_string()) {
                 d.message = rest;
             }
+            d.message = in_source_words(&d.message);
             // Control flow as the source spells it.
             for (ir, src) in [
                 ("enclosing scf.if", "enclosing if"),
@@ -56,4 +106,20 @@ pub fn render_map(diags: &[Diagnostic], is_phobos: bool) -> Vec<Diagnostic> {
         d
     };
     diags.iter().map(strip).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::in_source_words;
+
+    #[test]
+    fn op_names_and_i1_read_in_the_languages_words() {
+        assert_eq!(in_source_words("'ctx.lane < 3' depends on the lane id (gpu.lane_id)"), "'ctx.lane < 3' depends on the lane id");
+        assert_eq!(in_source_words("a load (memref.load) of global memory"), "a load of global memory");
+        assert_eq!(in_source_words("expected i1, found i16 (see above)"), "expected bool, found i16 (see above)");
+        assert_eq!(in_source_words("%i1 and i1x and (i1)"), "%i1 and i1x and (bool)");
+        // Parentheses that hold no op stay.
+        assert_eq!(in_source_words("f(x) (at most 32) (foo.bar)"), "f(x) (at most 32) (foo.bar)");
+        assert_eq!(in_source_words("unclosed (gpu.lane_id"), "unclosed (gpu.lane_id");
+    }
 }

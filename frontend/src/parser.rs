@@ -408,9 +408,12 @@ impl Parser {
     }
 
     fn type_name(&mut self) -> Result<TypeName> {
-        let id = self.ident("a type (i8, i16, i32, i64, f16, f32, f64 or bool)")?;
+        // "i8, i16, ..., f64 or bool": every name of TYPES.
+        let (last, rest) = TYPES.split_last().expect("types");
+        let listed = format!("{} or {last}", rest.join(", "));
+        let id = self.ident(&format!("a type ({listed})"))?;
         if !TYPES.contains(&id.name.as_str()) {
-            return Err(Diag::error(id.span, format!("unknown type '{}' (expected i8, i16, i32, i64, f16, f32, f64 or bool)", id.name)));
+            return Err(Diag::error(id.span, format!("unknown type '{}' (expected {listed})", id.name)));
         }
         Ok(TypeName { name: id.name, span: id.span })
     }

@@ -43,7 +43,15 @@ pub fn resolve(text: &str, threads: i64, items: i64) -> Result<Map, String> {
     } else if map.size() != n {
         return Err(format!("layout \"{text}\" has {} positions; {threads} threads with {items} items each have {n}", map.size()));
     }
-    check_space(&map, Space::ThreadValue).map_err(|e| format!("layout \"{text}\" is not a bijection onto [0, {n}): {e}"))?;
+    // The check's message names the layout and says what fails ("L is not a bijection onto
+    // [0, n): ..."): the layout as the user wrote it, then that, once.
+    check_space(&map, Space::ThreadValue).map_err(|e| {
+        let e = e.to_string();
+        match e.strip_prefix(&map.to_string()) {
+            Some(why) => format!("layout \"{text}\"{why}"),
+            None => format!("layout \"{text}\": {e}"),
+        }
+    })?;
     Ok(map)
 }
 
@@ -99,6 +107,7 @@ mod tests {
     fn bad_layouts_are_named() {
         let e = resolve("(32,2):(1,1)", 32, 2).unwrap_err();
         assert!(e.contains("is not a bijection onto [0, 64)"), "{e}");
+        assert_eq!(e.matches("is not a bijection").count(), 1, "the clause once: {e}");
         let e = resolve("(64,2):(2,1)", 32, 2).unwrap_err();
         assert!(e.contains("has shape (64,2)"), "{e}");
         assert!(resolve("(32,2", 32, 2).is_err());

@@ -125,6 +125,9 @@ impl Target {
 
     fn options(&self) -> String {
         let mut s = format!("chip={} O={}", self.chip, self.opt_level);
+        if let Some(f) = target::chip(&self.chip).ok().map(|c| c.features).filter(|f| !f.is_empty()) {
+            s.push_str(&format!(" features={f}"));
+        }
         if let Some(l) = &self.libdevice {
             s.push_str(&format!(" l={l}"));
         }

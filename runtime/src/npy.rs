@@ -166,21 +166,18 @@ pub fn read(path: &std::path::Path) -> Result<Array, String> {
             dtype.numpy()
         ));
     }
-    // The element count must fit and the data must hold it: a hostile header can claim 2^64
-    // elements over no data.
-    let want = shape.iter().try_fold(1u64, |acc, d| acc.checked_mul(*d)).and_then(|c| c.checked_mul(dtype.bytes() as u64));
-    let data = match want {
-        None => return Err(format!("{p}: shape {} has more elements than fit in memory", shape_text(&shape))),
-        Some(w) if w > data.len() as u64 => {
-            return Err(format!(
-                "{p}: shape {} of {} needs {w} bytes of data, but the file has {}",
-                shape_text(&shape),
-                dtype.numpy(),
-                data.len()
-            ))
-        }
-        Some(w) => &data[..w as usize],
-    };
+    // The data must hold the elements: a hostile header can claim 2^62 elements over no data.
+    // (Their bytes fit in u64: at most NumPy's count above.)
+    let want = shape.iter().product::<u64>() * dtype.bytes() as u64;
+    if want > data.len() as u64 {
+        return Err(format!(
+            "{p}: shape {} of {} needs {want} bytes of data, but the file has {}",
+            shape_text(&shape),
+            dtype.numpy(),
+            data.len()
+        ));
+    }
+    let data = &data[..want as usize];
     let data = if dtype == Dtype::Bool { data.iter().map(|b| (*b != 0) as u8).collect() } else { data.to_vec() };
     Ok(Array { dtype, shape, data })
 }

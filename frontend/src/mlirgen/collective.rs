@@ -20,6 +20,10 @@ impl<'a> Gen<'a> {
         }
         let width_val = match width {
             Some(w) => match self.expr(&w.value)? {
+                // Checked here, before it is an i32 attribute (which 2^31 and 2^32 would wrap).
+                Value::Int(v) if !(1..=32).contains(&v) || (v & (v - 1)) != 0 => {
+                    return Err(Diag::error(w.value.span, format!("width must be a power of two from 1 to 32, got {v}")));
+                }
                 Value::Int(v) => Some(v),
                 _ => {
                     return Err(Diag::error(w.value.span, "width must fold to a compile-time constant (a power of two dividing ctx.lanes)"))

@@ -25,16 +25,38 @@ pub fn fget(ty: Prim, v: u64) -> f64 {
     }
 }
 
-/// A float as bits of `ty`, correctly rounded.
+/// A float as bits of `ty`, correctly rounded (once, to nearest even, as PTX's `cvt.rn`).
 #[inline(always)]
 pub fn fput(ty: Prim, v: f64) -> u64 {
     match ty {
         Prim::F32 => (v as f32).to_bits() as u64,
         Prim::F64 => v.to_bits(),
-        Prim::F16 => half::f16::from_f64(v).to_bits() as u64,
-        Prim::BF16 => half::bf16::from_f64(v).to_bits() as u64,
+        // `half`'s conversions from f64 go through f32 (two roundings) or drop low bits: round
+        // here to a value the format holds exactly, which then converts exactly.
+        Prim::F16 => half::f16::from_f64(round_to_format(v, 5, 10)).to_bits() as u64,
+        Prim::BF16 => half::bf16::from_f64(round_to_format(v, 8, 7)).to_bits() as u64,
         _ => (v as i64 as u64) & ty.mask(),
     }
+}
+
+/// `v` rounded once, to nearest even, to a binary format with `exp_bits` of exponent and
+/// `man_bits` of fraction (subnormals and overflow to infinity included), as an f64 (which holds
+/// every value of such a format exactly).
+pub fn round_to_format(v: f64, exp_bits: i32, man_bits: i32) -> f64 {
+    if !v.is_finite() || v == 0.0 {
+        return v;
+    }
+    let emax = (1 << (exp_bits - 1)) - 1;
+    let emin = 1 - emax;
+    let a = v.abs();
+    // The exponent of `a` (a = m 2^e, 1 <= m < 2), from its bits: f64 subnormals are far below
+    // any format here.
+    let e = ((a.to_bits() >> 52) as i32 - 1023).max(emin);
+    let quantum = 2f64.powi(e - man_bits);
+    // Scaling by a power of two is exact, and so is the product back.
+    let r = (a / quantum).round_ties_even() * quantum;
+    let r = if r >= 2f64.powi(emax + 1) { f64::INFINITY } else { r };
+    r.copysign(v)
 }
 
 /// `a * b + c` rounded once to `ty` (f32 and f64 exactly as `fma.rn`; f16 and bf16 through an
@@ -271,5 +293,37 @@ pub(super) fn ptx_shfl(kind: ShflKind, lane: u32, b: u32, c: u32) -> (u32, bool)
         (j as u32, true)
     } else {
         (lane, false)
+    }
+}
+
+#[cfg(test)]
+mod round_tests {
+    use super::*;
+
+    /// Every f16 and bf16 halfway point, and the values just beside it, round once from f64 as
+    /// `cvt.rn` does: checked against exact rational rounding of the bit patterns.
+    #[test]
+    fn f64_to_f16_and_bf16_round_once() {
+        // The case: just past the halfway point between -231.25 and -231.375.
+        assert_eq!(fget(Prim::F16, fput(Prim::F16, -231.31250119019325)), -231.375);
+        assert_eq!(fget(Prim::F16, fput(Prim::F16, -231.3125)), -231.25, "a tie goes to even");
+        for (ty, bits) in [(Prim::F16, 0x7c00u16), (Prim::BF16, 0x7f80)] {
+            for b in 0..bits - 1 {
+                let (lo, hi) = (fget(ty, b as u64), fget(ty, b as u64 + 1));
+                let mid = (lo + hi) / 2.0; // exact in f64
+                let below = mid - mid.abs() * 1e-12 - f64::MIN_POSITIVE;
+                let above = mid + mid.abs() * 1e-12 + f64::MIN_POSITIVE;
+                assert_eq!(fput(ty, below), b as u64, "{ty:?} below the midpoint of {b:#x}");
+                assert_eq!(fput(ty, above), b as u64 + 1, "{ty:?} above the midpoint of {b:#x}");
+                let even = if b % 2 == 0 { b } else { b + 1 };
+                assert_eq!(fput(ty, mid), even as u64, "{ty:?} the midpoint of {b:#x} goes to even");
+                assert_eq!(fput(ty, -above), (b as u64 + 1) | 0x8000, "{ty:?} negative");
+            }
+        }
+        assert_eq!(fput(Prim::F16, 65520.0), 0x7c00, "the halfway point past the largest f16 is infinity");
+        assert_eq!(fput(Prim::F16, 65519.99), 0x7bff);
+        assert!(fget(Prim::BF16, fput(Prim::BF16, f64::NAN)).is_nan());
+        assert_eq!(fput(Prim::F16, 1e-30), 0, "below half the smallest subnormal");
+        assert_eq!(fput(Prim::F16, -0.0), 0x8000);
     }
 }

@@ -59,7 +59,9 @@ impl std::fmt::Display for Fault {
         if let Some(t) = self.thread {
             write!(f, ", thread ({}, {}, {})", t[0], t[1], t[2])?;
         }
-        if !self.op.is_empty() {
+        // The op, for IR written by hand; a .phobos author reads the source line instead.
+        let source = self.loc.as_ref().is_some_and(|l| l.file.ends_with(".phobos"));
+        if !self.op.is_empty() && !source {
             write!(f, ", at `{}`", self.op)?;
         }
         Ok(())
