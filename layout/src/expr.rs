@@ -249,7 +249,19 @@ fn arity(f: &str, args: &[Value], n: usize) -> Result<()> {
     Ok(())
 }
 
-fn call(f: &str, mut args: Vec<Value>) -> Result<Value> {
+/// `f(args)`, its result within the limits every layout keeps (sizes and strides up to 2^32,
+/// values below 2^62): a composition of two valid layouts can pass them, and the result must
+/// be a layout Phobos reads back.
+fn call(f: &str, args: Vec<Value>) -> Result<Value> {
+    let v = call_unchecked(f, args)?;
+    if let Value::Map(Map::Layout(l)) = &v {
+        Layout::new(l.shape.clone(), l.stride.clone())
+            .map_err(|e| crate::LayoutError::Invalid(format!("the result of {f} is out of range: {}", e.to_string().trim_start_matches("invalid layout: "))))?;
+    }
+    Ok(v)
+}
+
+fn call_unchecked(f: &str, mut args: Vec<Value>) -> Result<Value> {
     type Op2 = fn(&Map, &Tiler) -> Result<Map>;
     let binary: Option<Op2> = match f {
         "compose" => Some(ops::compose_by_mode),

@@ -31,9 +31,9 @@ pub fn touches_space(op: Op, space: u32) -> bool {
     op.walk().into_iter().any(|o| access(o).is_some_and(|a| a.mem.ty().memory_space() == space))
 }
 
-/// Bytes of a static memref type.
+/// Bytes of a static memref type; `u64::MAX` when they pass 2^64 (more than any chip holds, so
+/// the shared-memory plan refuses it instead of wrapping to a small size).
 pub fn bytes_of(t: Ty) -> u64 {
-    let n: i64 = t.shape().iter().map(|d| d.unwrap_or(0)).product();
     let eb = t.element().scalar().map(|s| s.bits().div_ceil(8) as u64).unwrap_or(4);
-    n.max(0) as u64 * eb
+    t.shape().iter().try_fold(eb, |acc, d| acc.checked_mul(d.unwrap_or(0).max(0) as u64)).unwrap_or(u64::MAX)
 }

@@ -93,7 +93,7 @@ pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
             }
         }
     }
-    let static_bytes: u64 = statics.iter().map(|s| s.1).sum();
+    let static_bytes: u64 = statics.iter().fold(0u64, |a, s| a.saturating_add(s.1));
     let mut failed = false;
     for f in body.ops().filter(|o| o.is("gpu.func")) {
         let copies: Vec<Op> = f.walk().into_iter().filter(|o| o.is("tile.copy") || o.is("tile.alloc")).collect();
@@ -114,21 +114,22 @@ pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
         let mut total = 0u64;
         let i64t = module.ctx().i(64);
         for (c, start, end, bytes) in &tiles {
-            let mut live: Vec<(u64, u64)> = placed.iter().filter(|p| p.0 <= *end && *start <= p.1).map(|p| (p.2, p.2 + p.3)).collect();
+            let mut live: Vec<(u64, u64)> = placed.iter().filter(|p| p.0 <= *end && *start <= p.1).map(|p| (p.2, p.2.saturating_add(p.3))).collect();
             live.sort();
             let mut off = 0u64;
             for (s, e) in live {
-                if off + bytes <= s {
+                if off.saturating_add(*bytes) <= s {
                     break;
                 }
                 off = off.max(e.div_ceil(16) * 16);
             }
             placed.push((*start, *end, off, *bytes));
-            total = total.max(off + bytes);
+            total = total.max(off.saturating_add(*bytes));
             // The plan is a remark when a buffer is placed (the pipeline plans twice, with the
             // same result, and says so once): `phobos explain` draws it, `--remarks` prints it.
             // An offset the input carried is replaced by the plan's.
-            if c.int_attr("offset") != Some(off as i64) {
+            // (A size that saturated gets the limit's error below instead.)
+            if c.int_attr("offset") != Some(off as i64) && *bytes != u64::MAX {
                 let shape = c.result(0).ty().shape().iter().map(|d| d.unwrap_or(0).to_string()).collect::<Vec<_>>().join("x");
                 let what = PlanEntry {
                     name: phobos_dialects::tile::buffer_name(*c),
@@ -148,22 +149,26 @@ pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
         }
         f.set_attr("phobos.dynamic_shared_bytes", module.ctx().int_attr(i64t, total as i64));
         // Step 3. The chip's limits.
-        if static_bytes > crate::target::SHARED_DEFAULT || static_bytes + total > limit {
+        if static_bytes > crate::target::SHARED_DEFAULT || static_bytes.saturating_add(total) > limit {
+            // A size that passed 2^64 saturated (memory::bytes_of): said so, not as 2^64 - 1.
+            let n = |b: u64| if b == u64::MAX { "2^64 or more".to_string() } else { b.to_string() };
             let mut d = Diagnostic::op_error(
                 f,
                 format!(
-                    "needs {} bytes of shared memory ({static_bytes} static, {total} dynamic), more than {chip} allows ({} static, {limit} in all)",
-                    static_bytes + total,
+                    "needs {} bytes of shared memory ({} static, {} dynamic), more than {chip} allows ({} static, {limit} in all)",
+                    n(static_bytes.saturating_add(total)),
+                    n(static_bytes),
+                    n(total),
                     crate::target::SHARED_DEFAULT
                 ),
             );
             for (c, _, _, bytes) in &tiles {
                 let kind = if c.is("tile.alloc") { "buffer" } else { "tile" };
                 let name = c.str_attr("name").map(|n| format!("{kind} '{n}'")).unwrap_or_else(|| format!("a {kind}"));
-                d.notes.push(Diagnostic::new(Severity::Note, c.loc().src(), format!("{name}: {bytes} bytes")));
+                d.notes.push(Diagnostic::new(Severity::Note, c.loc().src(), format!("{name}: {} bytes", n(*bytes))));
             }
             for (name, bytes, g) in &statics {
-                d.notes.push(Diagnostic::new(Severity::Note, g.loc().src(), format!("{name}: {bytes} bytes (static)")));
+                d.notes.push(Diagnostic::new(Severity::Note, g.loc().src(), format!("{name}: {} bytes (static)", n(*bytes))));
             }
             cx.diags.emit(d);
             failed = true;
