@@ -255,8 +255,12 @@ fn arity(f: &str, args: &[Value], n: usize) -> Result<()> {
 fn call(f: &str, args: Vec<Value>) -> Result<Value> {
     let v = call_unchecked(f, args)?;
     if let Value::Map(Map::Layout(l)) = &v {
-        Layout::new(l.shape.clone(), l.stride.clone())
-            .map_err(|e| crate::LayoutError::Invalid(format!("the result of {f} is out of range: {}", e.to_string().trim_start_matches("invalid layout: "))))?;
+        Layout::new(l.shape.clone(), l.stride.clone()).map_err(|e| {
+            crate::LayoutError::Invalid(format!(
+                "the result of {f} is out of range: {}",
+                e.to_string().trim_start_matches("invalid layout: ")
+            ))
+        })?;
     }
     Ok(v)
 }

@@ -114,7 +114,8 @@ pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
         let mut total = 0u64;
         let i64t = module.ctx().i(64);
         for (c, start, end, bytes) in &tiles {
-            let mut live: Vec<(u64, u64)> = placed.iter().filter(|p| p.0 <= *end && *start <= p.1).map(|p| (p.2, p.2.saturating_add(p.3))).collect();
+            let mut live: Vec<(u64, u64)> =
+                placed.iter().filter(|p| p.0 <= *end && *start <= p.1).map(|p| (p.2, p.2.saturating_add(p.3))).collect();
             live.sort();
             let mut off = 0u64;
             for (s, e) in live {

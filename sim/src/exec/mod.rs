@@ -299,6 +299,7 @@ fn run_with(
         }
     }
     let read_only: Vec<bool> = written.iter().map(|w| !w).collect();
+    let launch_insts = std::sync::atomic::AtomicU64::new(0);
     if !talks && trace.is_none() {
         let context = || Ctx {
             k,
@@ -311,11 +312,27 @@ fn run_with(
             writes: 0,
             ordering: None,
             trace: None,
+            launch_insts: &launch_insts,
+            flushed: 0,
+            over_bound: false,
         };
         return schedule::independent(opts.host_threads.max(1), &grid, context).map(|s| (s, None));
     }
-    let mut ctx =
-        Ctx { k, bufs: &global, read_only: &read_only, arg_buf, launch, opts, stats: Stats::default(), writes: 0, ordering, trace };
+    let mut ctx = Ctx {
+        k,
+        bufs: &global,
+        read_only: &read_only,
+        arg_buf,
+        launch,
+        opts,
+        stats: Stats::default(),
+        writes: 0,
+        ordering,
+        trace,
+        launch_insts: &launch_insts,
+        flushed: 0,
+        over_bound: false,
+    };
     schedule::in_turn(&mut ctx, &grid)?;
     Ok((ctx.stats, ctx.trace))
 }

@@ -48,16 +48,23 @@ impl Ctx<'_> {
     /// `faults`, in the order met. Returns whether anything ran.
     fn round(&mut self, resident: &mut [Cta], faults: &mut Vec<(usize, Fault)>) -> bool {
         let mut progressed = false;
-        'ctas: for (ci, cta) in resident.iter_mut().enumerate() {
-            for wi in 0..cta.warps.len() {
-                if cta.warps[wi].status == Status::Ready {
-                    if let Err(f) = self.step(cta, wi, self.opts.slice) {
+        'ctas: for ci in 0..resident.len() {
+            for wi in 0..resident[ci].warps.len() {
+                if resident[ci].warps[wi].status == Status::Ready {
+                    if let Err(f) = self.step(&mut resident[ci], wi, self.opts.slice) {
                         faults.push((ci, f));
                         continue 'ctas;
                     }
                     progressed = true;
+                    // Past the launch's bound (this thread's or another's instructions): the
+                    // fault of the lowest CTA still running, resident first.
+                    if self.past_launch_bound() {
+                        faults.push((0, self.runaway(&resident[0])));
+                        return progressed;
+                    }
                 }
             }
+            let cta = &mut resident[ci];
             match self.open_barrier(cta) {
                 Ok(opened) => progressed |= opened,
                 Err(f) => faults.push((ci, f)),

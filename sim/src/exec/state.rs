@@ -93,6 +93,13 @@ pub(super) struct Ctx<'a> {
     pub(super) ordering: Option<super::ordering::Ordering>,
     /// The record of the picked CTA (`phobos explain`), when asked for.
     pub(super) trace: Option<super::trace::Trace>,
+    /// Warp instructions the launch ran, all threads together (this context adds its own at
+    /// the end of each slice): the launch's bound is on this sum, whatever the thread count.
+    pub(super) launch_insts: &'a std::sync::atomic::AtomicU64,
+    /// How much of `stats.warp_insts` is already in `launch_insts`.
+    pub(super) flushed: u64,
+    /// The launch's bound was passed during the last slice.
+    pub(super) over_bound: bool,
 }
 
 #[inline(always)]

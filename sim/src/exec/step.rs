@@ -26,45 +26,73 @@ impl Ctx<'_> {
         w.progress.stalled = false;
         let result = self.step_inner(cta, &mut w, insts, budget);
         cta.warps[wi] = w;
+        // This slice's instructions join the launch's count.
+        let ran = self.stats.warp_insts - self.flushed;
+        self.launch_insts.fetch_add(ran, std::sync::atomic::Ordering::Relaxed);
+        self.flushed = self.stats.warp_insts;
         result
+    }
+
+    /// Whether the launch ran more warp instructions than its bound, all threads together.
+    pub(super) fn past_launch_bound(&self) -> bool {
+        self.over_bound || self.launch_insts.load(std::sync::atomic::Ordering::Relaxed) > self.opts.max_launch_insts
+    }
+
+    /// The fault of a launch past its bound, named the same whatever the thread count: at the
+    /// first warp of `cta` (the lowest-numbered CTA still running) that has not returned, in
+    /// the loop it spins in.
+    pub(super) fn runaway(&self, cta: &Cta) -> Fault {
+        let insts = &self.k.insts;
+        let w = cta.warps.iter().find(|w| w.status != Status::Done).unwrap_or(&cta.warps[0]);
+        let others = cta.warps.iter().find_map(|o| o.progress.last_loop);
+        let pc = w.pc.min(insts.len().saturating_sub(1));
+        let loc = w
+            .progress
+            .last_loop
+            .or(others)
+            .or_else(|| (0..=pc).rev().find_map(|p| insts.get(p).and_then(inst_loc)))
+            .or_else(|| insts[pc..].iter().find_map(inst_loc));
+        let message = format!(
+            "the launch ran {} warp instructions in all without finishing: a spin loop that never ends, or a kernel larger than the bound (--max-launch-instructions raises it)",
+            self.opts.max_launch_insts
+        );
+        self.fault(FaultKind::Deadlock, cta, Some((w, w.live.trailing_zeros().min(31) as usize)), loc, message)
     }
 
     pub(super) fn step_inner(&mut self, cta: &mut Cta, w: &mut Warp, insts: &[Inst], budget: u64) -> Result<(), Fault> {
         let mut left = budget;
         // The CTA is the same for the whole slice: one check for the trace, not one per step.
         let traced = self.traced(cta);
+        // The launch's bound, as this slice may reach it: what the launch has left, counting
+        // this context's instructions not yet added.
+        let ran = self.launch_insts.load(std::sync::atomic::Ordering::Relaxed) + (self.stats.warp_insts - self.flushed);
+        let launch_limit = self.stats.warp_insts + self.opts.max_launch_insts.saturating_sub(ran);
         while left > 0 {
             if w.pc >= insts.len() {
                 w.status = Status::Done;
+                return Ok(());
+            }
+            if self.stats.warp_insts >= launch_limit {
+                // The scheduler reports it, for the lowest CTA still running.
+                self.over_bound = true;
                 return Ok(());
             }
             left -= 1;
             w.insts += 1;
             self.stats.warp_insts += 1;
             self.stats.thread_insts += w.mask.count_ones() as u64;
-            let launch_bound = self.stats.warp_insts > self.opts.max_launch_insts;
-            if launch_bound || w.insts > self.opts.max_warp_insts {
-                // The loop this warp spins in, else (for the launch's bound) one its CTA's other
-                // warps spin in, as a warp that has just started has run none, else where it is.
-                let others = if launch_bound { cta.warps.iter().find_map(|o| o.progress.last_loop) } else { None };
+            if w.insts > self.opts.max_warp_insts {
+                // The loop this warp spins in, else where it is.
                 let loc = w
                     .progress
                     .last_loop
-                    .or(others)
                     .or_else(|| (0..=w.pc).rev().find_map(|p| inst_loc(&insts[p])))
                     .or_else(|| insts[w.pc..].iter().find_map(inst_loc));
-                let message = if launch_bound {
-                    format!(
-                        "the launch ran {} warp instructions in all without finishing: a spin loop that never ends, or a kernel larger than the bound (--max-launch-instructions raises it)",
-                        self.opts.max_launch_insts
-                    )
-                } else {
-                    let place = if w.progress.last_loop.is_some() { "in this loop " } else { "" };
-                    format!(
-                        "warp {} ran {} instructions {place}without finishing: a spin loop that never ends, or a wait on a CTA that is not resident (--max-warp-instructions raises the bound)",
-                        w.index, self.opts.max_warp_insts
-                    )
-                };
+                let place = if w.progress.last_loop.is_some() { "in this loop " } else { "" };
+                let message = format!(
+                    "warp {} ran {} instructions {place}without finishing: a spin loop that never ends, or a wait on a CTA that is not resident (--max-warp-instructions raises the bound)",
+                    w.index, self.opts.max_warp_insts
+                );
                 return Err(self.fault(FaultKind::Deadlock, cta, Some((w, w.mask.trailing_zeros().min(31) as usize)), loc, message));
             }
             let mask = w.mask;
