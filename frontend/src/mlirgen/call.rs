@@ -222,11 +222,32 @@ impl<'a> Gen<'a> {
         if self.inline_chain.len() >= MAX_INLINE_DEPTH {
             return Err(Diag::error(span, format!("fn calls nest deeper than {MAX_INLINE_DEPTH} levels: {}", chain(self))));
         }
-        self.inlined_nodes += expr_nodes(&fd.body);
+        let nodes = expr_nodes(&fd.body);
+        self.inlined_nodes += nodes;
         if self.inlined_nodes > MAX_INLINED_NODES {
             return Err(Diag::error(
                 span,
                 format!("inlining fn calls grows this kernel past {MAX_INLINED_NODES} expression nodes (at {}); call fewer functions or reuse a value with let", chain(self)),
+            ));
+        }
+        // A body over a run works on each of its elements.
+        let width = vals
+            .iter()
+            .map(|v| match v {
+                Value::Run(r) => r.len as usize,
+                Value::V(v) | Value::Array(v) => v.ty.lanes.unwrap_or(1) as usize,
+                Value::Int(_) | Value::Float(_) => 1,
+            })
+            .max()
+            .unwrap_or(1);
+        self.inlined_elements = self.inlined_elements.saturating_add(nodes.saturating_mul(width));
+        if self.inlined_elements > MAX_INLINED_ELEMENTS {
+            return Err(Diag::error(
+                span,
+                format!(
+                    "inlining fn calls grows this kernel past {MAX_INLINED_ELEMENTS} element operations (expression nodes times the elements of the runs they work on; at {}); call fewer functions, reuse a value with let, or use shorter runs",
+                    chain(self)
+                ),
             ));
         }
         let mut scope = HashMap::new();

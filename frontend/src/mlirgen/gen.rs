@@ -79,6 +79,8 @@ pub(super) struct Gen<'a> {
     /// Expression nodes inlined from `fn` bodies so far in this kernel: bounded, so that calls
     /// that fan out (`h(a) = g(a) + g(a)`, nested) cannot grow the kernel exponentially.
     pub(super) inlined_nodes: usize,
+    /// `inlined_nodes`, each times the elements of the values its call passes.
+    pub(super) inlined_elements: usize,
     /// Expressions being generated, nested (through `fn` bodies too): bounded, so that the
     /// recursion of the generator cannot overflow the stack.
     pub(super) expr_depth: u32,
@@ -106,6 +108,12 @@ pub(super) struct Gen<'a> {
 pub(super) const MAX_INLINE_DEPTH: usize = 64;
 /// A kernel inlines at most this many expression nodes from `fn` bodies.
 pub(super) const MAX_INLINED_NODES: usize = 50_000;
+/// The most element operations a kernel may inline from `fn` bodies: each node counted once
+/// per element of the widest run (or register array) the call passes in. A run's ops are
+/// emitted per element in the end, so 12 levels of doubling calls over `:+ 64` (25,000 nodes,
+/// 1.6 million element operations) took 6 s and 450 MB to compile; this bound keeps any
+/// kernel under 2 s here.
+pub(super) const MAX_INLINED_ELEMENTS: usize = 500_000;
 /// Expressions, counting through inlined `fn` bodies, nest at most this deep.
 pub(super) const MAX_EXPR_DEPTH: u32 = 1_000;
 
@@ -178,6 +186,7 @@ impl<'a> Gen<'a> {
             inline_chain: Vec::new(),
             call_sites: Vec::new(),
             inlined_nodes: 0,
+            inlined_elements: 0,
             expr_depth: 0,
             fma: true,
             fast_math: false,

@@ -157,9 +157,23 @@ pub fn generate(file: &File, src: &Source, opts: &Options) -> std::result::Resul
     }
     let mut body = String::new();
     let mut entries: Vec<Entry> = Vec::new();
+    let mut ops = 0usize;
     for k in kernels {
         match kernel(k, &fns, src, opts) {
             Ok(parts) => {
+                // MLIR's passes (CSE most) take time that grows faster than a module's size:
+                // past this bound a compile could take minutes.
+                ops += parts.iter().map(|(text, _)| text.lines().count()).sum::<usize>();
+                if ops > MAX_L1_OPS {
+                    errors.push(Diag::error(
+                        k.name.span,
+                        format!(
+                            "this file's kernels are {ops} operations at the L1 level with kernel '{}', more than the {MAX_L1_OPS} Phobos compiles (10,000 unrolled statements are about 60,000): use loops, fewer statements or fewer @autotune values",
+                            k.name.name
+                        ),
+                    ));
+                    break;
+                }
                 for (text, entry) in parts {
                     // An entry's name is a symbol of the PTX: one per name in the file.
                     let clash =
@@ -191,6 +205,13 @@ pub fn generate(file: &File, src: &Source, opts: &Options) -> std::result::Resul
     let mlir = format!("module {{\n  gpu.module @phobos {{\n{body}  }}\n}}\n");
     Ok(Output { mlir, entries })
 }
+
+/// The most operations the kernels of one file may have at the L1 level (their specializations
+/// together): 10,000 unrolled statements (about 60,000) took 5 s to compile, 30,000 took 43 s.
+pub const MAX_L1_OPS: usize = 40_000;
+
+/// The most specializations one kernel's `@autotune` lists may make (their product).
+pub const MAX_SPECIALIZATIONS: usize = 1024;
 
 /// Why `name` cannot name a PTX entry, if it cannot: PTX's identifiers after a leading `_`
 /// need another character, `WARP_SZ` is a predefined PTX identifier, and names beginning with
@@ -309,6 +330,21 @@ fn kernel_attrs(k: &Kernel) -> Result<KernelAttrs> {
 fn kernel(k: &Kernel, fns: &HashMap<String, &FnDef>, src: &Source, opts: &Options) -> Result<Vec<(String, Entry)>> {
     let attrs = kernel_attrs(k)?;
     // Step 1. The specializations: the product of the @autotune lists, narrowed by -D.
+    let count = attrs
+        .autotune
+        .iter()
+        .map(|(name, vals, _)| if opts.defines.contains_key(name) { 1 } else { vals.len() })
+        .fold(1usize, |a, n| a.saturating_mul(n));
+    if count > MAX_SPECIALIZATIONS {
+        let lists: Vec<String> = attrs.autotune.iter().map(|(n, v, _)| format!("{n}: {}", v.len())).collect();
+        return Err(Diag::error(
+            attrs.autotune[0].2,
+            format!(
+                "@autotune makes {count} specializations ({}), more than the {MAX_SPECIALIZATIONS} a kernel may have: list fewer values, or fix some with -D",
+                lists.join(" x ")
+            ),
+        ));
+    }
     let mut specs: Vec<BTreeMap<String, i64>> = vec![BTreeMap::new()];
     for (name, vals, span) in &attrs.autotune {
         let vals: Vec<i64> = match opts.defines.get(name) {

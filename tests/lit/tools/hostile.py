@@ -4,6 +4,9 @@ Kinds (each a .phobos kernel unless noted):
   call, cast, subscript, paren, unary, collective, block: N nested levels of that form
   and, plus: a chain of N operators
   fanout: fn h_i(a) = h_{i+1}(a) + h_{i+1}(a), N levels (2^N inlined copies)
+  fanout-run: fn h_i(a) = h_{i+1}(a) + h_{i+1}(a + 1.0), N levels, over a run of 64 elements
+  statements: N unrolled statements acc = acc + X[i % 97]
+  autotune: @autotune of three dimensions of N values each
   chain: fn g_i(a) = g_{i+1}(a) + 1, N levels (non-recursive)
   cycle: fn a -> b -> c -> a
   regions: an .mlir module with N nested scf.execute_region ops
@@ -45,6 +48,14 @@ elif kind == "plus":
 elif kind == "fanout":
     fns = "".join(f"fn h{i}(a) = h{i + 1}(a) + h{i + 1}(a)\n" for i in range(n)) + f"fn h{n}(a) = a\n"
     text = fns + kernel("  Y[ctx.thread] = h0(X[ctx.thread])")
+elif kind == "fanout-run":
+    fns = "fn h%d(a) = a * a\n" % n + "".join("fn h%d(a) = h%d(a) + h%d(a + 1.0)\n" % (i, i + 1, i + 1) for i in range(n))
+    text = fns + kernel("  Y[0] = sum(h0(X[0 :+ 64]))")
+elif kind == "statements":
+    text = HEAD + "  var acc: f32 = 0.0\n" + "".join("  acc = acc + X[%d]\n" % (i % 97) for i in range(n)) + "  Y[ctx.lane] = acc\n}\n"
+elif kind == "autotune":
+    vals = ", ".join(str(v) for v in range(1, n + 1))
+    text = "@autotune(A in [%s], B in [%s], C in [%s])\n@launch(32)\nkernel k(X: tensor<f32>[A, B, C]) {\n  X[0, 0, 0] = 1.0\n}\n" % (vals, vals, vals)
 elif kind == "chain":
     fns = "".join(f"fn g{i}(a) = g{i + 1}(a) + 1.0\n" for i in range(n)) + f"fn g{n}(a) = a\n"
     text = fns + kernel("  Y[ctx.thread] = g0(X[ctx.thread])")
