@@ -16,6 +16,18 @@ pub struct Session {
     /// Whether the context runs passes on several threads (module-scope IR printing, which IR
     /// dumps need, turns it off for the run).
     pub threading: bool,
+    /// The IRDL modules of the context's Phobos dialects, destroyed with it.
+    irdl: Option<phobos_dialects::IrdlModules>,
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        if let Some(m) = self.irdl.take() {
+            // SAFETY: the session is going away and its context with it (the field drops right
+            // after this): nothing verifies or builds a Phobos op in it any more.
+            unsafe { m.destroy() };
+        }
+    }
 }
 
 impl std::fmt::Debug for Session {
@@ -42,14 +54,14 @@ impl Session {
     pub fn new(threading: bool) -> Result<Session, Error> {
         // Pipelines link libdevice unless told otherwise: math functions resolve everywhere.
         crate::libdevice::install_default();
-        let ctx = phobos_dialects::create_context(threading).map_err(Error::Internal)?;
+        let (ctx, irdl) = phobos_dialects::create_context(threading).map_err(Error::Internal)?;
         let diags = Diagnostics::new();
         let sink = diags.clone();
         ctx.attach_diagnostic_handler(move |d| {
             sink.emit(convert(&d));
             true
         });
-        Ok(Session { ctx, diags, threading })
+        Ok(Session { ctx, diags, threading, irdl: Some(irdl) })
     }
 
     /// Parses MLIR text; locations carry `filename`. Top-level ops other than one

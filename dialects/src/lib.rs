@@ -26,9 +26,34 @@ pub const IRDL_SOURCES: &[(&str, &str)] = &[
 /// Names of the Phobos dialects (the op-name prefixes).
 pub const DIALECTS: &[&str] = &["lane", "cta", "tile", "layout"];
 
-/// Loads the Phobos dialects into `ctx`. Returns an error naming the dialect whose IRDL did not
-/// load (a bug in Phobos, never in user input).
-pub fn load_all(ctx: &Context) -> Result<(), String> {
+/// The IRDL modules the Phobos dialects of one context were loaded from: the dynamic dialects
+/// refer to the definitions inside them, so they live as long as the context does.
+#[derive(Debug, Default)]
+pub struct IrdlModules(Vec<mlir_sys::MlirModule>);
+
+impl IrdlModules {
+    /// Destroys the modules, as the context that loaded them is destroyed.
+    ///
+    /// # Safety
+    /// Nothing in their context verifies or builds a Phobos op afterwards: call it just before
+    /// the context is destroyed.
+    pub unsafe fn destroy(self) {
+        for m in self.0 {
+            // SAFETY: each module was parsed by `load_all` and is destroyed once, here.
+            unsafe { mlir_sys::mlirModuleDestroy(m) };
+        }
+    }
+}
+
+/// Loads the Phobos dialects into `ctx`, once: a context that has them already is left as it is.
+/// Returns the IRDL modules they came from, to destroy with the context
+/// ([`IrdlModules::destroy`]; kept alive otherwise), or an error naming the dialect whose IRDL did
+/// not load (a bug in Phobos, never in user input).
+pub fn load_all(ctx: &Context) -> Result<IrdlModules, String> {
+    let mut kept = IrdlModules::default();
+    if ctx.is_registered_operation("lane.reduce") {
+        return Ok(kept);
+    }
     for (name, src) in IRDL_SOURCES {
         let module = Module::parse(ctx, src).ok_or_else(|| format!("IRDL of dialect `{name}` does not parse"))?;
         // SAFETY: `module` is a live module of `ctx` holding IRDL ops. (Not melior's wrapper: its
@@ -36,11 +61,12 @@ pub fn load_all(ctx: &Context) -> Result<(), String> {
         if unsafe { mlir_sys::mlirLoadIRDLDialects(module.to_raw()) }.value != 1 {
             return Err(format!("IRDL of dialect `{name}` does not load"));
         }
-        // The loaded dynamic dialect refers to definitions inside this module: keep it alive for
-        // the context's lifetime (a few KB per context).
+        // The loaded dynamic dialect refers to definitions inside this module: kept with the
+        // context.
+        kept.0.push(module.to_raw());
         std::mem::forget(module);
     }
-    Ok(())
+    Ok(kept)
 }
 
 static REGISTER_PASSES: Once = Once::new();
@@ -102,17 +128,17 @@ pub fn register_upstream_dialects(registry: &DialectRegistry) {
 /// A context with the upstream dialects, the LLVM translations (for `gpu-module-to-binary`) and
 /// the Phobos dialects. Upstream passes are registered once per process so pipelines can name
 /// them. Dialects load lazily as the parser meets them.
-pub fn create_context(threading: bool) -> Result<Context, String> {
+pub fn create_context(threading: bool) -> Result<(Context, IrdlModules), String> {
     let registry = DialectRegistry::new();
     let ctx = Context::new_with_registry(&registry, threading);
-    prepare_context(&ctx)?;
-    Ok(ctx)
+    let irdl = prepare_context(&ctx)?;
+    Ok((ctx, irdl))
 }
 
 /// Makes any context ready for Phobos (an embedder's own too): the upstream dialects appended
 /// to its registry, the LLVM translations, the upstream passes registered once per process, and
 /// the Phobos dialects loaded.
-pub fn prepare_context(ctx: &Context) -> Result<(), String> {
+pub fn prepare_context(ctx: &Context) -> Result<IrdlModules, String> {
     REGISTER_PASSES.call_once(register_pipeline_passes);
     let registry = DialectRegistry::new();
     register_upstream_dialects(&registry);

@@ -20,7 +20,9 @@ use melior::{pass::PassManager, ContextRef};
 use std::mem::ManuallyDrop;
 
 /// Loads the upstream dialects Phobos lowers to, the LLVM translations and the Phobos dialects
-/// into `ctx`, and registers the upstream passes by name (once per process).
+/// into `ctx`, and registers the upstream passes by name (once per process). A second call on
+/// one context does nothing and returns `Ok`. The Phobos dialects' definitions (a few KB) stay
+/// allocated for the process: the embedder's context may outlive any handle Phobos could keep.
 ///
 /// # Safety
 /// `ctx` must be a live MLIR context of this process's MLIR (the one Phobos links).
@@ -29,7 +31,10 @@ pub unsafe fn load_into(ctx: mlir_sys::MlirContext) -> Result<(), Error> {
     // SAFETY: `ctx` is a live context (this function's contract); the ContextRef only borrows it.
     let ctx = unsafe { ContextRef::from_raw(ctx) };
     // SAFETY: the reference is used only during `prepare_context`, while `ctx` is alive.
-    phobos_dialects::prepare_context(unsafe { ctx.to_ref() }).map_err(|e| Error::Compile(Diagnostics::unlocated(e)))
+    let irdl = phobos_dialects::prepare_context(unsafe { ctx.to_ref() }).map_err(|e| Error::Compile(Diagnostics::unlocated(e)))?;
+    // Never destroyed: the embedder's context may be in use until the process ends.
+    std::mem::forget(irdl);
+    Ok(())
 }
 
 /// Where the Phobos passes added by [`add_passes`] report.
