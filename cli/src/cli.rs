@@ -645,7 +645,7 @@ fn rotate_cmd(a: &RotateArgs) -> i32 {
     errln!("backend: {}", device.name());
     let opts = match &device {
         Device::Simulator => match phobos_runtime::bind::sim_options("sm_90", &a.sim.bounds()) {
-            Ok(o) => crate::api::LaunchOptions { sim: Some(o), ..Default::default() },
+            Ok(o) => crate::api::LaunchOptions::default().with_sim(o),
             Err(e) => return fail(e),
         },
         _ => crate::api::LaunchOptions::default(),

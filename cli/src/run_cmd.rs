@@ -107,7 +107,7 @@ pub fn run(req: &RunRequest) -> Result<(), RunError> {
     let arrays = read_arrays(&req.args).map_err(RunError::Usage)?;
     let (opts, backend) = match &device {
         Device::Cuda(gpu) => (LaunchOptions::default(), format!("cuda ({}, {})", gpu.name, gpu.chip)),
-        _ => (LaunchOptions { sim: Some(sim_options(&req.chip, &req.sim).map_err(RunError::Usage)?), ..Default::default() }, "sim".into()),
+        _ => (LaunchOptions::default().with_sim(sim_options(&req.chip, &req.sim).map_err(RunError::Usage)?), "sim".into()),
     };
     let run = front_door::execute(&session, &loaded.module, &loaded.sig, &arrays, &req.defines, req.grid, &device, &req.chip, &opts)?;
     // Said once the launch ran: the first line of a failure is its error.

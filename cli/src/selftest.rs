@@ -243,7 +243,10 @@ pub(crate) fn run(
     chip: &str,
     timing: Option<(usize, usize)>,
 ) -> Result<(Vec<(String, Array)>, Vec<f32>), String> {
-    let opts = LaunchOptions { timing, ..Default::default() };
+    let opts = match timing {
+        Some((warmup, reps)) => LaunchOptions::default().with_timing(warmup, reps),
+        None => LaunchOptions::default(),
+    };
     let r = front_door::execute(session, module, sig, &c.arrays, &BTreeMap::new(), c.grid, device, chip, &opts).map_err(describe)?;
     let times = if timing.is_some() { r.report.kernel_ms } else { vec![r.report.ms as f32] };
     Ok((r.outputs, times))

@@ -35,6 +35,10 @@ mod npy_headers;
 #[path = "suite/embedding.rs"]
 mod embedding;
 
+// The Rust examples of docs/embedding.md, compiled and run.
+#[path = "suite/doc_examples.rs"]
+mod doc_examples;
+
 #[path = "suite/trace.rs"]
 mod trace;
 
@@ -390,7 +394,7 @@ fn embedding_api_dumps_the_ir_of_every_pass() {
     let _ = std::fs::remove_dir_all(&dir);
     let compiler = Compiler::new().unwrap();
     let src = std::fs::read_to_string(workspace_root().join("examples/lane_sum.mlir")).unwrap();
-    let opts = Options { dump_dir: Some(dir.clone()), ..Options::default() };
+    let opts = Options::default().with_dump_dir(dir.clone());
     compiler.compile_mlir(&src, "lane_sum.mlir", &opts).unwrap_or_else(|e| panic!("{e}"));
     let files: Vec<String> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     assert!(files.iter().any(|f| f == "00-l1-input.mlir"), "{files:?}");

@@ -218,13 +218,16 @@ fn lower_into(
             }
         }
     }
-    if let Some(dir) = &opts.dump_dir {
-        write_dumps(dir, &input, &info.passes, &opts.inputs)?;
-    }
+    let dumped = match &opts.dump_dir {
+        Some(dir) => write_dumps(dir, &input, &info.passes, &opts.inputs),
+        None => Ok(()),
+    };
     if result.is_err() {
         relocate_l1_errors(session, &sites);
     }
+    // The compile's own failure first: dumps that could not be written come after it.
     result?;
+    dumped?;
     if stage == Stage::Ptx && !resolved(session, module, &sites) {
         return Err(CompileError::Invalid);
     }

@@ -16,12 +16,8 @@ pub fn frontend_diagnostic(d: &phobos_frontend::Diag, src: &phobos_frontend::Sou
         phobos_frontend::span::Level::Error => phobos_ir::diag::Severity::Error,
         phobos_frontend::span::Level::Note => phobos_ir::diag::Severity::Note,
     };
-    Diagnostic {
-        severity,
-        loc: Some(phobos_ir::SrcLoc { file: src.name.clone(), line, col }),
-        message: d.message.clone(),
-        notes: d.notes.iter().map(|n| frontend_diagnostic(n, src)).collect(),
-    }
+    Diagnostic::new(severity, Some(phobos_ir::SrcLoc::new(src.name.clone(), line, col)), d.message.clone())
+        .with_notes(d.notes.iter().map(|n| frontend_diagnostic(n, src)).collect())
 }
 
 /// Renders diagnostics. For a .phobos source, the dialect's op names mean nothing to the author:

@@ -46,7 +46,7 @@ fn convert(d: &melior::diagnostic::Diagnostic) -> Diagnostic {
     // SAFETY: the diagnostic's location is alive while the handler runs.
     let loc = unsafe { Loc::from_raw(d.location().to_raw()) }.src();
     let notes = (0..d.note_count()).filter_map(|i| d.note(i).ok()).map(|n| convert(&n)).collect();
-    Diagnostic { severity, loc, message: d.to_string(), notes }
+    Diagnostic::new(severity, loc, d.to_string()).with_notes(notes)
 }
 
 impl Session {
@@ -97,7 +97,7 @@ impl Session {
 /// The error for a parse that failed with no message: a Phobos op in custom form (IRDL gives
 /// its ops the generic form only), located at its name, or else a plain located error.
 fn silent_parse_failure(text: &str, filename: &str) -> Diagnostic {
-    let at = |line: usize, col: usize| Some(phobos_ir::SrcLoc { file: filename.to_string(), line: line as u32, col: col as u32 });
+    let at = |line: usize, col: usize| Some(phobos_ir::SrcLoc::new(filename, line as u32, col as u32));
     for (i, l) in text.lines().enumerate() {
         let code = l.split("//").next().unwrap_or("");
         for dialect in ["lane.", "cta.", "tile.", "layout."] {
@@ -175,7 +175,7 @@ fn check_nesting(text: &str, filename: &str) -> Result<(), Diagnostic> {
             '(' | '[' | '{' => {
                 depth += 1;
                 if depth > MAX_MLIR_NESTING {
-                    let loc = phobos_ir::SrcLoc { file: filename.to_string(), line, col };
+                    let loc = phobos_ir::SrcLoc::new(filename, line, col);
                     return Err(Diagnostic::new(
                         Severity::Error,
                         Some(loc),
@@ -193,7 +193,7 @@ fn check_nesting(text: &str, filename: &str) -> Result<(), Diagnostic> {
                 if chars.peek() == Some(&'x') {
                     dims += 1;
                     if dims > MAX_MLIR_DIMS {
-                        let loc = phobos_ir::SrcLoc { file: filename.to_string(), line, col };
+                        let loc = phobos_ir::SrcLoc::new(filename, line, col);
                         return Err(Diagnostic::new(
                             Severity::Error,
                             Some(loc),

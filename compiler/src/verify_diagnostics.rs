@@ -82,7 +82,7 @@ pub fn parse_expectations(src: &str) -> Result<Vec<Expected>, (u32, u32, String)
 pub fn flatten(diags: &[Diagnostic]) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for d in diags {
-        out.push(Diagnostic { notes: vec![], ..d.clone() });
+        out.push(d.clone().with_notes(Vec::new()));
         for n in &d.notes {
             if !n.message.starts_with("see current operation") {
                 out.extend(flatten(std::slice::from_ref(n)));

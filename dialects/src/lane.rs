@@ -7,6 +7,7 @@ pub const WARP: i64 = 32;
 
 /// The fold kinds with a built-in combine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Kind {
     Sum,
     Max,
@@ -33,6 +34,42 @@ impl Kind {
             Kind::Min => "min",
             Kind::Any => "any",
             Kind::All => "all",
+        }
+    }
+    /// The `arith` op that combines two values of this fold, of a float type or not. A new kind
+    /// gets its combine here (the match is exhaustive in this crate; the enum is not outside).
+    pub fn combine_op(self, float: bool) -> &'static str {
+        match (self, float) {
+            (Kind::Sum, true) => "arith.addf",
+            (Kind::Sum, false) => "arith.addi",
+            // maximumf/minimumf lower to native max.NaN / min.NaN; maxnumf would need libdevice.
+            (Kind::Max, true) => "arith.maximumf",
+            (Kind::Max, false) => "arith.maxsi",
+            (Kind::Min, true) => "arith.minimumf",
+            (Kind::Min, false) => "arith.minsi",
+            (Kind::Any, _) => "arith.ori",
+            (Kind::All, _) => "arith.andi",
+        }
+    }
+    /// The identity of this fold on floats (combining it changes nothing); `None` for `any` and
+    /// `all`, which fold conditions only.
+    pub fn float_identity(self) -> Option<f64> {
+        match self {
+            Kind::Sum => Some(0.0),
+            Kind::Max => Some(f64::NEG_INFINITY),
+            Kind::Min => Some(f64::INFINITY),
+            Kind::Any | Kind::All => None,
+        }
+    }
+    /// The identity of this fold on signed integers of `bits` bits (1 to 64; `i1` for any/all).
+    pub fn int_identity(self, bits: u32) -> i64 {
+        match self {
+            Kind::Sum | Kind::Any => 0,
+            Kind::All => -1,
+            Kind::Max if bits >= 64 => i64::MIN,
+            Kind::Max => -(1i64 << (bits - 1)),
+            Kind::Min if bits >= 64 => i64::MAX,
+            Kind::Min => (1i64 << (bits - 1)) - 1,
         }
     }
 }

@@ -125,7 +125,7 @@ pub fn explain(req: &Request) -> Result<Explanation, RunError> {
     }
     generate_missing(&sig, &mut arrays, &defines)?;
     let sim_opts = launch::sim_options(&req.chip, &req.sim).map_err(RunError::Usage)?;
-    let opts = LaunchOptions { sim: Some(sim_opts), trace: Some(req.cta), ..Default::default() };
+    let opts = LaunchOptions::default().with_sim(sim_opts).with_trace(req.cta);
     let run = front_door::execute(&session, &module, &sig, &arrays, &defines, req.grid, &Device::Simulator, &req.chip, &opts)?;
     let trace = run.report.trace.as_ref().expect("a traced run has a trace");
     let sim = run.kernel.sim()?;

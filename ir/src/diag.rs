@@ -11,6 +11,7 @@ use std::sync::{Arc, Mutex};
 
 /// How serious a diagnostic is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub enum Severity {
     Error,
     Warning,
@@ -31,6 +32,7 @@ impl Severity {
 
 /// One diagnostic, with the notes attached to it.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Diagnostic {
     pub severity: Severity,
     /// The source position; None for an unknown location.
@@ -42,6 +44,11 @@ pub struct Diagnostic {
 impl Diagnostic {
     pub fn new(severity: Severity, loc: Option<SrcLoc>, message: impl Into<String>) -> Self {
         Diagnostic { severity, loc, message: message.into(), notes: Vec::new() }
+    }
+    /// This diagnostic with `notes` attached (replacing any it had).
+    pub fn with_notes(mut self, notes: Vec<Diagnostic>) -> Self {
+        self.notes = notes;
+        self
     }
     pub fn error_at(loc: Loc, message: impl Into<String>) -> Self {
         Diagnostic::new(Severity::Error, loc.src(), message)

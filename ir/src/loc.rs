@@ -5,10 +5,18 @@ use mlir_sys::*;
 
 /// A source position: file, line and column (1-based).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub struct SrcLoc {
     pub file: String,
     pub line: u32,
     pub col: u32,
+}
+
+impl SrcLoc {
+    /// Line `line`, column `col` (both 1-based) of `file`.
+    pub fn new(file: impl Into<String>, line: u32, col: u32) -> SrcLoc {
+        SrcLoc { file: file.into(), line, col }
+    }
 }
 
 impl std::fmt::Display for SrcLoc {

@@ -35,6 +35,7 @@ pub fn simt_passes(chip: &str, fma: bool, fast_math: bool, exchange: Exchange) -
 
 /// How exchanges whose values stay in their warp move (`convert-exchange-to-gpu{mechanism}`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Exchange {
     /// Shuffles or shared-memory staging, whichever the cost model says is cheaper.
     #[default]

@@ -18,6 +18,7 @@ pub use build_math::{convert, is_inf, is_nan, math, Math};
 
 /// A dimension of the thread, block and grid ids.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Dim {
     /// `x`
     X,

@@ -57,6 +57,7 @@ pub use phobos_sim::Options as SimOptions;
 
 /// What to compile for.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct Options {
     /// The target chip, e.g. `sm_90`.
     pub chip: String,
@@ -91,6 +92,51 @@ impl Default for Options {
             exchange: Exchange::Auto,
             lineinfo: false,
         }
+    }
+}
+
+/// Each option set by a method returning the options (the struct is `#[non_exhaustive]`: a new
+/// option breaks no embedder): `Options::default().with_chip("sm_80").with_fast_math(true)`.
+impl Options {
+    /// [`Options::chip`].
+    pub fn with_chip(mut self, chip: impl Into<String>) -> Self {
+        self.chip = chip.into();
+        self
+    }
+    /// [`Options::opt_level`].
+    pub fn with_opt_level(mut self, level: u32) -> Self {
+        self.opt_level = level;
+        self
+    }
+    /// [`Options::dump_dir`].
+    pub fn with_dump_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.dump_dir = Some(dir.into());
+        self
+    }
+    /// [`Options::no_fma`].
+    pub fn with_no_fma(mut self, no_fma: bool) -> Self {
+        self.no_fma = no_fma;
+        self
+    }
+    /// [`Options::fast_math`].
+    pub fn with_fast_math(mut self, fast_math: bool) -> Self {
+        self.fast_math = fast_math;
+        self
+    }
+    /// One more of [`Options::defines`]: `name` fixed to `value`.
+    pub fn with_define(mut self, name: impl Into<String>, value: i64) -> Self {
+        self.defines.insert(name.into(), value);
+        self
+    }
+    /// [`Options::exchange`].
+    pub fn with_exchange(mut self, exchange: Exchange) -> Self {
+        self.exchange = exchange;
+        self
+    }
+    /// [`Options::lineinfo`].
+    pub fn with_lineinfo(mut self, lineinfo: bool) -> Self {
+        self.lineinfo = lineinfo;
+        self
     }
 }
 
@@ -192,18 +238,19 @@ impl Compiler {
             lowered.passes.extend(rest.passes);
             r
         });
-        if let Some(dir) = &opts.dump_dir {
-            let input = lowered.stages.first().map(|(_, t)| t.as_str()).unwrap_or_default();
-            compile::write_dumps(dir, input, &lowered.passes, &[]).map_err(|e| self.failed(e, source))?;
-        }
+        let dumped = match &opts.dump_dir {
+            Some(dir) => {
+                let input = lowered.stages.first().map(|(_, t)| t.as_str()).unwrap_or_default();
+                compile::write_dumps(dir, input, &lowered.passes, &[])
+            }
+            None => Ok(()),
+        };
+        // A compile that failed reports why, with its IR, even when its dumps could not be
+        // written either.
         if let Err(e) = result {
-            let ir = lowered.stages.iter().take(1).map(|(s, t)| (s.name().to_string(), t.clone()));
-            let ir = ir.chain(lowered.passes.iter().map(|p| (format!("{}/{}", p.stage.name(), p.pass), p.ir.clone()))).collect();
-            return Err(match self.failed(e, source) {
-                Error::Compile(d) => Error::Compile(d.with_ir(ir)),
-                other => other,
-            });
+            return Err(self.failed_with_ir(e, source, &lowered));
         }
+        dumped.map_err(|e| self.failed(e, source))?;
         if !keep {
             lowered.stages.clear();
             lowered.passes.clear();
@@ -263,6 +310,17 @@ impl Compiler {
 
     /// A lowering that failed: its diagnostics, or what failed when it reported none (an
     /// unwritable dump directory, a pipeline that did not build).
+    /// [`Compiler::failed`], the compile's error carrying the IR that ran ([`Diagnostics::ir`]):
+    /// the input, then what each pass left, up to the failing one.
+    pub(crate) fn failed_with_ir(&self, e: compile::CompileError, source: Option<(&str, &str)>, lowered: &compile::Lowered) -> Error {
+        let ir = lowered.stages.iter().take(1).map(|(s, t)| (s.name().to_string(), t.clone()));
+        let ir = ir.chain(lowered.passes.iter().map(|p| (format!("{}/{}", p.stage.name(), p.pass), p.ir.clone()))).collect();
+        match self.failed(e, source) {
+            Error::Compile(d) => Error::Compile(d.with_ir(ir)),
+            other => other,
+        }
+    }
+
     fn failed(&self, e: compile::CompileError, source: Option<(&str, &str)>) -> Error {
         let d = self.render(source);
         if let compile::CompileError::Io(m) = e {
@@ -286,7 +344,7 @@ impl Compiler {
 /// A pipeline that does not parse: one error located in the pipeline text
 /// (`<pass-pipeline>:1:COL: error: ...`), read once.
 pub(crate) fn pipeline_error(e: phobos_passes::pipeline::PipelineError) -> Error {
-    let loc = SrcLoc { file: "<pass-pipeline>".into(), line: 1, col: e.col as u32 };
+    let loc = SrcLoc::new("<pass-pipeline>", 1, e.col as u32);
     let d = Diagnostic::new(Severity::Error, Some(loc), e.message);
     let rendered = d.render();
     Error::Compile(Diagnostics::new(vec![d], rendered))

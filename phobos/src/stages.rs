@@ -49,8 +49,10 @@ impl Stage {
 /// The IR after one pass: its flag, the [`Stage`] its output is in, and the module's text.
 pub type PassIr = compile::PassIr<Stage>;
 
-/// What a staged compile returns, all in memory.
-#[derive(Clone, Debug, Default)]
+/// What a staged compile returns, all in memory. Its `Debug` is a summary (each text's stage
+/// and size), not the IR.
+#[derive(Clone, Default)]
+#[non_exhaustive]
 pub struct Staged {
     /// The module's text at the input (`L1`) and at the end of each stage reached, in order.
     pub stages: Vec<(Stage, String)>,
@@ -60,6 +62,18 @@ pub struct Staged {
     pub ptx: Vec<(String, String)>,
     /// The cubin of each gpu.module (`(symbol, bytes)`), when the cubin stage was asked for.
     pub cubins: Vec<(String, Vec<u8>)>,
+}
+
+impl std::fmt::Debug for Staged {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let sizes = |v: &[(String, String)]| v.iter().map(|(n, t)| format!("{n}: {} bytes", t.len())).collect::<Vec<_>>();
+        f.debug_struct("Staged")
+            .field("stages", &self.stages.iter().map(|(s, t)| format!("{}: {} bytes", s.name(), t.len())).collect::<Vec<_>>())
+            .field("passes", &self.passes.len())
+            .field("ptx", &sizes(&self.ptx))
+            .field("cubins", &self.cubins.iter().map(|(n, b)| format!("{n}: {} bytes", b.len())).collect::<Vec<_>>())
+            .finish()
+    }
 }
 
 impl Staged {
@@ -73,6 +87,7 @@ impl Staged {
 }
 
 /// Kernels, and the IR of the compile that made their PTX.
+#[non_exhaustive]
 pub struct Compiled {
     /// The kernels, as [`Compiler::compile_module`] returns them.
     pub kernels: Vec<Kernel>,
@@ -109,7 +124,11 @@ impl Compiler {
         self.session.diags.take();
         let copy = module.clone_module();
         let copts = CompileOptions { keep_stages: true, keep_passes: every_pass, ..self.compile_options(opts)? };
-        let lowered = compile::lower(&self.session, &copy, to.lowering(), &copts).map_err(|e| self.failed(e, None))?;
+        // As compile_staged: a failure keeps the IR that ran (the error's `ir()`).
+        let (lowered, result) = compile::lower_keeping(&self.session, &copy, compile::Stage::L1, to.lowering(), &copts);
+        if let Err(e) = result {
+            return Err(self.failed_with_ir(e, None, &lowered));
+        }
         let mut staged = staged_of(lowered, every_pass);
         if to >= Stage::Ptx {
             staged.ptx = phobos_compiler::ptx::extract(copy.op());

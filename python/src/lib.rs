@@ -87,7 +87,13 @@ fn compile(
     lineinfo: bool,
 ) -> PyResult<Program> {
     let exchange = phobos::Exchange::parse(exchange).map_err(pyo3::exceptions::PyValueError::new_err)?;
-    let opts = phobos::Options { chip: chip.clone(), fast_math, no_fma, defines, exchange, lineinfo, ..Default::default() };
+    let mut opts = phobos::Options::default()
+        .with_chip(chip.clone())
+        .with_fast_math(fast_math)
+        .with_no_fma(no_fma)
+        .with_exchange(exchange)
+        .with_lineinfo(lineinfo);
+    opts.defines = defines;
     let inner = py.detach(move || {
         let compiler = phobos::Compiler::new()?;
         compiler.compile_program(&source, &filename, &opts)
@@ -178,7 +184,7 @@ impl Program {
             d => return Err(launch_error(format!("device '{d}': expected sim, cuda or auto"))),
         };
         let sim_options = phobos::program::sim_options(&self.chip, &sim_bounds(&sim)?).map_err(launch_error)?;
-        let opts = LaunchOptions { sim: Some(sim_options), ..Default::default() };
+        let opts = LaunchOptions::default().with_sim(sim_options);
         let grid = [grid.0, grid.1, grid.2];
         let ran = py.detach(|| self.inner.run(&kernel, named, &dims, grid, &device, &opts)).map_err(raise)?;
         let outputs = ran.outputs.iter().map(|(n, a)| (n.clone(), PyBytes::new(py, &a.data))).collect();
@@ -225,7 +231,10 @@ impl Program {
         // SAFETY: the handle is the arrays' stream, as their interface gives it (alive while
         // they are in use).
         let stream = stream.map(|h| unsafe { phobos::ForeignStream::new(h) });
-        let opts = LaunchOptions { stream, ..Default::default() };
+        let opts = match stream {
+            Some(s) => LaunchOptions::default().with_stream(s),
+            None => LaunchOptions::default(),
+        };
         let grid = [grid.0, grid.1, grid.2];
         let ran = py.detach(|| self.inner.run_foreign(&kernel, tensors, &dims, grid, None, &opts)).map_err(raise)?;
         Ok((ran.entry, BTreeMap::from([("ms".to_string(), ran.report.ms)])))

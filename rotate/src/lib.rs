@@ -303,7 +303,7 @@ fn rotate_with(
                 let args = &mut [buf.arg(), Arg::Buffer(&mut s.p), Arg::Buffer(&mut w), Arg::I64(s.elems as i64), Arg::I64(m as i64)];
                 // Its CTAs wait for each other: cooperative, so a grid that cannot be resident
                 // at once is an error, not a hang.
-                let opts = LaunchOptions { cooperative: true, ..opts.clone() };
+                let opts = opts.clone().with_cooperative(true);
                 s.kernel.launch_with(device, [s.grid, 1, 1], args, &opts)?
             }
             None => {
@@ -357,7 +357,7 @@ pub fn time_device(device: &Device, buf: &DeviceBuffer, by: u64, reps: usize) ->
                         &stream,
                         [s.grid, 1, 1],
                         &mut [Arg::Device(buf), Arg::Device(p), Arg::Device(w), Arg::I64(s.elems as i64), m],
-                        &LaunchOptions { cooperative: true, ..Default::default() },
+                        &LaunchOptions::default().with_cooperative(true),
                     )?;
                     (start, stream.record()?)
                 }

@@ -31,7 +31,7 @@ pub enum Error {
 }
 
 /// The diagnostics of a failed compile, in the order they were reported.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Diagnostics {
     list: Vec<Diagnostic>,
     rendered: String,
@@ -71,6 +71,20 @@ impl Diagnostics {
     /// The first error, the one to show when there is room for one.
     pub fn first_error(&self) -> Option<&Diagnostic> {
         self.errors().next()
+    }
+}
+
+/// The diagnostics, and how much IR is kept behind [`Diagnostics::ir`] (not the IR itself:
+/// `.unwrap()` on a failed staged compile prints this).
+impl std::fmt::Debug for Diagnostics {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Diagnostics")
+            .field("list", &self.list)
+            .field(
+                "ir",
+                &format_args!("{} texts, {} bytes (Diagnostics::ir)", self.ir.len(), self.ir.iter().map(|(_, t)| t.len()).sum::<usize>()),
+            )
+            .finish()
     }
 }
 

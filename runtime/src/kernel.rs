@@ -171,6 +171,7 @@ fn unsupported(u: phobos_sim::Unsupported) -> Error {
 
 /// How a launch runs, past its grid and arguments.
 #[derive(Clone, Debug, Default)]
+#[non_exhaustive]
 pub struct LaunchOptions {
     /// The simulator's options (bounds, SMs, the shared-memory limit); `None`: the defaults,
     /// with the shared-memory limit of the kernel's chip.
@@ -192,6 +193,41 @@ pub struct LaunchOptions {
     /// once: a grid larger than the device holds is refused before it runs, and on a GPU that
     /// supports it the launch is cooperative (`cuLaunchCooperativeKernel`).
     pub cooperative: bool,
+}
+
+/// Each option set by a method returning the options (the struct is `#[non_exhaustive]`: a new
+/// option breaks no embedder): `LaunchOptions::default().with_cooperative(true)`.
+impl LaunchOptions {
+    /// [`LaunchOptions::sim`].
+    pub fn with_sim(mut self, sim: phobos_sim::Options) -> Self {
+        self.sim = Some(sim);
+        self
+    }
+    /// [`LaunchOptions::trace`].
+    pub fn with_trace(mut self, cta: [u32; 3]) -> Self {
+        self.trace = Some(cta);
+        self
+    }
+    /// [`LaunchOptions::timing`].
+    pub fn with_timing(mut self, warmup: usize, reps: usize) -> Self {
+        self.timing = Some((warmup, reps));
+        self
+    }
+    /// [`LaunchOptions::discard_on_fault`].
+    pub fn with_discard_on_fault(mut self, discard: bool) -> Self {
+        self.discard_on_fault = discard;
+        self
+    }
+    /// [`LaunchOptions::stream`].
+    pub fn with_stream(mut self, stream: crate::ForeignStream) -> Self {
+        self.stream = Some(stream);
+        self
+    }
+    /// [`LaunchOptions::cooperative`].
+    pub fn with_cooperative(mut self, cooperative: bool) -> Self {
+        self.cooperative = cooperative;
+        self
+    }
 }
 
 /// What a launch measured.

@@ -4,6 +4,7 @@ use npyz::WriterBuilder;
 
 /// Element types a kernel tensor can have, with their NumPy names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Dtype {
     /// `|b1`
     Bool,

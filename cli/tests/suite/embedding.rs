@@ -93,7 +93,7 @@ fn staged_compilation_returns_every_stage_in_memory() {
     assert!(simt.passes.iter().all(|p| p.stage == Stage::Simt));
     let dir = workspace_root().join("target/api-staged-dump");
     let _ = std::fs::remove_dir_all(&dir);
-    let opts = Options { dump_dir: Some(dir.clone()), ..Options::default() };
+    let opts = Options::default().with_dump_dir(dir.clone());
     let ptx = c.lower(&module, Stage::Ptx, true, &opts).unwrap();
     let stages: Vec<Stage> = ptx.stages.iter().map(|(s, _)| *s).collect();
     assert_eq!(stages, [Stage::L1, Stage::Simt, Stage::Llvm, Stage::Ptx]);
@@ -159,7 +159,7 @@ fn a_cooperative_launch_larger_than_the_device_holds_is_refused() {
     let device = Device::Simulator;
     let resident = k.resident_ctas(&device, None).unwrap();
     let x = device.upload(&vec![0u8; 4096]).unwrap();
-    let co = phobos::LaunchOptions { cooperative: true, ..Default::default() };
+    let co = phobos::LaunchOptions::default().with_cooperative(true);
     k.launch_with(&device, [resident as u32, 1, 1], &mut [Arg::Device(&x)], &co).unwrap();
     let too_many = [resident as u32 + 1, 1, 1];
     let err = k.launch_with(&device, too_many, &mut [Arg::Device(&x)], &co).unwrap_err().to_string();
@@ -454,7 +454,7 @@ fn an_unwritable_dump_dir_is_an_io_error_naming_it() {
     let c = Compiler::new().unwrap();
     let src = "@launch(64)\nkernel k(X: tensor<f32>[N]) {\n  X[ctx.thread] = X[ctx.thread] + 1.0\n}\n";
     let bad = std::path::PathBuf::from("/proc/phobos-no-such-dir/dumps");
-    let opts = Options { dump_dir: Some(bad), ..Options::default() };
+    let opts = Options::default().with_dump_dir(bad);
     match c.compile_phobos(src, "k.phobos", &opts) {
         Err(Error::Io(m)) => assert!(m.contains("/proc/phobos-no-such-dir/dumps"), "{m}"),
         other => panic!("expected Error::Io, got {other:?}"),
@@ -585,7 +585,7 @@ fn a_failed_compile_returns_the_ir_that_ran() {
     let dir = workspace_root().join("target/failed-compile-dumps");
     let _ = std::fs::remove_dir_all(&dir);
     let module = c.session().parse(src, "big.mlir").expect("it parses");
-    let opts = Options { chip: "sm_80".into(), dump_dir: Some(dir.clone()), ..Options::default() };
+    let opts = Options::default().with_chip("sm_80").with_dump_dir(dir.clone());
     let d = match c.compile_staged(&module, &opts) {
         Err(Error::Compile(d)) => d,
         other => panic!("expected the shared-memory plan to fail, got {:?}", other.map(|c| c.kernels.len())),
@@ -601,6 +601,34 @@ fn a_failed_compile_returns_the_ir_that_ran() {
         std::fs::read_dir(&dir).expect("the dump directory").flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
     assert_eq!(files.len(), names.len(), "{files:?} vs {names:?}");
     assert!(files.iter().any(|f| f == "00-l1-input.mlir"), "{files:?}");
+    // What `.unwrap()` prints is a summary, not every pass's IR.
+    let debug = format!("{d:?}");
+    assert!(debug.len() < 2000 && debug.contains("bytes (Diagnostics::ir)"), "{} bytes: {debug:.300}", debug.len());
+    // `lower` with every pass keeps the IR on failure too.
+    match c.lower(&module, Stage::Ptx, true, &Options::default().with_chip("sm_80")) {
+        Err(Error::Compile(d)) => {
+            let names: Vec<&str> = d.ir().iter().map(|(n, _)| n.as_str()).collect();
+            assert_eq!((names.first(), names.last()), (Some(&"l1"), Some(&"simt/tile-plan-shared-memory")), "{names:?}");
+        }
+        other => panic!("expected the shared-memory plan to fail, got {other:?}"),
+    }
+    // A dump directory that cannot be written does not hide the compile's own located error.
+    let blocked = workspace_root().join("target/failed-compile-dumps/00-l1-input.mlir/sub");
+    match c.compile_staged(&module, &Options::default().with_chip("sm_80").with_dump_dir(blocked)) {
+        Err(Error::Compile(d)) => assert!(d.first_error().is_some_and(|e| e.message.contains("bytes of shared memory")), "{d}"),
+        other => panic!("expected the compile's error, got {other:?}"),
+    }
+}
+
+/// `Debug` of what a staged lowering returns is a summary of its texts, not the IR.
+#[test]
+fn debug_of_staged_ir_is_a_summary() {
+    let c = Compiler::new().unwrap();
+    let module = c.session().parse(include_str!("../../../examples/lane_sum.mlir"), "lane_sum.mlir").expect("it parses");
+    let staged = c.lower(&module, Stage::Ptx, true, &Options::default()).unwrap();
+    assert!(staged.passes.len() > 20 && staged.text(Stage::Ptx).is_some_and(|p| p.contains(".entry")));
+    let debug = format!("{staged:?}");
+    assert!(debug.len() < 1500 && debug.contains("passes: ") && !debug.contains(".entry"), "{} bytes: {debug}", debug.len());
 }
 
 /// A pipeline that does not parse is one error, located in the pipeline text, with no doubled
@@ -688,7 +716,7 @@ fn the_simulator_gives_the_same_answers_on_any_number_of_threads() {
         let k = c.compile_mlir(&src(faulty), "k.mlir", &Options::default()).unwrap_or_else(|e| panic!("{e}"));
         let mut y = vec![0u8; 2048 * 4];
         let sim = phobos::SimOptions { host_threads: threads, sms: 1, ..Default::default() };
-        let opts = phobos::LaunchOptions { sim: Some(sim), ..Default::default() };
+        let opts = phobos::LaunchOptions::default().with_sim(sim);
         let r = k[0].launch_with(&Device::Simulator, [64, 1, 1], &mut [Arg::Buffer(&mut y)], &opts);
         (r.map(|r| r.stats.expect("simulator counts")), y)
     };

@@ -172,7 +172,7 @@ fn explain_arrays_and_ptx(
     let e = phobos_explain::explain(&req).unwrap_or_else(|e| panic!("{name}: {e:?}"));
     let c = phobos::Compiler::new().unwrap();
     // The dimensions are bound at launch, as explain binds them (only @autotune fixes one).
-    let opts = phobos::Options { lineinfo: true, ..Default::default() };
+    let opts = phobos::Options::default().with_lineinfo(true);
     let kernels = c.compile_phobos(source, file, &opts).unwrap_or_else(|e| panic!("{name}: {e}"));
     let k = kernels
         .iter()

@@ -81,7 +81,7 @@ fn a_program_picks_the_autotune_entry_and_reports_binding_errors() {
         other => panic!("{other:?}"),
     }
     // Compile-time defines fix a dimension, as `phobos compile -D`.
-    let opts = Options { defines: BTreeMap::from([("N".to_string(), 4)]), ..Options::default() };
+    let opts = Options::default().with_define("N", 4);
     let fixed = c.compile_program(&source("examples/staged_matvec.phobos"), "staged_matvec.phobos", &opts).unwrap();
     assert_eq!(fixed.entries[0].fixed.get("N"), Some(&4));
     // A compile error is located in the source.

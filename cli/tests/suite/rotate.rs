@@ -85,7 +85,7 @@ fn every_scheme_matches_the_reference() {
         }
     }
     // On one simulated SM (7 resident CTAs of the byte pass), a head of 13 tiles cannot wait.
-    let one_sm = LaunchOptions { sim: Some(phobos::SimOptions { sms: 1, ..Default::default() }), ..Default::default() };
+    let one_sm = LaunchOptions::default().with_sim(phobos::SimOptions { sms: 1, ..Default::default() });
     let mut big = bytes(1 << 20, 5);
     let e = rotate::rotate_range_by(&Device::Simulator, &mut big, 0, 1 << 20, 400_000, Scheme::Bytes, &one_sm).unwrap_err();
     assert!(e.to_string().contains("needs 14 resident CTAs for the single pass; the device holds 7"), "{e}");
@@ -161,8 +161,7 @@ fn rotate_byte_pass_ptx_moves_aligned_vectors() {
     use phobos::{Compiler, Options};
     let c = Compiler::new().unwrap();
     for chip in ["sm_80", "sm_90"] {
-        let ks =
-            c.compile_phobos(&rotate::library_source(1), "rotate.phobos", &Options { chip: chip.into(), ..Options::default() }).unwrap();
+        let ks = c.compile_phobos(&rotate::library_source(1), "rotate.phobos", &Options::default().with_chip(chip)).unwrap();
         let k = ks.iter().find(|k| k.name == "rotate_bytes").unwrap();
         let body = &k.ptx[k.ptx.find(".entry rotate_bytes(").unwrap()..];
         assert_eq!(body.matches("ld.global.v4.b32").count(), 1, "{body}");

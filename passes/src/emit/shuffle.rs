@@ -105,43 +105,17 @@ fn shuffle_i64<'a>(b: Builder<'a>, v: Val<'a>, mode: Shfl, operand: Val<'a>, wid
 
 /// The combine of a built-in fold: `a op c`.
 pub fn combine<'a>(b: Builder<'a>, kind: Kind, a: Val<'a>, c: Val<'a>) -> Val<'a> {
-    let float = a.ty().is_float();
-    let name = match (kind, float) {
-        (Kind::Sum, true) => "arith.addf",
-        (Kind::Sum, false) => "arith.addi",
-        // maximumf/minimumf lower to native max.NaN / min.NaN; maxnumf would need libdevice.
-        (Kind::Max, true) => "arith.maximumf",
-        (Kind::Max, false) => "arith.maxsi",
-        (Kind::Min, true) => "arith.minimumf",
-        (Kind::Min, false) => "arith.minsi",
-        (Kind::Any, _) => "arith.ori",
-        (Kind::All, _) => "arith.andi",
-    };
-    b.bin(name, a, c)
+    b.bin(kind.combine_op(a.ty().is_float()), a, c)
 }
 
 /// The identity of a built-in fold for type `ty`: combining it changes nothing.
 pub fn identity<'a>(b: Builder<'a>, kind: Kind, ty: Ty<'a>) -> Val<'a> {
     let s = ty.scalar().expect("verified scalar");
-    if s.is_float() {
-        let v = match kind {
-            Kind::Sum => 0.0,
-            Kind::Max => f64::NEG_INFINITY,
-            Kind::Min => f64::INFINITY,
-            Kind::Any | Kind::All => unreachable!("any/all fold i1"),
-        };
-        return b.const_float(ty, v);
+    match kind.float_identity().filter(|_| s.is_float()) {
+        Some(v) => b.const_float(ty, v),
+        // Integers, and i1 conditions for any/all (the verifier allows no float there).
+        None => b.const_int(ty, kind.int_identity(s.bits())),
     }
-    let bits = s.bits();
-    let v: i64 = match kind {
-        Kind::Sum | Kind::Any => 0,
-        Kind::All => -1,
-        Kind::Max if bits == 64 => i64::MIN,
-        Kind::Max => -(1i64 << (bits - 1)),
-        Kind::Min if bits == 64 => i64::MAX,
-        Kind::Min => (1i64 << (bits - 1)) - 1,
-    };
-    b.const_int(ty, v)
 }
 
 /// Whether `a > c` (for argmax): ordered greater for floats, signed for integers.

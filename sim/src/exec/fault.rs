@@ -39,6 +39,7 @@ impl FaultKind {
 
 /// A fault in a simulated kernel.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Fault {
     pub kind: FaultKind,
     pub message: String,
