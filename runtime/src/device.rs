@@ -8,7 +8,8 @@ use crate::cuda::{self, Gpu};
 use crate::Error;
 use cudarc::driver::safe::{CudaEvent, CudaSlice};
 use std::mem::ManuallyDrop;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 /// A launch argument: a buffer's bytes (copied in, and back after the launch), a buffer that
 /// lives on the device, or a scalar of exactly the parameter's type (see
@@ -141,8 +142,8 @@ impl Device {
     /// `bytes` zeroed bytes on this device.
     pub fn alloc(&self, bytes: usize) -> Result<DeviceBuffer, Error> {
         let mem = match self {
-            Device::Simulator => Mem::Sim(Mutex::new(vec![0; bytes])),
-            Device::Cuda(g) => Mem::Cuda { gpu: g.clone(), slice: ManuallyDrop::new(Mutex::new(g.alloc(bytes)?)) },
+            Device::Simulator => Mem::Sim(RwLock::new((0..bytes).map(|_| AtomicU8::new(0)).collect())),
+            Device::Cuda(g) => Mem::Cuda { gpu: g.clone(), slice: ManuallyDrop::new(RwLock::new(g.alloc(bytes)?)) },
         };
         Ok(DeviceBuffer { len: bytes, mem })
     }
@@ -162,20 +163,38 @@ impl Device {
 }
 
 /// Bytes on a device that live across launches: pass them as [`Arg::Device`], read them back
-/// when wanted. `Send + Sync`; a launch locks each buffer it uses for its duration.
+/// when wanted. `Send + Sync`; a launch locks each buffer it uses for its duration: shared when
+/// its kernel only reads the buffer (launches sharing an input overlap), exclusive otherwise.
 pub struct DeviceBuffer {
     len: usize,
     mem: Mem,
 }
 
+/// A launch takes a buffer's lock shared when its kernel only reads the buffer, exclusive when it
+/// writes it: launches that share an input run at the same time.
 enum Mem {
-    Sim(Mutex<Vec<u8>>),
+    /// The simulator's bytes, as it reads and writes them (atomic bytes: CTAs on several
+    /// threads, and launches that only read, share them).
+    Sim(RwLock<Vec<AtomicU8>>),
     /// Freed by [`Gpu::free`] when the buffer drops: after every stream's work, with the
     /// context bound.
-    Cuda {
-        gpu: Gpu,
-        slice: ManuallyDrop<Mutex<CudaSlice<u8>>>,
-    },
+    Cuda { gpu: Gpu, slice: ManuallyDrop<RwLock<CudaSlice<u8>>> },
+}
+
+/// A buffer locked for a launch: shared (the kernel only reads it) or exclusive.
+pub(crate) enum Locked<'a, T> {
+    Shared(RwLockReadGuard<'a, T>),
+    Exclusive(RwLockWriteGuard<'a, T>),
+}
+
+impl<T> std::ops::Deref for Locked<'_, T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        match self {
+            Locked::Shared(g) => g,
+            Locked::Exclusive(g) => g,
+        }
+    }
 }
 
 impl Drop for DeviceBuffer {
@@ -198,8 +217,20 @@ impl std::fmt::Debug for DeviceBuffer {
     }
 }
 
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
+fn read<T>(m: &RwLock<T>) -> RwLockReadGuard<'_, T> {
+    m.read().unwrap_or_else(|e| e.into_inner())
+}
+
+fn write<T>(m: &RwLock<T>) -> RwLockWriteGuard<'_, T> {
+    m.write().unwrap_or_else(|e| e.into_inner())
+}
+
+fn locked<T>(m: &RwLock<T>, exclusive: bool) -> Locked<'_, T> {
+    if exclusive {
+        Locked::Exclusive(write(m))
+    } else {
+        Locked::Shared(read(m))
+    }
 }
 
 impl DeviceBuffer {
@@ -221,8 +252,12 @@ impl DeviceBuffer {
     pub fn read_into(&self, host: &mut [u8]) -> Result<(), Error> {
         self.same_len(host.len(), "read into")?;
         match &self.mem {
-            Mem::Sim(v) => host.copy_from_slice(&lock(v)),
-            Mem::Cuda { gpu, slice } => gpu.read(&lock(slice), host)?,
+            Mem::Sim(v) => {
+                for (h, b) in host.iter_mut().zip(read(v).iter()) {
+                    *h = b.load(Relaxed);
+                }
+            }
+            Mem::Cuda { gpu, slice } => gpu.read(&read(slice), host)?,
         }
         Ok(())
     }
@@ -230,8 +265,12 @@ impl DeviceBuffer {
     pub fn write(&self, bytes: &[u8]) -> Result<(), Error> {
         self.same_len(bytes.len(), "write")?;
         match &self.mem {
-            Mem::Sim(v) => lock(v).copy_from_slice(bytes),
-            Mem::Cuda { gpu, slice } => gpu.write(bytes, &mut lock(slice))?,
+            Mem::Sim(v) => {
+                for (b, h) in write(v).iter_mut().zip(bytes) {
+                    *b.get_mut() = *h;
+                }
+            }
+            Mem::Cuda { gpu, slice } => gpu.write(bytes, &mut write(slice))?,
         }
         Ok(())
     }
@@ -246,7 +285,7 @@ impl DeviceBuffer {
     pub fn from_cuda(device: &Device, slice: CudaSlice<u8>) -> Result<DeviceBuffer, Error> {
         match device {
             Device::Cuda(g) if g.owns(&slice) => {
-                Ok(DeviceBuffer { len: slice.len(), mem: Mem::Cuda { gpu: g.clone(), slice: ManuallyDrop::new(Mutex::new(slice)) } })
+                Ok(DeviceBuffer { len: slice.len(), mem: Mem::Cuda { gpu: g.clone(), slice: ManuallyDrop::new(RwLock::new(slice)) } })
             }
             _ => Err(Error::Launch(format!("the cudarc slice belongs to another device than {}", device.name()))),
         }
@@ -256,7 +295,7 @@ impl DeviceBuffer {
     pub fn with_cuda_slice<R>(&self, f: impl FnOnce(&mut CudaSlice<u8>) -> R) -> Option<R> {
         match &self.mem {
             Mem::Sim(_) => None,
-            Mem::Cuda { slice, .. } => Some(f(&mut lock(slice))),
+            Mem::Cuda { slice, .. } => Some(f(&mut write(slice))),
         }
     }
     /// Whether it lives on `device` (on the simulator, or in the GPU's context).
@@ -267,18 +306,18 @@ impl DeviceBuffer {
             _ => false,
         }
     }
-    /// The simulator's bytes, locked for a launch.
-    pub(crate) fn sim_bytes(&self) -> Option<MutexGuard<'_, Vec<u8>>> {
+    /// The simulator's bytes, locked for a launch: shared when the kernel only reads them.
+    pub(crate) fn sim_bytes(&self, exclusive: bool) -> Option<Locked<'_, Vec<AtomicU8>>> {
         match &self.mem {
-            Mem::Sim(v) => Some(lock(v)),
+            Mem::Sim(v) => Some(locked(v, exclusive)),
             Mem::Cuda { .. } => None,
         }
     }
-    /// The GPU slice, locked for a launch.
-    pub(crate) fn cuda_slice(&self) -> Option<MutexGuard<'_, CudaSlice<u8>>> {
+    /// The GPU slice, locked for a launch: shared when the kernel only reads it.
+    pub(crate) fn cuda_slice(&self, exclusive: bool) -> Option<Locked<'_, CudaSlice<u8>>> {
         match &self.mem {
             Mem::Sim(_) => None,
-            Mem::Cuda { slice, .. } => Some(lock(slice)),
+            Mem::Cuda { slice, .. } => Some(locked(slice, exclusive)),
         }
     }
 }

@@ -263,7 +263,7 @@ impl Kernel {
     /// only with a clean run.
     fn run_sim(&self, grid: [u32; 3], args: &mut [Arg], opts: &LaunchOptions) -> Result<LaunchReport, Error> {
         let devices = distinct_devices(args);
-        let mut held: Vec<_> = devices.iter().map(|d| d.sim_bytes().expect("placement checked")).collect();
+        let held: Vec<_> = devices.iter().map(|d| d.sim_bytes(self.writes_buffer(args, d)).expect("placement checked")).collect();
         // The device buffers first, each once (an argument given twice is one buffer), then the
         // host buffers in argument order.
         let mut hosts = 0;
@@ -289,17 +289,19 @@ impl Kernel {
                 as u32,
             ..Default::default()
         });
-        let mut bufs: Vec<&mut [u8]> = held.iter_mut().map(|g| g.as_mut_slice()).collect();
         let mut host: Vec<&mut [u8]> = args.iter_mut().filter_map(|a| if let Arg::Buffer(b) = a { Some(&mut **b) } else { None }).collect();
         let backup: Vec<Vec<u8>> = if opts.discard_on_fault { Vec::new() } else { host.iter().map(|b| b.to_vec()).collect() };
-        bufs.append(&mut host);
-        let result = match opts.trace {
-            Some(cta) => phobos_sim::run_traced(program, &launch, &mut bufs, &sim_opts, cta).map(|(s, t)| (s, Some(t))),
-            None => phobos_sim::run(program, &launch, &mut bufs, &sim_opts).map(|s| (s, None)),
+        let result = {
+            let mut bufs: Vec<&[std::sync::atomic::AtomicU8]> = held.iter().map(|g| g.as_slice()).collect();
+            bufs.extend(host.iter_mut().map(|b| phobos_sim::atomic_bytes(b)));
+            match opts.trace {
+                Some(cta) => phobos_sim::run_traced(program, &launch, &bufs, &sim_opts, cta).map(|(s, t)| (s, Some(t))),
+                None => phobos_sim::run(program, &launch, &bufs, &sim_opts).map(|s| (s, None)),
+            }
         }
         .map_err(Error::from);
         if result.is_err() {
-            for (b, saved) in bufs[devices.len()..].iter_mut().zip(backup) {
+            for (b, saved) in host.iter_mut().zip(backup) {
                 b.copy_from_slice(&saved);
             }
         }
@@ -316,7 +318,7 @@ impl Kernel {
         let loaded = self.loaded_for(gpu)?;
         let shape = cuda::Shape { grid, block: self.block, cooperative };
         let devices = distinct_devices(args);
-        let guards: Vec<_> = devices.iter().map(|d| d.cuda_slice().expect("placement checked")).collect();
+        let guards: Vec<_> = devices.iter().map(|d| d.cuda_slice(self.writes_buffer(args, d)).expect("placement checked")).collect();
         let held: Vec<(&DeviceBuffer, &cudarc::driver::safe::CudaSlice<u8>)> =
             devices.iter().copied().zip(guards.iter().map(|g| &**g)).collect();
         match how {
@@ -371,6 +373,14 @@ impl Kernel {
     }
 }
 
+impl Kernel {
+    /// Whether the kernel may write `buffer` through any argument that passes it (unknown, for a
+    /// kernel made from PTX, counts as writing): its lock is then exclusive for the launch.
+    fn writes_buffer(&self, args: &[Arg], buffer: &DeviceBuffer) -> bool {
+        args.iter().enumerate().any(|(i, a)| matches!(a, Arg::Device(d) if std::ptr::eq(*d, buffer)) && self.writes(i) != Some(false))
+    }
+}
+
 /// How a GPU launch runs.
 enum CudaRun {
     /// Copy host buffers in, launch on the GPU's stream, wait, copy them back; with `(warm-up,
@@ -383,8 +393,8 @@ enum CudaRun {
 }
 
 /// The device buffers among `args`, each once, in address order: a launch locks them in this
-/// order, so two launches sharing buffers take them in the same order whatever their
-/// arguments' order, and cannot deadlock; a buffer given twice is locked once.
+/// order (shared or exclusive), so two launches sharing buffers take them in the same order
+/// whatever their arguments' order, and cannot deadlock; a buffer given twice is locked once.
 fn distinct_devices<'b>(args: &[Arg<'b>]) -> Vec<&'b DeviceBuffer> {
     let mut devices: Vec<&DeviceBuffer> = args.iter().filter_map(|a| if let Arg::Device(d) = a { Some(*d) } else { None }).collect();
     devices.sort_by_key(|d| *d as *const DeviceBuffer as usize);

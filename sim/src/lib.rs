@@ -10,8 +10,8 @@ pub mod program;
 pub mod translate;
 
 pub use exec::{
-    check_grid, ctas_per_sm, run, run_traced, trace, ArgValue, Fault, FaultKind, Launch, Options, Stats, DEFAULT_MAX_THREADS, DEFAULT_SMS,
-    MAX_GRID,
+    atomic_bytes, check_grid, ctas_per_sm, run, run_traced, trace, ArgValue, Fault, FaultKind, Launch, Options, Stats, DEFAULT_MAX_THREADS,
+    DEFAULT_SMS, MAX_GRID,
 };
 pub use program::{ArgKind, Kernel, Prim};
 pub use translate::{signature, translate, Signature, Unsupported};

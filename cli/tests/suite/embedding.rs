@@ -780,3 +780,37 @@ fn compilers_made_and_dropped() {
     }
     println!("bytes kept per compiler: {}", (used() - before) / 200);
 }
+
+/// A launch locks a device buffer its kernel only reads shared: a second launch reading the same
+/// input runs while the first does (it waited for the first to end when every lock was
+/// exclusive); one that writes it still waits.
+#[test]
+fn launches_sharing_a_read_only_input_overlap() {
+    let src = "@launch(32)\nkernel slow(X: tensor<f32>[N], Y: tensor<f32>[N]) {\n  var acc: f32 = 0.0\n  var i = 0\n  while i < 100000 {\n    acc = acc + X[0]\n    i = i + 1\n  }\n  Y[ctx.lane] = acc\n}\n@launch(32)\nkernel fast(X: tensor<f32>[N], Z: tensor<f32>[N]) {\n  Z[ctx.lane] = X[ctx.lane] * 2.0\n}\n";
+    let c = Compiler::new().unwrap();
+    let kernels = c.compile_phobos(src, "overlap.phobos", &Options::default()).unwrap();
+    let (slow, fast) = (&kernels[0], &kernels[1]);
+    assert_eq!((slow.writes(0), slow.writes(1)), (Some(false), Some(true)));
+    let device = Device::Simulator;
+    let x = device.upload(&[1.0f32; 32].iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>()).unwrap();
+    let (y, z) = (device.alloc(128).unwrap(), device.alloc(128).unwrap());
+    let started = std::sync::Barrier::new(2);
+    let (slow_end, fast_end) = std::thread::scope(|s| {
+        let a = s.spawn(|| {
+            started.wait();
+            slow.launch(&device, [1, 1, 1], &mut [Arg::Device(&x), Arg::Device(&y), Arg::I64(32)]).unwrap();
+            std::time::Instant::now()
+        });
+        let b = s.spawn(|| {
+            started.wait();
+            // The slow launch has the input by now (it takes about a second).
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            fast.launch(&device, [1, 1, 1], &mut [Arg::Device(&x), Arg::Device(&z), Arg::I64(32)]).unwrap();
+            std::time::Instant::now()
+        });
+        (a.join().unwrap(), b.join().unwrap())
+    });
+    assert!(fast_end < slow_end, "the launch reading the same input waited for the slow one");
+    assert_eq!(floats(&z.read().unwrap()), vec![2.0; 32]);
+    assert_eq!(floats(&y.read().unwrap()), vec![100000.0; 32]);
+}

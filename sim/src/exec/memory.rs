@@ -393,8 +393,9 @@ impl Ctx<'_> {
                 let p = bytes.as_ptr() as *const u8;
                 let word = |i: usize| -> u64 {
                     // SAFETY: element `i < n` lies within `bytes` (in bounds, sliced above, `len`
-                    // = n·eb bytes); no instruction of this launch writes this buffer and the
-                    // launch holds it exclusively, so a plain read races with no write.
+                    // = n·eb bytes); no instruction of this launch writes this buffer, and the
+                    // launches it is shared with do not either (`run`'s contract), so a plain
+                    // read races with no write.
                     unsafe {
                         match eb {
                             4 => u32::from_le(std::ptr::read_unaligned(p.add(i * 4) as *const u32)) as u64,

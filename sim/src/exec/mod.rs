@@ -183,8 +183,19 @@ impl Stats {
     }
 }
 
-/// Runs `k` with `launch` over `bufs` (the buffers the launch's arguments index).
-pub fn run(k: &Kernel, launch: &Launch, bufs: &mut [&mut [u8]], opts: &Options) -> Result<Stats, Fault> {
+/// A buffer's bytes as the simulator reads and writes them: atomic bytes, shared with the CTAs
+/// that run on other threads (the exclusive borrow makes the view sound).
+pub fn atomic_bytes(b: &mut [u8]) -> &[AtomicU8] {
+    let bytes: *mut [u8] = b;
+    // SAFETY: `b` is borrowed exclusively for the view's lifetime, and AtomicU8 has u8's size and
+    // alignment: the same bytes, viewed as shared atomic bytes.
+    unsafe { &*(bytes as *const [AtomicU8]) }
+}
+
+/// Runs `k` with `launch` over `bufs` (the buffers the launch's arguments index). A buffer no
+/// instruction of `k` writes may be shared with other launches that do not write it either (it
+/// is read with plain loads); one it writes must be this launch's alone.
+pub fn run(k: &Kernel, launch: &Launch, bufs: &[&[AtomicU8]], opts: &Options) -> Result<Stats, Fault> {
     run_with(k, launch, bufs, opts, None).map(|r| r.0)
 }
 
@@ -192,7 +203,7 @@ pub fn run(k: &Kernel, launch: &Launch, bufs: &mut [&mut [u8]], opts: &Options) 
 pub fn run_traced(
     k: &Kernel,
     launch: &Launch,
-    bufs: &mut [&mut [u8]],
+    bufs: &[&[AtomicU8]],
     opts: &Options,
     cta: [u32; 3],
 ) -> Result<(Stats, trace::Trace), Fault> {
@@ -218,7 +229,7 @@ pub fn run_traced(
 fn run_with(
     k: &Kernel,
     launch: &Launch,
-    bufs: &mut [&mut [u8]],
+    bufs: &[&[AtomicU8]],
     opts: &Options,
     trace: Option<trace::Trace>,
 ) -> Result<(Stats, Option<trace::Trace>), Fault> {
@@ -274,15 +285,7 @@ fn run_with(
     });
     let ordering = (talks && opts.check_races).then(ordering::Ordering::default);
     // Global memory: the bytes every CTA reads and writes, from whichever thread runs it.
-    let global: Vec<&[AtomicU8]> = bufs
-        .iter_mut()
-        .map(|b| {
-            let bytes: *mut [u8] = &mut **b;
-            // SAFETY: each buffer is borrowed exclusively for this call, and AtomicU8 has u8's
-            // size and alignment: the same bytes, viewed as shared atomic bytes.
-            unsafe { &*(bytes as *const [AtomicU8]) }
-        })
-        .collect();
+    let global: Vec<&[AtomicU8]> = bufs.to_vec();
     let nwarps = threads.div_ceil(32);
     let total: u64 = launch.grid.iter().map(|g| *g as u64).product();
     let shared_bytes = (k.shared_bytes + launch.dynamic_shared) as usize;
