@@ -15,6 +15,10 @@ use melior::pass::{OperationPassManager, PassManager};
 use phobos_ir::{diag::Diagnostics, sref};
 use std::ffi::c_void;
 
+/// The upstream pass pipelines Phobos registers (`register_every_upstream_pass`), each built for
+/// a `builtin.module`.
+pub const UPSTREAM_MODULE_PIPELINES: &[&str] = &["gpu-lower-to-nvvm-pipeline"];
+
 /// One element of a pipeline: a pass with options, or an op anchor with a nested list.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Elem {
@@ -204,6 +208,11 @@ pub fn build_level(opm: OperationPassManager, anchor: &str, elems: &[Elem], cfg:
             build_level(opm, anchor, &inner, cfg)
                 .map_err(|x| PipelineError { col: e.col, message: format!("in the expansion of '{}': {}", e.name, x.message) })?;
             continue;
+        }
+        // Upstream's pass pipelines add their passes for a `builtin.module` without checking
+        // where they are: nested elsewhere, LLVM aborts ("did you intend to nest?").
+        if UPSTREAM_MODULE_PIPELINES.contains(&e.name.as_str()) && anchor != "builtin.module" {
+            return err(e.col, format!("pipeline '{}' runs on 'builtin.module', not on '{anchor}'", e.name));
         }
         // An upstream pass: MLIR parses and checks it (unknown names, options, anchors are clean
         // errors there).

@@ -163,12 +163,12 @@ pub fn generate(file: &File, src: &Source, opts: &Options) -> std::result::Resul
             Ok(parts) => {
                 // MLIR's passes (CSE most) take time that grows faster than a module's size:
                 // past this bound a compile could take minutes.
-                ops += parts.iter().map(|(text, _)| text.lines().count()).sum::<usize>();
+                ops += parts.iter().map(|(text, _)| text.lines().map(op_weight).sum::<usize>()).sum::<usize>();
                 if ops > MAX_L1_OPS {
                     errors.push(Diag::error(
                         k.name.span,
                         format!(
-                            "this file's kernels are {ops} operations at the L1 level with kernel '{}', more than the {MAX_L1_OPS} Phobos compiles (10,000 unrolled statements are about 60,000): use loops, fewer statements or fewer @autotune values",
+                            "this file's kernels are {ops} operations at the L1 level with kernel '{}' (a lane collective counts 16, a CTA one 64, a CTA argmax, argmin or fold by a fn 256), more than the {MAX_L1_OPS} Phobos compiles (10,000 unrolled statements are about 60,000): use loops, fewer statements or fewer @autotune values",
                             k.name.name
                         ),
                     ));
@@ -207,8 +207,25 @@ pub fn generate(file: &File, src: &Source, opts: &Options) -> std::result::Resul
 }
 
 /// The most operations the kernels of one file may have at the L1 level (their specializations
-/// together): 10,000 unrolled statements (about 60,000) took 5 s to compile, 30,000 took 43 s.
+/// together; collectives weighted by [`op_weight`]): 10,000 unrolled statements (about 60,000)
+/// took 5 s to compile, 30,000 took 43 s.
 pub const MAX_L1_OPS: usize = 40_000;
+
+/// What one line of L1 text costs the passes after it, in plain operations: a collective
+/// lowers to many (a CTA argmax to about 85 SIMT operations, with barriers that LLVM's code
+/// generation handles in time growing faster than their number: 400 took 6 s and 480 MB, 800
+/// took 34 s and 1.8 GB, 1,400 ran out of memory).
+fn op_weight(line: &str) -> usize {
+    if ["\"cta.argmax\"", "\"cta.argmin\"", "\"cta.reduce_with\""].iter().any(|o| line.contains(o)) {
+        256
+    } else if line.contains("\"cta.") {
+        64
+    } else if line.contains("\"lane.") {
+        16
+    } else {
+        1
+    }
+}
 
 /// The most specializations one kernel's `@autotune` lists may make (their product).
 pub const MAX_SPECIALIZATIONS: usize = 1024;

@@ -4,6 +4,8 @@
 // RUN: %expect-exit 1 phobos-opt %s --pass-pipeline='gpu.module(convert-lane-to-gpu)' 2>&1 | FileCheck %s --check-prefix=TOP
 // RUN: %expect-exit 1 phobos-opt %s --pass-pipeline='convert-lane-to-gpu' 2>&1 | FileCheck %s --check-prefix=UNANCHORED
 // RUN: %expect-exit 1 phobos-opt %s --pass-pipeline='builtin.module(gpu.module(convert-lane-to-gpu' 2>&1 | FileCheck %s --check-prefix=PAREN
+// RUN: %expect-exit 1 phobos-opt %s --pass-pipeline='builtin.module(gpu.module(gpu-lower-to-nvvm-pipeline))' 2>&1 | FileCheck %s --check-prefix=NESTED
+// RUN: %expect-exit 1 phobos-opt %s --pass-pipeline='builtin.module(gpu.module(gpu.func(gpu-lower-to-nvvm-pipeline)))' 2>&1 | FileCheck %s --check-prefix=FUNC
 // Pipeline mistakes are located in the pipeline text and exit 1; none reaches MLIR's aborts.
 
 // CHECK: <pass-pipeline>:1:27: error: 'no-such-pass' does not refer to a registered pass or pass pipeline
@@ -12,5 +14,8 @@
 // TOP: <pass-pipeline>:1:1: error: can't run a pass pipeline anchored on 'gpu.module' on a 'builtin.module'
 // UNANCHORED: <pass-pipeline>:1:1: error: expected pass pipeline to be wrapped with the anchor operation type
 // PAREN: <pass-pipeline>:1:26: error: unbalanced '(' in pass pipeline
+// NESTED: <pass-pipeline>:1:27: error: pipeline 'gpu-lower-to-nvvm-pipeline' runs on 'builtin.module', not on 'gpu.module'
+// FUNC: <pass-pipeline>:1:36: error: pipeline 'gpu-lower-to-nvvm-pipeline' runs on 'builtin.module', not on 'gpu.func'
+// NESTED-NOT: internal error
 gpu.module @m {
 }

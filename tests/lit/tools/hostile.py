@@ -6,6 +6,7 @@ Kinds (each a .phobos kernel unless noted):
   fanout: fn h_i(a) = h_{i+1}(a) + h_{i+1}(a), N levels (2^N inlined copies)
   fanout-run: fn h_i(a) = h_{i+1}(a) + h_{i+1}(a + 1.0), N levels, over a run of 64 elements
   statements: N unrolled statements acc = acc + X[i % 97]
+  cta-argmax: N unrolled CTA argmax statements (each about 85 SIMT operations and barriers)
   autotune: @autotune of three dimensions of N values each
   chain: fn g_i(a) = g_{i+1}(a) + 1, N levels (non-recursive)
   cycle: fn a -> b -> c -> a
@@ -53,6 +54,9 @@ elif kind == "fanout-run":
     text = fns + kernel("  Y[0] = sum(h0(X[0 :+ 64]))")
 elif kind == "statements":
     text = HEAD + "  var acc: f32 = 0.0\n" + "".join("  acc = acc + X[%d]\n" % (i % 97) for i in range(n)) + "  Y[ctx.lane] = acc\n}\n"
+elif kind == "cta-argmax":
+    body = "".join("  s += f32(argmax<over ctx.thread>(X[ctx.thread] + %d.0))\n" % i for i in range(n))
+    text = "@launch(256)\nkernel k(X: tensor<f32>[N], Y: tensor<f32>[N]) {\n  var s = 0.0\n" + body + "  Y[ctx.thread] = s\n}\n"
 elif kind == "autotune":
     vals = ", ".join(str(v) for v in range(1, n + 1))
     text = "@autotune(A in [%s], B in [%s], C in [%s])\n@launch(32)\nkernel k(X: tensor<f32>[A, B, C]) {\n  X[0, 0, 0] = 1.0\n}\n" % (vals, vals, vals)
