@@ -205,11 +205,15 @@ struct CompileArgs {
 /// Runs the CLI; returns the exit code.
 pub fn main(args: Vec<String>) -> i32 {
     crate::time_passes::started();
-    crate::libdevice::install_default();
     let cli = match Cli::try_parse_from(args) {
         Ok(c) => c,
         Err(e) => return usage_error("phobos", e),
     };
+    // Commands that compile link the embedded libdevice (written to the cache once): not
+    // `layout`, nor a usage error.
+    if !matches!(cli.command, Command::Layout(_)) {
+        crate::libdevice::install_default();
+    }
     let name = match &cli.command {
         Command::Compile(_) => "compile",
         Command::Run(_) => "run",
@@ -434,6 +438,9 @@ fn compile_one(a: &CompileArgs) -> i32 {
     }
     if !is_phobos && (a.emit == Emit::Ast || a.kernel.is_some() || !defines.is_empty()) {
         return fail("--emit=ast, --kernel and -D apply to .phobos sources");
+    }
+    if a.emit == Emit::Ast && a.manifest.is_some() {
+        return fail("--manifest lists the compiled entries; --emit ast stops before there are any (use --emit l1 or later)");
     }
     // Step 1. The front door: .phobos to L1 MLIR text.
     if is_phobos && a.emit == Emit::Ast {
