@@ -55,7 +55,7 @@ pub struct SimArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub max_warp_instructions: Option<u64>,
     /// The simulator reports a launch whose warps run more instructions than this in all
-    /// (default 50000000) as a runaway kernel, whatever the grid.
+    /// (default 25000000) as a runaway kernel, whatever the grid.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub max_launch_instructions: Option<u64>,
     /// The simulator refuses a launch of more threads than this (grid x block) in all

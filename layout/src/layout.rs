@@ -443,21 +443,51 @@ impl Layout {
             return Ok(());
         }
         check_enumerable(l.size(), "the aliasing check")?;
-        let mut seen = std::collections::HashMap::new();
-        for x in 0..l.size() {
-            let v = l.eval(x);
-            if let Some(y) = seen.insert(v, x) {
-                return Err(LayoutError::NotInjective {
-                    layout: self.to_string(),
-                    x: y,
-                    y: x,
-                    value: v,
-                    why: "aliases in physical space (only stride-0 modes may broadcast)".into(),
-                });
-            }
+        match first_repeat(l.size(), |x| l.eval(x)) {
+            Some((y, x, value)) => Err(LayoutError::NotInjective {
+                layout: self.to_string(),
+                x: y,
+                y: x,
+                value,
+                why: "aliases in physical space (only stride-0 modes may broadcast)".into(),
+            }),
+            None => Ok(()),
         }
-        Ok(())
     }
+}
+
+/// The first repeated value of `eval` over `0..n` in index order: `(y, x, value)` with `y < x`
+/// the first two indices that map to it, `x` the smallest such. A bitset over the values' range
+/// finds `x` (2 MB for 2^24 values, where a hash map of them took 9 s and 600 MB), a second scan
+/// `y`; a range too wide for a bitset is sorted instead.
+pub fn first_repeat(n: i64, eval: impl Fn(i64) -> i64) -> Option<(i64, i64, i64)> {
+    if n <= 1 {
+        return None;
+    }
+    let (mut lo, mut hi) = (i64::MAX, i64::MIN);
+    for x in 0..n {
+        let v = eval(x);
+        lo = lo.min(v);
+        hi = hi.max(v);
+    }
+    let range = (hi as i128 - lo as i128 + 1) as u128;
+    let x = if range <= 1 << 28 {
+        let mut seen = vec![0u64; (range as usize).div_ceil(64)];
+        (0..n).find(|&x| {
+            let i = (eval(x) - lo) as usize;
+            let (w, b) = (i / 64, 1u64 << (i % 64));
+            let repeat = seen[w] & b != 0;
+            seen[w] |= b;
+            repeat
+        })?
+    } else {
+        let mut pairs: Vec<(i64, i64)> = (0..n).map(|x| (eval(x), x)).collect();
+        pairs.sort_unstable();
+        pairs.windows(2).filter(|p| p[0].0 == p[1].0).map(|p| p[1].1).min()?
+    };
+    let v = eval(x);
+    let y = (0..x).find(|&y| eval(y) == v).expect("an earlier index maps to it");
+    Some((y, x, v))
 }
 
 /// The first two flat indices of the layout `modes` (shape, stride pairs) with equal values.
@@ -469,8 +499,7 @@ fn first_collision(modes: &[(i64, i64)]) -> Option<(i64, i64, i64)> {
     if l.size() > MAX_ENUMERATION {
         return None;
     }
-    let mut seen = std::collections::HashMap::new();
-    (0..l.size()).find_map(|x| seen.insert(l.eval(x), x).map(|y| (y, x, l.eval(x))))
+    first_repeat(l.size(), |x| l.eval(x))
 }
 
 /// CuTe composition_impl over a coalesced A (flattened `ls:ld`) and B's shape/stride.
@@ -549,5 +578,38 @@ fn bw_coalesce(old_s: &[i64], old_d: &[i64], new_s: i64, new_d: i64) -> (Tuple, 
 impl fmt::Display for Layout {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}:{}", self.shape, self.stride)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_repeat;
+
+    /// The first repeat, as a hash map scan in index order finds it.
+    fn naive(values: &[i64]) -> Option<(i64, i64, i64)> {
+        let mut seen = std::collections::HashMap::new();
+        values.iter().enumerate().find_map(|(x, v)| seen.insert(*v, x as i64).map(|y| (y, x as i64, *v)))
+    }
+
+    #[test]
+    fn first_repeat_is_the_scan_in_index_order() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for case in 0..2000 {
+            let n = (next() % 40) as usize;
+            // Narrow ranges (the bitset), and wide ones with negatives and repeats (the sort).
+            let values: Vec<i64> = if case % 2 == 0 {
+                let spread = 1 + next() % 50;
+                (0..n).map(|_| (next() % spread) as i64 - (spread / 3) as i64).collect()
+            } else {
+                (0..n).map(|_| (next() % 30) as i64 * (1 << 36) - (1 << 39)).collect()
+            };
+            assert_eq!(first_repeat(n as i64, |x| values[x as usize]), naive(&values), "{values:?}");
+        }
     }
 }

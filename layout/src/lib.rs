@@ -55,21 +55,12 @@ pub fn check_space(m: &Map, space: Space) -> layout::Result<()> {
     match (m, space) {
         (Map::Layout(l), Space::Logical | Space::ThreadValue) => l.check_bijection(),
         (Map::Layout(l), Space::Physical) => l.check_alias_free(),
-        (m, Space::Physical) => {
-            let mut seen = std::collections::HashMap::new();
-            for x in 0..m.size() {
-                if let Some(y) = seen.insert(m.eval(x), x) {
-                    return Err(LayoutError::NotInjective {
-                        layout: m.to_string(),
-                        x: y,
-                        y: x,
-                        value: m.eval(x),
-                        why: "aliases in physical space".into(),
-                    });
-                }
+        (m, Space::Physical) => match layout::first_repeat(m.size(), |x| m.eval(x)) {
+            Some((y, x, value)) => {
+                Err(LayoutError::NotInjective { layout: m.to_string(), x: y, y: x, value, why: "aliases in physical space".into() })
             }
-            Ok(())
-        }
+            None => Ok(()),
+        },
         (m, _) => {
             let n = m.size();
             let mut vals = m.values();

@@ -94,6 +94,15 @@ impl<'a> Gen<'a> {
                     "argmin folds the lanes of a warp: argmin<over ctx.lane>(...); over ctx.thread there is argmax",
                 ));
             }
+            "argmax" | "argmin" if v.ty.elem == Scalar::Bool => {
+                return Err(Diag::error(
+                    args[0].span,
+                    format!(
+                        "{name} picks the lane holding the {} number, and a bool is a condition: convert it with i32(...)",
+                        if name == "argmax" { "largest" } else { "smallest" }
+                    ),
+                ));
+            }
             "argmax" | "argmin" => {
                 let attrs = if width_attr.is_empty() { String::new() } else { format!(" {{{}}}", &width_attr[2..]) };
                 self.emit(format!("\"{dialect}.{name}\"({}){attrs} : ({t}) -> i32", v.s), Ty::scalar(Scalar::I32), span)

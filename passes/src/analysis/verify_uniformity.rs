@@ -106,17 +106,20 @@ fn check<'a>(
     let ssa = v.operand_name(func);
     // The source's name for the value, when it has one: its own, or that of the nearest
     // variable it is computed from that differs as much.
+    let at = v.def().map(|o| o.loc()).unwrap_or_else(|| v.location());
     let name = match source_name(u, v, need) {
         Some((n, true)) => format!("'{n}'"),
         Some((n, false)) => format!("a value computed from '{n}'"),
+        // A value the source names nowhere (`a && b`'s): a .phobos author has no `%5` to read.
+        None if at.src().is_some_and(|l| l.file.ends_with(".phobos")) => "the value noted below".into(),
         None => ssa,
     };
     let mut d = Diagnostic::op_error(
         op,
         format!("needs {what}, but {control} differs between {}: {name} depends on {}", fact.level.between(), fact.origin_text()),
     );
-    let at = v.def().map(|o| o.loc()).unwrap_or_else(|| v.location());
-    d.notes.push(Diagnostic::new(Severity::Note, at.src(), format!("{name} differs between {} here", fact.level.between())));
+    let noted = if name == "the value noted below" { "this value" } else { name.as_str() };
+    d.notes.push(Diagnostic::new(Severity::Note, at.src(), format!("{noted} differs between {} here", fact.level.between())));
     if let Some((origin, _)) = fact.origin {
         if Some(origin) != v.def() {
             d.notes.push(Diagnostic::new(Severity::Note, origin.loc().src(), "it takes its value from here"));
