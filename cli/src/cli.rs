@@ -268,7 +268,8 @@ fn run_cmd(a: RunArgs) -> i32 {
 /// (exit 0).
 pub fn usage_error(tool: &str, e: clap::Error) -> i32 {
     if !e.use_stderr() {
-        let _ = e.print();
+        // --help and --version: to stdout, whose failure is the exit code's (out::finish).
+        out!("{}", e.render());
         return 0;
     }
     let text = e.render().to_string();

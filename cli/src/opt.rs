@@ -9,7 +9,7 @@ use crate::{
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use phobos_ir::diag::{Diagnostic, Severity};
 use phobos_passes::{pipeline::BuildConfig, pipelines::PIPELINES, registry};
-use std::io::{Read, Write};
+use std::io::Read;
 
 fn command() -> Command {
     let mut cmd = Command::new("phobos-opt")
@@ -145,6 +145,11 @@ pub fn main(args: Vec<String>) -> i32 {
 
 fn run(m: &ArgMatches) -> Result<bool, String> {
     let input = m.get_one::<String>("input").expect("default");
+    // The input is never overwritten (`phobos-opt a.mlir -o a.mlir`), as with the other tools.
+    let dest = m.get_one::<String>("output").expect("default");
+    if dest != "-" && input != "-" {
+        crate::staged::refuse_overwrite(std::path::Path::new(dest), &[std::path::PathBuf::from(input)])?;
+    }
     let (text, filename) = if input == "-" {
         let mut s = String::new();
         std::io::stdin().read_to_string(&mut s).map_err(|e| format!("reading stdin: {e}"))?;
@@ -282,14 +287,14 @@ fn run(m: &ArgMatches) -> Result<bool, String> {
             }
         }
     }
-    let out = outputs.join("// -----\n");
+    let mut out = outputs.join("// -----\n");
     let dest = m.get_one::<String>("output").expect("default");
     if dest == "-" {
-        let mut so = std::io::stdout().lock();
-        let _ = so.write_all(out.as_bytes());
         if !out.ends_with('\n') && !out.is_empty() {
-            let _ = so.write_all(b"\n");
+            out.push('\n');
         }
+        // A full or closed stdout is exit 1 with its reason (out::finish), not a lost output.
+        out!("{out}");
     } else if all_ok {
         // A file is written only when everything succeeded (docs/debugging.md); stdout gets the
         // parts that did, as mlir-opt prints them.
