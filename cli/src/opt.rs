@@ -58,7 +58,8 @@ fn command() -> Command {
                 .value_parser(clap::value_parser!(usize))
                 .help("elide element attributes with more than N elements"),
         )
-        .arg(flag("mlir-disable-threading", "run passes on one thread"));
+        .arg(flag("mlir-disable-threading", "run passes on one thread"))
+        .arg(flag("allow-unregistered-dialect", "accept ops of dialects no registry knows (as mlir-opt does)"));
     for p in registry::passes() {
         cmd = cmd.arg(pass_flag(p.flag, p.summary));
     }
@@ -123,9 +124,31 @@ fn list_passes() -> String {
 }
 
 /// Runs phobos-opt on `args`; returns the process exit code.
+/// mlir-opt's spelling of long options with one dash (`-split-input-file`, `-o=x`): each
+/// argument that names a long option of `cmd` after one dash gets its second dash; anything
+/// else (a short option, a negative number, a file name) is left as it is.
+fn long_options_with_one_dash(args: Vec<String>, cmd: &Command) -> Vec<String> {
+    let longs: Vec<&str> = cmd.get_arguments().filter_map(|a| a.get_long()).chain(["help", "version"]).collect();
+    let mut out = Vec::with_capacity(args.len());
+    let mut options = true;
+    for (i, a) in args.into_iter().enumerate() {
+        if a == "--" {
+            options = false;
+        }
+        let name = a.strip_prefix('-').filter(|r| !r.starts_with('-')).map(|r| r.split('=').next().unwrap_or(r));
+        match name {
+            Some(n) if options && i > 0 && n.len() > 1 && longs.contains(&n) => out.push(format!("-{a}")),
+            _ => out.push(a),
+        }
+    }
+    out
+}
+
 pub fn main(args: Vec<String>) -> i32 {
     crate::libdevice::install_default();
-    let m = match command().try_get_matches_from(args) {
+    let cmd = command();
+    let args = long_options_with_one_dash(args, &cmd);
+    let m = match cmd.try_get_matches_from(args) {
         Ok(m) => m,
         Err(e) => return crate::cli::usage_error("phobos-opt", e),
     };
@@ -186,6 +209,7 @@ fn run(m: &ArgMatches) -> Result<bool, String> {
     let emit_ptx = m.get_one::<String>("emit").map(String::as_str) == Some("ptx");
     let threading = !(printing.module_scope || m.get_flag("mlir-disable-threading"));
     let session = Session::new(threading).map_err(|e| e.to_string())?;
+    session.ctx.set_allow_unregistered_dialects(m.get_flag("allow-unregistered-dialect"));
     let cfg = BuildConfig {
         diags: session.diags.clone(),
         print_before: strings("mlir-print-ir-before"),
