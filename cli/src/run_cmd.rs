@@ -104,7 +104,7 @@ pub fn run(req: &RunRequest) -> Result<(), RunError> {
             refuse_overwrite(&req.out.join(format!("{name}.npy")), &inputs).map_err(RunError::Usage)?;
         }
     }
-    let arrays = read_arrays(&req.args).map_err(RunError::Usage)?;
+    let arrays = read_arrays(&loaded.sig.kernel, &loaded.sig.params, &req.args).map_err(RunError::Usage)?;
     let (opts, backend) = match &device {
         Device::Cuda(gpu) => (LaunchOptions::default(), format!("cuda ({}, {})", gpu.name, gpu.chip)),
         _ => (LaunchOptions::default().with_sim(sim_options(&req.chip, &req.sim).map_err(RunError::Usage)?), "sim".into()),

@@ -84,6 +84,7 @@ pub(super) fn layer_norm(rows: usize, cols: usize) -> Case {
             ("Y", f32_array(&[m, n], &vec![f32::NAN; rows * cols])),
             ("Mean", f32_array(&[m], &vec![0.0; rows])),
             ("Rstd", f32_array(&[m], &vec![0.0; rows])),
+            ("eps", f32_array(&[], &[1e-5])),
         ]),
         output: "Y",
         reference,

@@ -211,7 +211,7 @@ pub fn signature(entries: &[phobos_frontend::Entry], kernel: &str) -> Signature 
 }
 
 /// The signature of a kernel in an `.mlir` file, from its arguments (`phobos.tensor`,
-/// `phobos.dims` and `phobos.dim` name them when present).
+/// `phobos.dims`, `phobos.scalar` and `phobos.dim` name them when present).
 fn mlir_signature(module: &OwnedModule, kernel: Option<&str>) -> Result<Signature, RunError> {
     let kernels: Vec<String> = kernel_funcs(module).iter().filter_map(|(_, f)| f.str_attr("sym_name")).collect();
     let kernel = match kernel {
@@ -235,7 +235,14 @@ fn mlir_signature(module: &OwnedModule, kernel: Option<&str>) -> Result<Signatur
                 },
                 dims: dims.clone(),
             },
-            phobos_sim::ArgKind::Scalar { name, .. } => AbiParam::Dim { name: name.clone() },
+            phobos_sim::ArgKind::Scalar { name, dim: true, .. } => AbiParam::Dim { name: name.clone() },
+            phobos_sim::ArgKind::Scalar { name, ty, dim: false } => AbiParam::Scalar {
+                name: name.clone(),
+                ty: match ty {
+                    phobos_sim::Prim::I1 => "bool".into(),
+                    p => p.name().to_string(),
+                },
+            },
         })
         .collect();
     Ok(Signature {

@@ -48,7 +48,8 @@ pub fn verify(op: Op) -> Result<(), Diagnostic> {
             }
         }
         let named = |key: &str| arg_attrs.get(i).and_then(|d| d.dict_get(key)).and_then(|n| n.str());
-        let name = named("phobos.tensor").or_else(|| named("phobos.dim")).unwrap_or_else(|| format!("arg{i}"));
+        let name =
+            named("phobos.tensor").or_else(|| named("phobos.scalar")).or_else(|| named("phobos.dim")).unwrap_or_else(|| format!("arg{i}"));
         if let Some(j) = names.iter().position(|n| *n == name) {
             return Err(Diagnostic::op_error(
                 op,
@@ -57,7 +58,7 @@ pub fn verify(op: Op) -> Result<(), Diagnostic> {
         }
         names.push(name);
         let Some(dict) = arg_attrs.get(i) else { continue };
-        for key in ["phobos.tensor", "phobos.dim"] {
+        for key in ["phobos.tensor", "phobos.scalar", "phobos.dim"] {
             if let Some(name) = dict.dict_get(key) {
                 match name.str() {
                     Some(n) if is_identifier(&n) => {}

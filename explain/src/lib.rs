@@ -81,7 +81,17 @@ pub fn explain(req: &Request) -> Result<Explanation, RunError> {
     if req.cta.iter().zip(req.grid).any(|(c, g)| *c >= g) {
         return Err(RunError::Usage(format!("--cta {:?} is outside the grid {:?}", req.cta, req.grid)));
     }
-    let mut arrays = launch::read_arrays(&req.args).map_err(RunError::Usage)?;
+    let params: Vec<AbiParam> = kernel
+        .params
+        .iter()
+        .map(|p| match p.scalar {
+            true => AbiParam::Scalar { name: p.name.name.clone(), ty: p.elem.name.clone() },
+            false => {
+                AbiParam::Tensor { name: p.name.name.clone(), elem: p.elem.name.clone(), dims: p.dims.iter().map(|d| d.name()).collect() }
+            }
+        })
+        .collect();
+    let mut arrays = launch::read_arrays(&kernel.name.name, &params, &req.args).map_err(RunError::Usage)?;
     for (name, a) in &req.arrays {
         if arrays.insert(name.clone(), (a.clone(), PathBuf::from(format!("argument '{name}'")))).is_some() {
             return Err(RunError::Usage(format!("tensor {name} is given twice")));
@@ -287,7 +297,8 @@ fn autotune_values(a: &ast::Attr, dim: &str) -> Vec<i64> {
     vals.iter().filter_map(|v| if let ast::ExprKind::Int(i) = v.kind { Some(i) } else { None }).collect()
 }
 
-/// Generates every tensor of `sig` that `arrays` lacks, with the shape its dimensions take.
+/// Generates every tensor of `sig` that `arrays` lacks, with the shape its dimensions take, and
+/// every scalar it lacks (1).
 fn generate_missing(
     sig: &Signature,
     arrays: &mut BTreeMap<String, (Array, PathBuf)>,
@@ -297,6 +308,13 @@ fn generate_missing(
     let (_, dims) = launch::bound_dims(sig, arrays, defines, false).map_err(RunError::Usage)?;
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
     for p in &sig.params {
+        if let AbiParam::Scalar { name, ty } = p {
+            // A scalar not given is 1 (true for a bool), as a tensor not given is random.
+            if !arrays.contains_key(name) {
+                let one = phobos_runtime::scalar::parse(ty, "1").map_err(RunError::Usage)?;
+                arrays.insert(name.clone(), (one, PathBuf::from(format!("(generated {name})"))));
+            }
+        }
         let AbiParam::Tensor { name, elem, dims: ds } = p else { continue };
         if arrays.contains_key(name) {
             continue;

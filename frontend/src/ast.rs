@@ -52,12 +52,16 @@ pub struct Kernel {
     pub span: Span,
 }
 
-/// `W: tensor<f32>[N, K]`, `A: tensor<f32>[1, 128]`
+/// `W: tensor<f32>[N, K]`, `A: tensor<f32>[1, 128]`, or a scalar passed by value: `eps: f32`.
 #[derive(Clone, Debug, Serialize)]
 pub struct Param {
     pub name: Ident,
+    /// The element type of a tensor, or the type of a scalar.
     pub elem: TypeName,
+    /// A tensor's dimensions (at least one); empty for a scalar.
     pub dims: Vec<DimSpec>,
+    /// A scalar parameter (`eps: f32`): one value for the whole grid, not a tensor.
+    pub scalar: bool,
     pub span: Span,
 }
 

@@ -316,6 +316,14 @@ impl Parser {
     fn param(&mut self) -> Result<Param> {
         let name = self.binder("a parameter name")?;
         self.eat_punct(":")?;
+        if !self.is_ident("tensor") {
+            // A scalar parameter, passed by value: `eps: f32`.
+            if !matches!(&self.peek().tok, Tok::Ident(n) if TYPES.contains(&n.as_str())) {
+                return self.expected(&format!("'tensor<T>[dims]' or a scalar type ({})", TYPES.join(", ")));
+            }
+            let elem = self.type_name()?;
+            return Ok(Param { span: name.span.to(elem.span), name, elem, dims: Vec::new(), scalar: true });
+        }
         self.eat_keyword("tensor")?;
         self.eat_punct("<")?;
         let elem = self.type_name()?;
@@ -341,7 +349,7 @@ impl Parser {
         if dims.is_empty() {
             return Err(Diag::error(name.span.to(end), "a tensor needs at least one dimension"));
         }
-        Ok(Param { span: name.span.to(end), name, elem, dims })
+        Ok(Param { span: name.span.to(end), name, elem, dims, scalar: false })
     }
 
     /// `var buf: shared<f32>[8, 64]` after the `:`.

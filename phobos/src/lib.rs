@@ -26,6 +26,8 @@
 pub mod build;
 pub mod embed;
 pub mod program;
+/// Scalar parameters' values (`eps: f32`) from literals.
+pub use phobos_runtime::scalar;
 mod stages;
 
 use phobos_compiler::{
@@ -36,6 +38,7 @@ use phobos_compiler::{
 pub use phobos_passes::pipelines::Exchange;
 use phobos_passes::pipelines::Target;
 pub use phobos_runtime::cuda::CudaError;
+pub use phobos_runtime::half;
 pub use phobos_runtime::{
     Arg, Device, DeviceBuffer, Diagnostic, Diagnostics, Error, Event, Fault, FaultKind, ForeignBuffer, ForeignStream, Kernel,
     LaunchOptions, LaunchReport, Param, Severity, SrcLoc, Stream,

@@ -134,13 +134,15 @@ impl Program {
 
     /// [`Program::run`] on another library's GPU memory (PyTorch or CuPy tensors), with no
     /// copy: each tensor its element type, shape and [`ForeignBuffer`](crate::ForeignBuffer),
-    /// whose length must be the shape's bytes; with `stream`, enqueued on that stream without
+    /// whose length must be the shape's bytes; each scalar parameter a 0-d array of its type
+    /// ([`crate::scalar::parse`] makes one from a literal); with `stream`, enqueued on that stream without
     /// waiting (see [`LaunchOptions::stream`]). `device`: `None` for the GPU whose memory the
     /// tensors are (PyTorch's `cuda:1` runs on GPU 1), after every check that needs no GPU.
     pub fn run_foreign(
         &self,
         kernel: &str,
         tensors: Vec<(String, Dtype, Vec<u64>, crate::ForeignBuffer)>,
+        scalars: Vec<(String, Array)>,
         dims: &BTreeMap<String, i64>,
         grid: [u32; 3],
         device: Option<&super::Device>,
@@ -167,14 +169,29 @@ impl Program {
             }
             buffers.insert(name, buf);
         }
-        let (_, values) = phobos_runtime::bind::bind(sig, &named, dims).map_err(Error::Launch)?;
+        for (name, a) in scalars {
+            let label = PathBuf::from(format!("argument '{name}'"));
+            if named.insert(name.clone(), (a, label)).is_some() {
+                return Err(Error::Launch(format!("argument '{name}' is given twice")));
+            }
+        }
+        let (bound, values) = phobos_runtime::bind::bind(sig, &named, dims).map_err(Error::Launch)?;
+        let scalars: BTreeMap<String, Array> = sig
+            .params
+            .iter()
+            .zip(bound)
+            .filter_map(|(p, a)| match (p, a) {
+                (AbiParam::Scalar { name, .. }, Some(a)) => Some((name.clone(), a)),
+                _ => None,
+            })
+            .collect();
         let entry = phobos_runtime::bind::select_entry(sig, &values).map_err(Error::Launch)?;
         let compiled = self.entry(&entry).ok_or_else(|| Error::Launch(format!("entry {entry} was not compiled")))?;
         let ordered = sig.params.iter().filter_map(|p| match p {
             AbiParam::Tensor { name, .. } => buffers.get(name).map(|b| crate::Arg::Foreign(*b)),
-            AbiParam::Dim { .. } => None,
+            AbiParam::Dim { .. } | AbiParam::Scalar { .. } => None,
         });
-        let mut args = phobos_runtime::bind::arguments(compiled, &values, ordered)?;
+        let mut args = phobos_runtime::bind::arguments(compiled, &values, &scalars, ordered)?;
         // Every check that needs no device first: a machine without a GPU still says what is
         // wrong with the arrays.
         compiled.check_args(&args)?;

@@ -288,11 +288,12 @@ class Kernel:
     def __init__(self, module: Module, name: str) -> None:
         self.module = module
         self.name = name
-        # (kind, name, elem, dims) in launch order: tensors in source order, then dimensions.
+        # (kind, name, elem, dims) in launch order: tensors and scalars in source order, then
+        # dimensions.
         self.params: List[Tuple[str, str, str, List[str]]] = [tuple(p) for p in module._program.params(name)]  # type: ignore[misc]
 
     def __repr__(self) -> str:
-        sig = ", ".join(f"{n}: {e}[{', '.join(d)}]" if k == "tensor" else f"{n}: dim" for k, n, e, d in self.params)
+        sig = ", ".join(f"{n}: {e}[{', '.join(d)}]" if k == "tensor" else f"{n}: {e}" if k == "scalar" else f"{n}: dim" for k, n, e, d in self.params)
         return f"<phobos.Kernel {self.name}({sig})>"
 
     def __call__(
@@ -304,8 +305,8 @@ class Kernel:
     ) -> Launched:
         """Launches the kernel on a ``grid`` of CTAs (``int`` or up to 3 extents).
 
-        Positional arguments fill the parameters in order (tensors, then dimensions); keywords
-        name a tensor or a dimension, or set a simulator bound (``sim_sms``, ``sim_threads``,
+        Positional arguments fill the parameters in order (tensors and scalars as declared, then
+        dimensions); keywords name a tensor, a scalar or a dimension, or set a simulator bound (``sim_sms``, ``sim_threads``,
         ``max_warp_instructions``, ``max_launch_instructions``, ``max_sim_threads``).
         ``device``: ``"sim"``, ``"cuda"``, or (the default) the arrays' own: NumPy arrays run on
         the simulator and are written in place, ``__cuda_array_interface__`` arrays on their
@@ -326,9 +327,11 @@ class Kernel:
                 raise LaunchError(f"{self.name}: '{name}' is given twice", "given twice")
             given[name] = value
         kinds = {p[1]: p[0] for p in self.params}
-        tensors, dims = {}, dict(self.module.defines)
+        tensors, scalars, dims = {}, [], dict(self.module.defines)
         for name, value in given.items():
-            if kinds[name] == "dim":
+            if kinds[name] == "scalar":
+                scalars.append((name, _scalar_text(name, value)))
+            elif kinds[name] == "dim":
                 if not _is_int(value):
                     raise LaunchError(f"dimension {name} takes an integer, not {type(value).__name__}", "not an integer")
                 dims[name] = int(value)
@@ -347,21 +350,23 @@ class Kernel:
         if cuda:
             if device not in (None, "cuda"):
                 raise LaunchError(f"{self.name}: GPU arrays cannot run on device '{device}'", "device")
-            return self._run_cuda(tensors, dims, g)
-        return self._run_host(tensors, dims, g, device or "sim", sim)
+            return self._run_cuda(tensors, scalars, dims, g)
+        return self._run_host(tensors, scalars, dims, g, device or "sim", sim)
 
-    def _run_host(self, tensors: Dict[str, Any], dims: Dict[str, int], grid: Tuple[int, int, int], device: str, sim: Dict[str, Any]) -> Launched:
+    def _run_host(
+        self, tensors: Dict[str, Any], scalars: List[Tuple[str, str]], dims: Dict[str, int], grid: Tuple[int, int, int], device: str, sim: Dict[str, Any]
+    ) -> Launched:
         arrays, targets = [], {}
         for name, value in tensors.items():
             native, array = _host_array(name, value)
             arrays.append(native)
             targets[name] = (array, native[3])
-        entry, outputs, report = _native(self.module._program.run, self.name, arrays, dims, grid, device, sim)
+        entry, outputs, report = _native(self.module._program.run, self.name, arrays, scalars, dims, grid, device, sim)
         _write_back(targets, outputs)
         stats = {k: int(v) for k, v in report.items() if k != "ms"}
         return Launched(entry, "sim" if stats else "cuda", report.get("ms", 0.0), stats)
 
-    def _run_cuda(self, tensors: Dict[str, Any], dims: Dict[str, int], grid: Tuple[int, int, int]) -> Launched:
+    def _run_cuda(self, tensors: Dict[str, Any], scalars: List[Tuple[str, str]], dims: Dict[str, int], grid: Tuple[int, int, int]) -> Launched:
         arrays, streams = [], set()
         for name, value in tensors.items():
             cai = value.__cuda_array_interface__
@@ -377,7 +382,7 @@ class Kernel:
         if len(streams) > 1:
             raise LaunchError(f"{self.name}: the arrays are on different streams {sorted(streams)}", "streams")
         stream = streams.pop() if streams else None
-        entry, report = _native(self.module._program.run_cuda, self.name, arrays, dims, grid, stream)
+        entry, report = _native(self.module._program.run_cuda, self.name, arrays, scalars, dims, grid, stream)
         return Launched(entry, "cuda", report.get("ms", 0.0), {})
 
 
@@ -392,6 +397,19 @@ def _is_int(v: Any) -> bool:
         return isinstance(v, np.integer)
     except ImportError:  # pragma: no cover - numpy is a dependency
         return False
+
+
+def _scalar_text(name: str, value: Any) -> str:
+    """A scalar argument as the native module parses it: Python's ``repr`` of an int or a float
+    (exact for both), ``true``/``false``; NumPy scalars and 0-d arrays by their value. The
+    parameter's type decides the rest (range, rounding) the same as ``phobos run --arg``."""
+    if hasattr(value, "shape") and tuple(getattr(value, "shape")) == () and hasattr(value, "item"):
+        value = value.item()
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    raise LaunchError(f"{name} is a scalar; got a {type(value).__name__}", "not a scalar")
 
 
 def _is_cuda(v: Any) -> bool:

@@ -20,10 +20,23 @@ class Program:
     def passes(self) -> List[Tuple[str, str, str]]: ...
     def diagnostics(self) -> List[str]: ...
     def run(
-        self, kernel: str, arrays: List[HostArray], dims: Dict[str, int], grid: Tuple[int, int, int], device: str, sim: Dict[str, int]
+        self,
+        kernel: str,
+        arrays: List[HostArray],
+        scalars: List[Tuple[str, str]],
+        dims: Dict[str, int],
+        grid: Tuple[int, int, int],
+        device: str,
+        sim: Dict[str, int],
     ) -> Tuple[str, List[Tuple[str, bytes]], Dict[str, float]]: ...
     def run_cuda(
-        self, kernel: str, arrays: List[DeviceArray], dims: Dict[str, int], grid: Tuple[int, int, int], stream: Optional[int]
+        self,
+        kernel: str,
+        arrays: List[DeviceArray],
+        scalars: List[Tuple[str, str]],
+        dims: Dict[str, int],
+        grid: Tuple[int, int, int],
+        stream: Optional[int],
     ) -> Tuple[str, Dict[str, float]]: ...
 
 def compile(

@@ -108,8 +108,8 @@ impl Program {
         self.inner.kernel_names().into_iter().map(String::from).collect()
     }
 
-    /// A kernel's parameters in launch order: `(kind, name, elem, dims)`, kind `tensor` or
-    /// `dim` (elem and dims empty for a dim).
+    /// A kernel's parameters in launch order: `(kind, name, elem, dims)`, kind `tensor`,
+    /// `scalar` (elem its type) or `dim` (elem and dims empty for a dim).
     fn params(&self, kernel: &str) -> PyResult<Vec<(String, String, String, Vec<String>)>> {
         let sig = self.inner.signature(kernel).ok_or_else(|| launch_error(format!("no kernel named '{kernel}'")))?;
         Ok(sig
@@ -118,6 +118,7 @@ impl Program {
             .map(|p| match p {
                 phobos::program::AbiParam::Tensor { name, elem, dims } => ("tensor".into(), name.clone(), elem.clone(), dims.clone()),
                 phobos::program::AbiParam::Dim { name } => ("dim".into(), name.clone(), String::new(), Vec::new()),
+                phobos::program::AbiParam::Scalar { name, ty } => ("scalar".into(), name.clone(), ty.clone(), Vec::new()),
             })
             .collect())
     }
@@ -161,18 +162,19 @@ impl Program {
     /// Launches `kernel` on `device` (`sim`, `cuda` or `auto`) with host arrays given as
     /// `(name, dtype descr, shape, bytes)` and dimensions by name; returns the entry that ran,
     /// every tensor after the launch as `(name, bytes)`, and the launch's counts.
-    #[pyo3(signature = (kernel, arrays, dims, grid, device, sim))]
+    #[pyo3(signature = (kernel, arrays, scalars, dims, grid, device, sim))]
     fn run<'py>(
         &self,
         py: Python<'py>,
         kernel: String,
         arrays: Vec<(String, String, Vec<u64>, Vec<u8>)>,
+        scalars: Vec<(String, String)>,
         dims: BTreeMap<String, i64>,
         grid: (u32, u32, u32),
         device: &str,
         sim: BTreeMap<String, u64>,
     ) -> PyResult<(String, Vec<(String, Bound<'py, PyBytes>)>, BTreeMap<String, f64>)> {
-        let mut named = Vec::new();
+        let mut named = self.scalars(&kernel, scalars)?;
         for (name, descr, shape, data) in arrays {
             let dtype = dtype_of(&name, &descr)?;
             named.push((name, Array { dtype, shape, data }));
@@ -202,16 +204,18 @@ impl Program {
     /// Launches `kernel` on the GPU with arrays of its memory given as `(name, dtype descr,
     /// shape, byte strides or None, address)`, as `__cuda_array_interface__` describes them, on
     /// `stream` (its handle) without waiting, or on Phobos's own stream, waiting.
-    #[pyo3(signature = (kernel, arrays, dims, grid, stream))]
+    #[pyo3(signature = (kernel, arrays, scalars, dims, grid, stream))]
     fn run_cuda(
         &self,
         py: Python<'_>,
         kernel: String,
         arrays: Vec<(String, String, Vec<u64>, Option<Vec<i64>>, u64, bool)>,
+        scalars: Vec<(String, String)>,
         dims: BTreeMap<String, i64>,
         grid: (u32, u32, u32),
         stream: Option<u64>,
     ) -> PyResult<(String, BTreeMap<String, f64>)> {
+        let scalars = self.scalars(&kernel, scalars)?;
         let mut tensors = Vec::new();
         for (name, descr, shape, strides, ptr, read_only) in arrays {
             let dtype = dtype_of(&name, &descr)?;
@@ -236,8 +240,31 @@ impl Program {
             None => LaunchOptions::default(),
         };
         let grid = [grid.0, grid.1, grid.2];
-        let ran = py.detach(|| self.inner.run_foreign(&kernel, tensors, &dims, grid, None, &opts)).map_err(raise)?;
+        let ran = py.detach(|| self.inner.run_foreign(&kernel, tensors, scalars, &dims, grid, None, &opts)).map_err(raise)?;
         Ok((ran.entry, BTreeMap::from([("ms".to_string(), ran.report.ms)])))
+    }
+}
+
+impl Program {
+    /// Scalar arguments given as `(name, literal)` (Python's `repr` of an int or float, or
+    /// `true`/`false`), each made a 0-d array of its parameter's type.
+    fn scalars(&self, kernel: &str, given: Vec<(String, String)>) -> PyResult<Vec<(String, Array)>> {
+        let sig = self.inner.signature(kernel).ok_or_else(|| launch_error(format!("no kernel named '{kernel}'")))?;
+        given
+            .into_iter()
+            .map(|(name, text)| {
+                let ty = sig
+                    .params
+                    .iter()
+                    .find_map(|p| match p {
+                        phobos::program::AbiParam::Scalar { name: n, ty } if *n == name => Some(ty.clone()),
+                        _ => None,
+                    })
+                    .ok_or_else(|| launch_error(format!("{kernel} has no scalar parameter '{name}'")))?;
+                let a = phobos::scalar::parse(&ty, &text).map_err(|e| launch_error(format!("argument '{name}' ({ty}): {e}")))?;
+                Ok((name, a))
+            })
+            .collect()
     }
 }
 

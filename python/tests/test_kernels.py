@@ -40,7 +40,7 @@ def test_layer_norm(examples):
     m, n = 3, 500
     x, w, b = uniform((m, n), -3, 3), uniform(n), uniform(n)
     y, mean, rstd = np.empty_like(x), np.zeros(m, np.float32), np.zeros(m, np.float32)
-    mod.layer_norm(X=x, W=w, B=b, Y=y, Mean=mean, Rstd=rstd, grid=m)
+    mod.layer_norm(X=x, W=w, B=b, Y=y, Mean=mean, Rstd=rstd, eps=np.float32(1e-5), grid=m)
     x64 = x.astype(np.float64)
     mu = x64.mean(1)
     r = 1 / np.sqrt(x64.var(1) + 1e-5)
@@ -223,3 +223,47 @@ def test_lineinfo():
     src = "@launch(32)\nkernel k(X: tensor<f32>[32]) {\n  X[ctx.thread] = 1.0\n}\n"
     assert ".loc" in phobos.compile(src, lineinfo=True).ptx
     assert ".loc" not in phobos.compile(src).ptx
+
+
+SCALARS = """
+@launch(64)
+kernel axpb(X: tensor<f32>[N], Y: tensor<f32>[N], alpha: f32, shift: i32, half: f16, on: bool) {
+  let i = ctx.block.x * ctx.threads + ctx.thread
+  if i < N {
+    var y = alpha * X[i] + f32(shift) + f32(half)
+    if !on { y = 0.0 }
+    Y[i] = y
+  }
+}
+"""
+
+
+def test_scalar_parameters_positional_keyword_and_numpy():
+    mod = phobos.compile(SCALARS)
+    x = uniform(100)
+    y = np.zeros_like(x)
+    mod.axpb(x, y, 2.5, 3, 0.25, True, grid=2)
+    np.testing.assert_allclose(y, np.float32(2.5) * x + np.float32(3.25), rtol=1e-6)
+    y2 = np.zeros_like(x)
+    mod.axpb(X=x, Y=y2, alpha=np.float32(2.5), shift=np.int64(3), half=np.float16(0.25), on=np.bool_(True), grid=2)
+    np.testing.assert_array_equal(y2, y)
+    mod.axpb(x, y2, alpha=1, shift=0, half=0, on=False, grid=2)
+    assert not y2.any()
+    assert "alpha: f32" in repr(mod.axpb)
+
+
+def test_scalar_values_a_type_cannot_hold_are_launch_errors():
+    mod = phobos.compile(SCALARS)
+    x, y = uniform(64), np.zeros(64, np.float32)
+    for kw, message in [
+        (dict(shift=2**31), "does not fit i32"),
+        (dict(shift=1.5), "has a fraction"),
+        (dict(half=1e6), "round to infinity"),
+        (dict(alpha="2"), "alpha is a scalar; got a str"),
+        (dict(on=2), "is not a bool"),
+    ]:
+        args = dict(alpha=1.0, shift=0, half=0.0, on=True)
+        args.update(kw)
+        with pytest.raises(phobos.LaunchError, match=message):
+            mod.axpb(x, y, grid=1, **args)
+    assert not y.any()

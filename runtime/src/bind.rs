@@ -108,11 +108,18 @@ pub fn bound_dims(
     defines: &BTreeMap<String, i64>,
     all: bool,
 ) -> Result<(Vec<Option<Array>>, BTreeMap<String, (i64, String)>), String> {
-    let tensor_names: Vec<&str> =
-        sig.params.iter().filter_map(|p| if let AbiParam::Tensor { name, .. } = p { Some(name.as_str()) } else { None }).collect();
+    let tensor_names: Vec<&str> = sig
+        .params
+        .iter()
+        .filter_map(|p| match p {
+            AbiParam::Tensor { name, .. } | AbiParam::Scalar { name, .. } => Some(name.as_str()),
+            AbiParam::Dim { .. } => None,
+        })
+        .collect();
     for name in arrays.keys() {
         if !tensor_names.contains(&name.as_str()) {
-            return Err(format!("{} has no tensor named '{name}' (it has {})", sig.kernel, tensor_names.join(", ")));
+            let what = if sig.params.iter().any(|p| matches!(p, AbiParam::Scalar { .. })) { "tensor or scalar" } else { "tensor" };
+            return Err(format!("{} has no {what} named '{name}' (it has {})", sig.kernel, tensor_names.join(", ")));
         }
     }
     let mut dims: BTreeMap<String, (i64, String)> = BTreeMap::new();
@@ -173,6 +180,13 @@ pub fn bound_dims(
                 known_dims.push(name.clone());
                 out.push(None);
             }
+            AbiParam::Scalar { name, ty } => match arrays.get(name) {
+                Some((a, path)) => {
+                    out.push(Some(crate::scalar::from_array(ty, a).map_err(|e| format!("{name} ({}): {e}", path.display()))?))
+                }
+                None if all => return Err(format!("missing --arg {name}=VALUE ({} takes {name}: {ty})", sig.kernel)),
+                None => out.push(None),
+            },
         }
     }
     for (k, _) in &sig.entries.iter().flat_map(|(_, f)| f.iter()).collect::<Vec<_>>() {
@@ -227,14 +241,38 @@ pub fn sim_options(chip: &str, b: &SimBounds) -> Result<phobos_sim::Options, Str
     })
 }
 
-/// The `--arg NAME=PATH.npy` arrays, read; a name given twice is an error.
-pub fn read_arrays(args: &[(String, PathBuf)]) -> Result<BTreeMap<String, (Array, PathBuf)>, String> {
+/// The `--arg NAME=VALUE` values, read: a tensor's VALUE is a `.npy` file; a scalar's a
+/// literal of its type ([`crate::scalar::parse`]) or, ending in `.npy`, a file holding one value
+/// (a 0-d array). A name that is no tensor or scalar of `params`, or given twice, is an error.
+pub fn read_arrays(kernel: &str, params: &[AbiParam], args: &[(String, PathBuf)]) -> Result<BTreeMap<String, (Array, PathBuf)>, String> {
     let mut arrays = BTreeMap::new();
     for (name, path) in args {
         if arrays.contains_key(name) {
             return Err(format!("--arg {name} is given twice"));
         }
-        arrays.insert(name.clone(), (npy::read(path)?, path.clone()));
+        let names: Vec<&str> = params
+            .iter()
+            .filter_map(|p| match p {
+                AbiParam::Tensor { name, .. } | AbiParam::Scalar { name, .. } => Some(name.as_str()),
+                AbiParam::Dim { .. } => None,
+            })
+            .collect();
+        if !names.contains(&name.as_str()) {
+            let what = if params.iter().any(|p| matches!(p, AbiParam::Scalar { .. })) { "tensor or scalar" } else { "tensor" };
+            return Err(format!("{kernel} has no {what} named '{name}' (it has {})", names.join(", ")));
+        }
+        let scalar = params.iter().find_map(|p| match p {
+            AbiParam::Scalar { name: n, ty } if n == name => Some(ty.as_str()),
+            _ => None,
+        });
+        let text = path.to_string_lossy();
+        let value = match scalar {
+            Some(ty) if !text.ends_with(".npy") => {
+                crate::scalar::parse(ty, &text).map_err(|e| format!("--arg {name}={text}: {e} ({name} is {ty})"))?
+            }
+            _ => npy::read(path)?,
+        };
+        arrays.insert(name.clone(), (value, path.clone()));
     }
     Ok(arrays)
 }
@@ -249,22 +287,25 @@ pub struct Bound {
     pub tensors: Vec<(String, Array)>,
     /// Every dimension's value.
     pub dims: BTreeMap<String, i64>,
+    /// Every scalar parameter's value, a 0-d array of its type.
+    pub scalars: BTreeMap<String, Array>,
 }
 
 /// Binds `arrays` and `defines` to `sig` and picks the entry.
 pub fn prepare(sig: &Signature, arrays: &BTreeMap<String, (Array, PathBuf)>, defines: &BTreeMap<String, i64>) -> Result<Bound, String> {
     let (bound, dims) = bind(sig, arrays, defines)?;
     let entry = select_entry(sig, &dims)?;
-    let tensors = sig
-        .params
-        .iter()
-        .zip(bound)
-        .filter_map(|(p, a)| match (p, a) {
-            (AbiParam::Tensor { name, .. }, Some(arr)) => Some((name.clone(), arr)),
-            _ => None,
-        })
-        .collect();
-    Ok(Bound { entry, tensors, dims })
+    let (mut tensors, mut scalars) = (Vec::new(), BTreeMap::new());
+    for (p, a) in sig.params.iter().zip(bound) {
+        match (p, a) {
+            (AbiParam::Tensor { name, .. }, Some(arr)) => tensors.push((name.clone(), arr)),
+            (AbiParam::Scalar { name, .. }, Some(arr)) => {
+                scalars.insert(name.clone(), arr);
+            }
+            _ => {}
+        }
+    }
+    Ok(Bound { entry, tensors, dims, scalars })
 }
 
 impl Bound {
@@ -280,7 +321,7 @@ impl Bound {
         opts: &LaunchOptions,
     ) -> Result<(Vec<(String, Array)>, LaunchReport), Error> {
         let buffers = self.tensors.iter_mut().map(|(_, a)| Arg::Buffer(a.data.as_mut_slice()));
-        let mut args = arguments(kernel, &self.dims, buffers)?;
+        let mut args = arguments(kernel, &self.dims, &self.scalars, buffers)?;
         // A fault drops the tensors: no copy of them is kept to restore.
         let opts = LaunchOptions { discard_on_fault: true, ..opts.clone() };
         let report = kernel.launch_with(device, grid, &mut args, &opts)?;
@@ -290,15 +331,30 @@ impl Bound {
 }
 
 /// A launch's arguments in `kernel`'s parameter order: each buffer parameter takes the next of
-/// `buffers` (the tensors in parameter order), each scalar the value of the dimension it names,
-/// as its type (`i32`, `i64`, `f32`, `f64`).
-pub fn arguments<'a>(kernel: &Kernel, dims: &BTreeMap<String, i64>, buffers: impl Iterator<Item = Arg<'a>>) -> Result<Vec<Arg<'a>>, Error> {
+/// `buffers` (the tensors in parameter order); a scalar parameter its value in `scalars` (a 0-d
+/// array of its type), or else the value of the dimension it names, as its type (`i32`, `i64`,
+/// `f32`, `f64`).
+pub fn arguments<'a>(
+    kernel: &Kernel,
+    dims: &BTreeMap<String, i64>,
+    scalars: &BTreeMap<String, Array>,
+    buffers: impl Iterator<Item = Arg<'a>>,
+) -> Result<Vec<Arg<'a>>, Error> {
     let mut buffers = buffers;
     let mut args = Vec::new();
-    for p in &kernel.params {
+    for (p, kind) in kernel.params.iter().zip(&kernel.args) {
         args.push(match p {
             crate::Param::Buffer { .. } => {
                 buffers.next().ok_or_else(|| Error::Launch(format!("{} takes more tensors than the signature binds", kernel.name)))?
+            }
+            crate::Param::Scalar { name, .. } if scalars.contains_key(name) => {
+                let (phobos_sim::ArgKind::Scalar { ty, .. }, a) = (kind, &scalars[name]) else {
+                    return Err(Error::Launch(format!("{}: parameter {name} is not a scalar", kernel.name)));
+                };
+                let mut raw = [0u8; 8];
+                let n = a.data.len().min(8);
+                raw[..n].copy_from_slice(&a.data[..n]);
+                Arg::from_bits(*ty, u64::from_le_bytes(raw))
             }
             crate::Param::Scalar { name, ty } => {
                 let v = *dims.get(name).ok_or_else(|| Error::Launch(format!("{} takes {name}, which nothing binds", kernel.name)))?;

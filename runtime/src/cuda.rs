@@ -498,11 +498,8 @@ impl Gpu {
                     self.check_foreign(f)?;
                     f.ptr()
                 }
-                // 32-bit parameters are read from the low 4 bytes of their slot.
-                Arg::I32(v) => *v as u32 as u64,
-                Arg::I64(v) => *v as u64,
-                Arg::F32(v) => v.to_bits() as u64,
-                Arg::F64(v) => v.to_bits(),
+                // A parameter narrower than 64 bits is read from the low bytes of its slot.
+                scalar => scalar.scalar_bits().expect("a scalar"),
             });
         }
         // 32-bit parameters are read from the low 4 bytes of their slot (little endian).

@@ -29,9 +29,70 @@ pub enum Arg<'a> {
     F32(f32),
     /// An `f64` parameter.
     F64(f64),
+    /// An `i8` parameter.
+    I8(i8),
+    /// An `i16` parameter.
+    I16(i16),
+    /// An `f16` parameter.
+    F16(half::f16),
+    /// A `bf16` parameter.
+    BF16(half::bf16),
+    /// A `bool` (`i1`) parameter.
+    Bool(bool),
     /// Another library's memory on the launch's GPU (a PyTorch or CuPy tensor), passed by its
     /// address with no copy: a GPU launch only ([`ForeignBuffer::new`] says what it promises).
     Foreign(ForeignBuffer),
+}
+
+impl Arg<'_> {
+    /// A scalar's name as the launch's messages spell it (`Arg::F32`); None for a buffer.
+    pub fn scalar_name(&self) -> Option<&'static str> {
+        Some(match self {
+            Arg::I8(_) => "Arg::I8",
+            Arg::I16(_) => "Arg::I16",
+            Arg::I32(_) => "Arg::I32",
+            Arg::I64(_) => "Arg::I64",
+            Arg::F16(_) => "Arg::F16",
+            Arg::BF16(_) => "Arg::BF16",
+            Arg::F32(_) => "Arg::F32",
+            Arg::F64(_) => "Arg::F64",
+            Arg::Bool(_) => "Arg::Bool",
+            Arg::Buffer(_) | Arg::Device(_) | Arg::Foreign(_) => return None,
+        })
+    }
+
+    /// A scalar's bits, zero-extended to 64 (as a kernel parameter slot holds them, little
+    /// endian: a narrower parameter is read from the low bytes); None for a buffer.
+    pub fn scalar_bits(&self) -> Option<u64> {
+        Some(match self {
+            Arg::I8(v) => *v as u8 as u64,
+            Arg::I16(v) => *v as u16 as u64,
+            Arg::I32(v) => *v as u32 as u64,
+            Arg::I64(v) => *v as u64,
+            Arg::F16(v) => v.to_bits() as u64,
+            Arg::BF16(v) => v.to_bits() as u64,
+            Arg::F32(v) => v.to_bits() as u64,
+            Arg::F64(v) => v.to_bits(),
+            Arg::Bool(v) => *v as u64,
+            Arg::Buffer(_) | Arg::Device(_) | Arg::Foreign(_) => return None,
+        })
+    }
+
+    /// The scalar argument a parameter of simulator type `ty` takes, from raw bits (the low
+    /// bytes of `bits`).
+    pub(crate) fn from_bits(ty: phobos_sim::Prim, bits: u64) -> Arg<'static> {
+        match ty {
+            phobos_sim::Prim::I1 => Arg::Bool(bits & 1 != 0),
+            phobos_sim::Prim::I8 => Arg::I8(bits as u8 as i8),
+            phobos_sim::Prim::I16 => Arg::I16(bits as u16 as i16),
+            phobos_sim::Prim::I32 => Arg::I32(bits as u32 as i32),
+            phobos_sim::Prim::I64 => Arg::I64(bits as i64),
+            phobos_sim::Prim::F16 => Arg::F16(half::f16::from_bits(bits as u16)),
+            phobos_sim::Prim::BF16 => Arg::BF16(half::bf16::from_bits(bits as u16)),
+            phobos_sim::Prim::F32 => Arg::F32(f32::from_bits(bits as u32)),
+            phobos_sim::Prim::F64 => Arg::F64(f64::from_bits(bits)),
+        }
+    }
 }
 
 /// A CUDA stream another library made (`cudaStream_t`, `torch.cuda.Stream.cuda_stream`): a

@@ -17,9 +17,10 @@ pub enum Param {
     },
     /// A scalar of type `ty`.
     Scalar {
-        /// The parameter's name (`phobos.dim`, or `argN`).
+        /// The parameter's name (`phobos.scalar`, `phobos.dim`, or `argN`).
         name: String,
-        /// `i32`, `i64` (also for `index`), `f32` or `f64`.
+        /// `i1` (a bool), `i8`, `i16`, `i32`, `i64` (also for `index`), `f16`, `bf16`, `f32`
+        /// or `f64`.
         ty: String,
     },
 }
@@ -90,7 +91,7 @@ impl Kernel {
             .iter()
             .map(|a| match a {
                 phobos_sim::ArgKind::Buffer { name, elem, .. } => Param::Buffer { name: name.clone(), elem: elem.name().into() },
-                phobos_sim::ArgKind::Scalar { name, ty } => Param::Scalar { name: name.clone(), ty: ty.name().into() },
+                phobos_sim::ArgKind::Scalar { name, ty, .. } => Param::Scalar { name: name.clone(), ty: ty.name().into() },
             })
             .collect();
         Ok(Kernel {
@@ -119,18 +120,25 @@ impl Kernel {
         params: Vec<Param>,
     ) -> Result<Kernel, Error> {
         let prim = |t: &str| {
-            [phobos_sim::Prim::I8, phobos_sim::Prim::I16, phobos_sim::Prim::I32, phobos_sim::Prim::I64, phobos_sim::Prim::F16]
-                .into_iter()
-                .chain([phobos_sim::Prim::BF16, phobos_sim::Prim::F32, phobos_sim::Prim::F64])
-                .find(|p| p.name() == t)
-                .ok_or_else(|| Error::Launch(format!("{name}: '{t}' is not a parameter type (i8, i16, i32, i64, f16, bf16, f32, f64)")))
+            [
+                phobos_sim::Prim::I1,
+                phobos_sim::Prim::I8,
+                phobos_sim::Prim::I16,
+                phobos_sim::Prim::I32,
+                phobos_sim::Prim::I64,
+                phobos_sim::Prim::F16,
+            ]
+            .into_iter()
+            .chain([phobos_sim::Prim::BF16, phobos_sim::Prim::F32, phobos_sim::Prim::F64])
+            .find(|p| p.name() == t)
+            .ok_or_else(|| Error::Launch(format!("{name}: '{t}' is not a parameter type (i1, i8, i16, i32, i64, f16, bf16, f32, f64)")))
         };
         let args = params
             .iter()
             .map(|p| match p {
                 Param::Buffer { name, elem } => Ok(phobos_sim::ArgKind::Buffer { name: name.clone(), elem: prim(elem)?, dims: Vec::new() }),
                 Param::Scalar { name, ty } => {
-                    Ok(phobos_sim::ArgKind::Scalar { name: name.clone(), ty: prim(if ty == "index" { "i64" } else { ty })? })
+                    Ok(phobos_sim::ArgKind::Scalar { name: name.clone(), ty: prim(if ty == "index" { "i64" } else { ty })?, dim: true })
                 }
             })
             .collect::<Result<_, Error>>()?;

@@ -32,19 +32,14 @@ impl Kernel {
     /// Checks `args` against the parameters, with the same rules for every device, so that a
     /// launch that runs on the simulator means the same on a GPU: the count; a buffer for a
     /// buffer, holding whole elements; for a scalar, the argument of exactly its type (`I32` for
-    /// `i32`, `I64` for `i64` and `index`, `F32`, `F64`): no conversion, on any device.
+    /// `i32`, `I64` for `i64` and `index`, `F32`, `Bool` for `i1`, ...): no conversion, on any
+    /// device.
     pub fn check_args(&self, args: &[Arg]) -> Result<(), Error> {
         if args.len() != self.params.len() {
             return Err(Error::Launch(format!("{} takes {} arguments, got {}", self.name, self.params.len(), args.len())));
         }
         for (i, (kind, a)) in self.args.iter().zip(args.iter()).enumerate() {
-            let given = match a {
-                Arg::Buffer(_) | Arg::Device(_) | Arg::Foreign(_) => "a buffer",
-                Arg::I32(_) => "Arg::I32",
-                Arg::I64(_) => "Arg::I64",
-                Arg::F32(_) => "Arg::F32",
-                Arg::F64(_) => "Arg::F64",
-            };
+            let given = a.scalar_name().unwrap_or("a buffer");
             match (kind, a) {
                 (phobos_sim::ArgKind::Buffer { name, .. }, Arg::Foreign(f)) if f.is_read_only() && self.writes(i) == Some(true) => {
                     return Err(Error::Launch(format!(
@@ -71,20 +66,8 @@ impl Kernel {
                         elem.name()
                     )));
                 }
-                (phobos_sim::ArgKind::Scalar { name, ty }, _) => {
-                    let want = match ty {
-                        phobos_sim::Prim::I32 => "Arg::I32",
-                        phobos_sim::Prim::I64 => "Arg::I64",
-                        phobos_sim::Prim::F32 => "Arg::F32",
-                        phobos_sim::Prim::F64 => "Arg::F64",
-                        other => {
-                            return Err(Error::Launch(format!(
-                                "argument {i} ({name}) of {} has type {}, which a launch cannot pass",
-                                self.name,
-                                other.name()
-                            )))
-                        }
-                    };
+                (phobos_sim::ArgKind::Scalar { name, ty, .. }, _) => {
+                    let want = Arg::from_bits(*ty, 0).scalar_name().expect("a scalar");
                     if want != given {
                         return Err(Error::Launch(format!(
                             "argument {i} ({name}) of {} is {}: pass {want}, got {given}",
@@ -276,10 +259,11 @@ impl Kernel {
                 }
                 Arg::Device(d) => Ok(phobos_sim::ArgValue::Buffer(devices.iter().position(|x| std::ptr::eq(*x, *d)).expect("listed"))),
                 Arg::Foreign(_) => Err(Error::Launch("GPU memory of another library runs on a GPU only".into())),
-                Arg::I32(v) => Ok(phobos_sim::ArgValue::Int(*v as i64)),
-                Arg::I64(v) => Ok(phobos_sim::ArgValue::Int(*v)),
+                Arg::F16(v) => Ok(phobos_sim::ArgValue::Float(v.to_f64())),
+                Arg::BF16(v) => Ok(phobos_sim::ArgValue::Float(v.to_f64())),
                 Arg::F32(v) => Ok(phobos_sim::ArgValue::Float(*v as f64)),
                 Arg::F64(v) => Ok(phobos_sim::ArgValue::Float(*v)),
+                scalar => Ok(phobos_sim::ArgValue::Int(scalar.scalar_bits().expect("a scalar") as i64)),
             })
             .collect::<Result<_, _>>()?;
         let program = self.sim()?;

@@ -13,6 +13,10 @@ mod kernel;
 mod launch;
 pub mod npy;
 pub mod npy_header;
+pub mod scalar;
+
+/// The `f16` and `bf16` types of [`Arg::F16`] and [`Arg::BF16`].
+pub use half;
 
 pub use device::{Arg, Device, DeviceBuffer, Event, ForeignBuffer, ForeignStream, Stream};
 pub use error::{Diagnostic, Diagnostics, Error, Fault, FaultKind, Severity, SrcLoc};

@@ -639,6 +639,7 @@ impl Kernel {
 pub enum ArgKind {
     /// A buffer of `elem`, named `name` (from `phobos.tensor` when present).
     Buffer { name: String, elem: Prim, dims: Vec<String> },
-    /// A scalar, named `name` (from `phobos.dim` when present).
-    Scalar { name: String, ty: Prim },
+    /// A scalar, named `name` (from `phobos.scalar` or `phobos.dim` when present): a value the
+    /// caller gives, or (`dim`) a dimension bound from the tensors' shapes.
+    Scalar { name: String, ty: Prim, dim: bool },
 }

@@ -814,3 +814,48 @@ fn launches_sharing_a_read_only_input_overlap() {
     assert_eq!(floats(&z.read().unwrap()), vec![2.0; 32]);
     assert_eq!(floats(&y.read().unwrap()), vec![100000.0; 32]);
 }
+
+/// A scalar parameter of every type takes the typed argument of exactly its type (`Arg::F16`,
+/// `Arg::Bool`, ...), whose value reaches the kernel bit for bit; any other is refused, naming
+/// the one to pass.
+#[test]
+fn scalar_parameters_take_typed_arguments() {
+    use phobos::half::{bf16, f16};
+    let src = "@launch(32)\nkernel k(O: tensor<f64>[9], a: i8, b: i16, c: i32, d: i64, e: f16, f: bf16, g: f32, h: f64, z: bool) {\n  \
+               if ctx.thread == 0 {\n    O[0] = f64(a)\n    O[1] = f64(b)\n    O[2] = f64(c)\n    O[3] = f64(d)\n    O[4] = f64(f32(e))\n    \
+               O[5] = f64(f32(f))\n    O[6] = f64(g)\n    O[7] = h\n    if z { O[8] = 1.0 }\n  }\n}\n";
+    let c = Compiler::new().unwrap();
+    let kernel = c.compile_phobos(src, "scalars.phobos", &Options::default()).unwrap().remove(0);
+    let mut out = vec![0u8; 9 * 8];
+    let mut args = vec![
+        Arg::Buffer(&mut out),
+        Arg::I8(-5),
+        Arg::I16(-300),
+        Arg::I32(70_000),
+        Arg::I64(-(1 << 40)),
+        Arg::F16(f16::from_f32(0.5)),
+        Arg::BF16(bf16::from_f32(-3.0)),
+        Arg::F32(0.1),
+        Arg::F64(1e300),
+        Arg::Bool(true),
+    ];
+    kernel.launch(&Device::Simulator, [1, 1, 1], &mut args).unwrap();
+    drop(args);
+    let got: Vec<f64> = out.chunks_exact(8).map(|c| f64::from_le_bytes(c.try_into().unwrap())).collect();
+    assert_eq!(got, [-5.0, -300.0, 70_000.0, -((1u64 << 40) as f64), 0.5, -3.0, 0.1f32 as f64, 1e300, 1.0]);
+    let mut out = vec![0u8; 9 * 8];
+    let mut wrong = vec![
+        Arg::Buffer(&mut out),
+        Arg::I32(-5),
+        Arg::I16(0),
+        Arg::I32(0),
+        Arg::I64(0),
+        Arg::F16(f16::ZERO),
+        Arg::BF16(bf16::ZERO),
+        Arg::F32(0.0),
+        Arg::F64(0.0),
+        Arg::Bool(false),
+    ];
+    let err = kernel.launch(&Device::Simulator, [1, 1, 1], &mut wrong).unwrap_err();
+    assert!(matches!(&err, Error::Launch(m) if m == "argument 1 (a) of k is i8: pass Arg::I8, got Arg::I32"), "{err}");
+}

@@ -100,7 +100,8 @@ fn foreign_gpu_memory_is_refused_off_a_gpu_before_anything_runs() {
     // SAFETY: never dereferenced: the simulator refuses GPU memory before any launch.
     let buf = unsafe { ForeignBuffer::new(0x1000, 64 * 4) };
     let tensors = ["X", "Y", "Z"].iter().map(|n| (n.to_string(), Dtype::F32, vec![64u64], buf)).collect();
-    match p.run_foreign("vector_add", tensors, &BTreeMap::new(), [1, 1, 1], Some(&Device::Simulator), &LaunchOptions::default()) {
+    match p.run_foreign("vector_add", tensors, Vec::new(), &BTreeMap::new(), [1, 1, 1], Some(&Device::Simulator), &LaunchOptions::default())
+    {
         Err(Error::Launch(m)) => assert!(m.contains("runs on a GPU only"), "{m}"),
         other => panic!("{other:?}"),
     }
@@ -112,18 +113,19 @@ fn foreign_gpu_memory_is_refused_off_a_gpu_before_anything_runs() {
         ("Y".into(), Dtype::F32, vec![64], buf),
         ("Z".into(), Dtype::F32, vec![64], buf),
     ];
-    match p.run_foreign("vector_add", tensors, &BTreeMap::new(), [1, 1, 1], Some(&Device::Simulator), &LaunchOptions::default()) {
+    match p.run_foreign("vector_add", tensors, Vec::new(), &BTreeMap::new(), [1, 1, 1], Some(&Device::Simulator), &LaunchOptions::default())
+    {
         Err(Error::Launch(m)) => assert!(m.contains("argument 0 (X) of vector_add: address 0x1004 is not 16-byte aligned"), "{m}"),
         other => panic!("{other:?}"),
     }
     let twice = vec![("X".to_string(), Dtype::F32, vec![64u64], buf), ("X".into(), Dtype::F32, vec![64], buf)];
-    match p.run_foreign("vector_add", twice, &BTreeMap::new(), [1, 1, 1], Some(&Device::Simulator), &LaunchOptions::default()) {
+    match p.run_foreign("vector_add", twice, Vec::new(), &BTreeMap::new(), [1, 1, 1], Some(&Device::Simulator), &LaunchOptions::default()) {
         Err(Error::Launch(m)) => assert!(m.contains("argument 'X' is given twice"), "{m}"),
         other => panic!("{other:?}"),
     }
     // The length must be the shape's bytes.
     let short = vec![("X".to_string(), Dtype::F32, vec![65u64], buf)];
-    match p.run_foreign("vector_add", short, &BTreeMap::new(), [1, 1, 1], Some(&Device::Simulator), &LaunchOptions::default()) {
+    match p.run_foreign("vector_add", short, Vec::new(), &BTreeMap::new(), [1, 1, 1], Some(&Device::Simulator), &LaunchOptions::default()) {
         Err(Error::Launch(m)) => assert!(m.contains("256 bytes for a shape of [65]"), "{m}"),
         other => panic!("{other:?}"),
     }

@@ -14,10 +14,18 @@ impl<'a> Gen<'a> {
         fixed: &BTreeMap<String, i64>,
         aligned: &BTreeMap<String, i64>,
     ) -> Result<(String, Vec<AbiParam>)> {
-        // Step 1. The signature: tensors, then the dimensions bound at launch.
+        // Step 1. The signature: tensors and scalars in source order, then the dimensions bound
+        // at launch.
         let mut args = Vec::new();
         let mut params = Vec::new();
         for p in &k.params {
+            if p.scalar {
+                let ty = Scalar::parse(&p.elem.name).expect("parser checked the type");
+                // A bool is an i1, which the PTX ABI passes as one byte (0 or 1).
+                args.push(format!("%scalar_{}: {} {{phobos.scalar = \"{}\"}}", p.name.name, ty.mlir(), p.name.name));
+                params.push(AbiParam::Scalar { name: p.name.name.clone(), ty: p.elem.name.clone() });
+                continue;
+            }
             let elem = Scalar::parse(&p.elem.name).expect("parser checked the type");
             let mty = format!("memref<{TENSOR_EXTENT}x{}>", elem.mem());
             let dims: Vec<String> = p.dims.iter().map(|d| format!("\"{}\"", d.name())).collect();
@@ -66,12 +74,19 @@ impl<'a> Gen<'a> {
             self.bind(&d.name, Bind::Dim(b));
         }
         for p in &k.params {
+            let what = if p.scalar { "a scalar" } else { "a tensor" };
             if let Some(d) = dim_order.iter().find(|d| d.name == p.name.name) {
-                return Err(Diag::error(p.name.span, format!("'{}' names both a tensor and a dimension", p.name.name))
+                return Err(Diag::error(p.name.span, format!("'{}' names both {what} and a dimension", p.name.name))
                     .note(d.span, "used as a dimension here"));
             }
-            if let Some(Bind::Tensor(_)) = self.lookup(&p.name.name) {
+            if let Some(Bind::Tensor(_) | Bind::Val { .. }) = self.lookup(&p.name.name) {
                 return Err(Diag::error(p.name.span, format!("parameter '{}' is declared twice", p.name.name)));
+            }
+            if p.scalar {
+                let ty = Scalar::parse(&p.elem.name).expect("parser checked the type");
+                let v = V { s: format!("%scalar_{}", p.name.name), ty: Ty::scalar(ty) };
+                self.bind(&p.name.name, Bind::Val { v, mutable: false, decl: p.name.span });
+                continue;
             }
             let elem = Scalar::parse(&p.elem.name).expect("parser checked the type");
             let dims = p

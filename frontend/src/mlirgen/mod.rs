@@ -67,6 +67,12 @@ pub enum AbiParam {
     Tensor { name: String, elem: String, dims: Vec<String> },
     /// A 64-bit integer: the value of a dimension bound at launch.
     Dim { name: String },
+    /// A scalar passed by value (`eps: f32`), of type `ty` (`bool` travels as one byte).
+    Scalar {
+        name: String,
+        #[serde(rename = "type")]
+        ty: String,
+    },
 }
 
 /// One PTX entry: a kernel, or one specialization of an autotuned kernel.

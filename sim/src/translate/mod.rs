@@ -141,7 +141,13 @@ pub fn signature<'a>(module: Op<'a>, name: &str) -> R<Signature> {
         } else {
             let (p, _) =
                 prim_of(ty).ok_or_else(|| Unsupported { message: format!("argument {i} has type {ty}"), loc: func.loc().src() })?;
-            args.push(ArgKind::Scalar { name: named("phobos.dim").unwrap_or_else(|| format!("arg{i}")), ty: p });
+            // `phobos.scalar` names a value the caller gives (`eps: f32`); anything else is a
+            // dimension, bound from the tensors' shapes or `-D`.
+            let (name, dim) = match named("phobos.scalar") {
+                Some(n) => (n, false),
+                None => (named("phobos.dim").unwrap_or_else(|| format!("arg{i}")), true),
+            };
+            args.push(ArgKind::Scalar { name, ty: p, dim });
         }
     }
     let block = func
