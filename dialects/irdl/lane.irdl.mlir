@@ -82,6 +82,48 @@ irdl.dialect @lane {
     irdl.regions(combine: %body)
   }
 
+  // An inclusive prefix fold within each piece: lane i of a piece gets the fold of the piece's
+  // lanes 0..=i, combined as f(earlier, later). Its result varies by lane.
+  //   %r = "lane.scan"(%x) {kind = "sum", width = 16 : i32} : (i32) -> i32
+  irdl.operation @scan {
+    %i8 = irdl.is i8
+    %i16 = irdl.is i16
+    %i32 = irdl.is i32
+    %i64 = irdl.is i64
+    %f16 = irdl.is f16
+    %bf16 = irdl.is bf16
+    %f32 = irdl.is f32
+    %f64 = irdl.is f64
+    %t = irdl.any_of(%i8, %i16, %i32, %i64, %f16, %bf16, %f32, %f64)
+    %sum = irdl.is "sum"
+    %max = irdl.is "max"
+    %min = irdl.is "min"
+    %kind = irdl.any_of(%sum, %max, %min)
+    irdl.operands(value: %t)
+    irdl.results(result: %t)
+    irdl.attributes { "kind" = %kind }
+  }
+
+  // An inclusive prefix fold by a user combine, associative (not necessarily commutative),
+  // applied as combine(earlier, later): the region (one block (a, b) ending in gpu.yield) or,
+  // with an empty region, `combine = @f`.
+  irdl.operation @scan_with {
+    %i1 = irdl.is i1
+    %i8 = irdl.is i8
+    %i16 = irdl.is i16
+    %i32 = irdl.is i32
+    %i64 = irdl.is i64
+    %f16 = irdl.is f16
+    %bf16 = irdl.is bf16
+    %f32 = irdl.is f32
+    %f64 = irdl.is f64
+    %t = irdl.any_of(%i1, %i8, %i16, %i32, %i64, %f16, %bf16, %f32, %f64)
+    %body = irdl.region
+    irdl.operands(value: %t)
+    irdl.results(result: %t)
+    irdl.regions(combine: %body)
+  }
+
   // Moves one value between lanes. `operand` is the source lane (from), the xor mask (xor) or
   // the distance (down, up); it may differ per lane. A source outside the lane's piece reads the
   // lane's own value.

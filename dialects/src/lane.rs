@@ -174,10 +174,11 @@ pub fn verify(op: Op) -> Result<(), Diagnostic> {
             verify_kind_type(op, &kind, op.operand(0).ty())
         }
         "lane.argmax" | "lane.argmin" => verify_width(op),
-        "lane.reduce_with" => {
+        "lane.reduce_with" | "lane.scan_with" => {
             verify_width(op)?;
             verify_combine(op)
         }
+        "lane.scan" => verify_width(op),
         "lane.shuffle" => {
             verify_width(op)?;
             let w = width(op);
@@ -261,6 +262,27 @@ pub mod build {
         let ctx = b.ctx;
         let ty = value.ty();
         b.op_value("lane.reduce", &[value], ty, &[("kind", ctx.str_attr(kind.name())), ("width", ctx.int_attr(ctx.i(32), width))])
+    }
+
+    /// `lane.scan`: the inclusive prefix fold of `value` with `kind` (sum, max or min) within
+    /// pieces of `width` lanes: lane i of a piece gets the fold of the piece's lanes 0..=i.
+    pub fn scan<'a>(b: Builder<'a>, kind: Kind, value: Val<'a>, width: i64) -> Val<'a> {
+        let ctx = b.ctx;
+        let ty = value.ty();
+        b.op_value("lane.scan", &[value], ty, &[("kind", ctx.str_attr(kind.name())), ("width", ctx.int_attr(ctx.i(32), width))])
+    }
+
+    /// `lane.scan_with`: the inclusive prefix fold of `value` within pieces of `width` lanes by
+    /// `combine(earlier, later)`, which must be associative; its body is built by the closure.
+    pub fn scan_with<'a>(
+        b: Builder<'a>,
+        value: Val<'a>,
+        width: i64,
+        combine: impl FnOnce(Builder<'a>, Val<'a>, Val<'a>) -> Val<'a>,
+    ) -> Val<'a> {
+        let ctx = b.ctx;
+        let r = combine_region(b, value.ty(), combine);
+        b.op_with_regions("lane.scan_with", &[value], &[value.ty()], &[("width", ctx.int_attr(ctx.i(32), width))], vec![r]).result(0)
     }
 
     /// `lane.shuffle` of `value` in `mode` by `offset` (an i32) within pieces of `width` lanes.

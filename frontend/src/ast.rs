@@ -269,6 +269,11 @@ pub enum ExprKind {
     },
     /// `t[i, j :+ 4]`
     Subscript(Ident, Vec<Index>),
+    /// `t[i, j] else v`: the read (a subscript), and `v` for each element outside the tensor.
+    Masked {
+        read: Box<Expr>,
+        fill: Box<Expr>,
+    },
     /// `exchange<blocked, striped>(v)`, `scatter<blocked>(v, ranks)`, `gather<striped>(v, ranks)`:
     /// a CTA-wide redistribution of register arrays between thread/value layouts.
     Exchange {

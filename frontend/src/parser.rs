@@ -17,6 +17,7 @@ pub const RESERVED: &[&str] = &[
     "argmax",
     "argmin",
     "reduce",
+    "scan",
     "shfl",
     "range",
     "elem",
@@ -80,7 +81,7 @@ pub const EXCHANGES: &[&str] = &["exchange", "scatter", "gather"];
 pub const MAX_ARRAY_ITEMS: i64 = 64;
 
 /// Collective and shuffle names, which take `<...>`.
-pub const COLLECTIVES: &[&str] = &["sum", "max", "min", "any", "all", "argmax", "argmin", "reduce", "shfl"];
+pub const COLLECTIVES: &[&str] = &["sum", "max", "min", "any", "all", "argmax", "argmin", "reduce", "scan", "shfl"];
 
 /// Scalar type names.
 pub const TYPES: &[&str] = &["i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64", "bool"];
@@ -725,7 +726,18 @@ impl Parser {
                     return Ok(Expr { kind: ExprKind::Call(id, args), span });
                 }
                 if self.is_punct("[") && !self.peek().newline_before {
-                    return self.subscript(id);
+                    let read = self.subscript(id)?;
+                    // `X[i] else v`: binds tighter than any binary operator; `v` is a unary
+                    // expression on the subscript's line.
+                    if self.is_ident("else") && !self.peek().newline_before {
+                        let at = self.bump().span;
+                        self.enter(at)?;
+                        let fill = self.unary()?;
+                        self.depth -= 1;
+                        let span = read.span.to(fill.span);
+                        return Ok(Expr { kind: ExprKind::Masked { read: Box::new(read), fill: Box::new(fill) }, span });
+                    }
+                    return Ok(read);
                 }
                 Ok(Expr { kind: ExprKind::Name(name), span: id.span })
             }
@@ -751,11 +763,11 @@ impl Parser {
 
     fn collective(&mut self, op: Ident) -> Result<Expr> {
         let config = self.angle_list(|p, config: &[Config]| {
-            let key = p.ident("a configuration (over, width, from, xor, down or up)")?;
-            if !["over", "width", "from", "xor", "down", "up"].contains(&key.name.as_str()) {
+            let key = p.ident("a configuration (over, width, exclusive, from, xor, down or up)")?;
+            if !["over", "width", "exclusive", "from", "xor", "down", "up"].contains(&key.name.as_str()) {
                 return Err(Diag::error(
                     key.span,
-                    format!("unknown configuration '{}' (expected over, width, from, xor, down or up)", key.name),
+                    format!("unknown configuration '{}' (expected over, width, exclusive, from, xor, down or up)", key.name),
                 ));
             }
             if let Some(first) = config.iter().find(|c| c.key.name == key.name) {

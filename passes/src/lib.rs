@@ -38,6 +38,7 @@ pub(crate) static PASSES: &[PassInfo] = &[
     gpu::lower_math_intrinsics::PASS,
     gpu::lower_ordered_accesses::PASS,
     gpu::strip_bounds_checks::PASS,
+    gpu::lower_masked_loads::PASS,
     gpu::merge_repeated_checks::PASS,
     gpu::merge_adjacent_loads::PASS,
     gpu::merge_adjacent_stores::PASS,

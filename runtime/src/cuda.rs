@@ -127,6 +127,9 @@ impl Loaded {
 pub struct Gpu {
     ctx: Arc<CudaContext>,
     stream: Arc<CudaStream>,
+    /// 16 bytes of device memory, made at the first launch with an empty tensor at address 0:
+    /// that tensor's address instead, since a masked read (`X[i] else v`) reads index 0 of it.
+    scratch: Arc<std::sync::OnceLock<CudaSlice<u8>>>,
     /// `sm_90` for compute capability 9.0.
     pub chip: String,
     /// The device's name, e.g. `NVIDIA H200`.
@@ -226,7 +229,7 @@ impl Gpu {
         let (major, minor) = ctx.compute_capability().map_err(|e| CudaError::Init(e.to_string()))?;
         let name = ctx.name().unwrap_or_else(|_| "CUDA device".into());
         let stream = ctx.default_stream();
-        Ok(Gpu { ctx, stream, chip: format!("sm_{major}{minor}"), name })
+        Ok(Gpu { ctx, stream, scratch: Default::default(), chip: format!("sm_{major}{minor}"), name })
     }
 
     /// The device's ordinal.
@@ -492,8 +495,18 @@ impl Gpu {
                     guards.push(guard);
                     ptr
                 }
-                // An empty tensor's address may be 0 (PyTorch's): nothing reads it.
-                Arg::Foreign(f) if f.is_empty() => f.ptr(),
+                // An empty tensor's address may be 0 (PyTorch's); a masked read reads index 0
+                // (and drops it), so it gets an address that is memory.
+                Arg::Foreign(f) if f.is_empty() && f.ptr() != 0 => f.ptr(),
+                Arg::Foreign(f) if f.is_empty() && self.scratch.get().is_some() => {
+                    self.scratch.get().expect("made").device_ptr(&self.stream).0
+                }
+                Arg::Foreign(f) if f.is_empty() => {
+                    let made = self.stream.alloc_zeros::<u8>(16).map_err(|e| classify(e, "cuMemAlloc"))?;
+                    // The launch may be on another stream: the memory exists before it is used.
+                    self.stream.synchronize().map_err(|e| classify(e, "cuStreamSynchronize"))?;
+                    self.scratch.get_or_init(|| made).device_ptr(&self.stream).0
+                }
                 Arg::Foreign(f) => {
                     self.check_foreign(f)?;
                     f.ptr()

@@ -395,6 +395,17 @@ pub enum Inst {
         /// An acquire load (`phobos.ordering = "acquire"`).
         acquire: bool,
     },
+    /// A read with a fill value (`vector.maskedload`): element `e` (along the last index) is
+    /// read where `mask`'s element `e` is set, else it is `pass`'s element `e`; unread elements
+    /// are never checked against bounds.
+    MaskedLoad {
+        dst: Slot,
+        mem: usize,
+        idx: Vec<Slot>,
+        mask: Slot,
+        pass: Slot,
+        loc: u32,
+    },
     Store {
         src: Slot,
         mem: usize,

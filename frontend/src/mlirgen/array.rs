@@ -134,6 +134,7 @@ impl<'a> Gen<'a> {
             ExprKind::Unary(_, x) => self.varying_name(x),
             ExprKind::Binary(_, a, b) => self.varying_name(a).or_else(|| self.varying_name(b)),
             ExprKind::Subscript(t, _) => Some(format!("'{}[...]' (memory)", t.name)),
+            ExprKind::Masked { read, .. } => self.varying_name(read),
             ExprKind::Call(f, args) => args.iter().find_map(|a| self.varying_name(a)).or_else(|| Some(format!("'{}(...)'", f.name))),
             _ => None,
         }

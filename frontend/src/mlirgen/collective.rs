@@ -32,6 +32,12 @@ impl<'a> Gen<'a> {
             None => None,
         };
         let width_attr = width_val.map(|w| format!(", width = {w} : i32")).unwrap_or_default();
+        if name == "scan" {
+            return self.scan(op, over, width_val, &modes, args, span);
+        }
+        if let Some(m) = modes.iter().find(|m| m.key.name == "exclusive") {
+            return Err(Diag::error(m.key.span, format!("'exclusive' configures scans; {name} takes over and width")));
+        }
         if name == "shfl" {
             if let Some(o) = over {
                 return Err(Diag::error(o.key.span, "a shuffle takes no over: it always moves values among the lanes of a warp"));
@@ -123,25 +129,31 @@ impl<'a> Gen<'a> {
                     )
                     .note(f.name.span, "defined here"));
                 }
-                let (a, b) = (self.fresh(), self.fresh());
-                let ty = v.ty;
-                let (lines, res) = self.region(|g| {
-                    let r = g.inline_values(f, vec![Value::V(V { s: a.clone(), ty }), Value::V(V { s: b.clone(), ty })], span)?;
-                    g.scalar(r, Some(ty.elem), f.body.span)
-                })?;
-                let r = self.fresh();
-                let loc = self.loc(span);
-                let pad = " ".repeat(self.indent + 2);
-                self.line(format!("{r} = \"{dialect}.reduce_with\"({}) ({{", v.s));
-                self.bufs.last_mut().expect("buf").push(format!("{}^bb0({a}: {t}, {b}: {t}):", " ".repeat(self.indent)));
-                self.push_lines(lines);
-                self.bufs.last_mut().expect("buf").push(format!("{pad}gpu.yield {} : {t}", res.s));
                 let attrs = if width_attr.is_empty() { String::new() } else { format!(" {{{}}}", &width_attr[2..]) };
-                self.line(format!("}}){attrs} : ({t}) -> {t} {loc}"));
-                V { s: r, ty: v.ty }
+                self.with_combine(&format!("{dialect}.reduce_with"), &v, f, &attrs, span)?
             }
             _ => unreachable!("the parser only accepts collective names here"),
         };
         Ok(Value::V(out))
+    }
+
+    /// `"name"(v) ({combine region}) attrs`: the region `f` inlined on its block's two arguments.
+    pub(super) fn with_combine(&mut self, name: &str, v: &V, f: &FnDef, attrs: &str, span: Span) -> Result<V> {
+        let t = v.ty.mlir();
+        let (a, b) = (self.fresh(), self.fresh());
+        let ty = v.ty;
+        let (lines, res) = self.region(|g| {
+            let r = g.inline_values(f, vec![Value::V(V { s: a.clone(), ty }), Value::V(V { s: b.clone(), ty })], span)?;
+            g.scalar(r, Some(ty.elem), f.body.span)
+        })?;
+        let r = self.fresh();
+        let loc = self.loc(span);
+        let pad = " ".repeat(self.indent + 2);
+        self.line(format!("{r} = \"{name}\"({}) ({{", v.s));
+        self.bufs.last_mut().expect("buf").push(format!("{}^bb0({a}: {t}, {b}: {t}):", " ".repeat(self.indent)));
+        self.push_lines(lines);
+        self.bufs.last_mut().expect("buf").push(format!("{pad}gpu.yield {} : {t}", res.s));
+        self.line(format!("}}){attrs} : ({t}) -> {t} {loc}"));
+        Ok(V { s: r, ty })
     }
 }

@@ -63,6 +63,10 @@ impl<'a> Gen<'a> {
                 _ => self.subscript(t, idx, e.span),
             },
             ExprKind::Exchange { op, layouts, args } => self.exchange_expr(op, layouts, args, e.span),
+            ExprKind::Masked { read, fill } => {
+                let ExprKind::Subscript(t, idx) = &read.kind else { unreachable!("the parser makes a subscript") };
+                self.masked_read(t, idx, fill, e.span)
+            }
         }
     }
 
@@ -143,6 +147,16 @@ impl<'a> Gen<'a> {
     pub(super) fn may_fault(e: &Expr) -> bool {
         match &e.kind {
             ExprKind::Subscript(..) | ExprKind::Collective { .. } | ExprKind::Exchange { .. } => true,
+            // The read itself cannot fault; its subscripts and fill may.
+            ExprKind::Masked { read, fill } => {
+                let ExprKind::Subscript(_, idx) = &read.kind else { return true };
+                Self::may_fault(fill)
+                    || idx.iter().any(|i| match i {
+                        Index::Point(p) => Self::may_fault(p),
+                        Index::Run { start, len } => Self::may_fault(start) || Self::may_fault(len),
+                        Index::Full(_) => false,
+                    })
+            }
             ExprKind::Binary(BinOp::Div | BinOp::Rem, ..) => true,
             ExprKind::Binary(_, a, b) => Self::may_fault(a) || Self::may_fault(b),
             ExprKind::Unary(_, a) => Self::may_fault(a),

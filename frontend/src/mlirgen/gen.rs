@@ -128,6 +128,7 @@ pub(super) fn expr_nodes(e: &Expr) -> usize {
             config.iter().map(|c| expr_nodes(&c.value)).sum::<usize>() + args.iter().map(expr_nodes).sum::<usize>()
         }
         ExprKind::Exchange { args, .. } => args.iter().map(expr_nodes).sum(),
+        ExprKind::Masked { read, fill } => expr_nodes(read) + expr_nodes(fill),
         ExprKind::Subscript(_, idx) => idx
             .iter()
             .map(|i| match i {

@@ -73,28 +73,50 @@ impl<'a> Gen<'a> {
                 format!("tensor has {} dimensions ({}), indexed with {}", t.dims.len(), t.names.join(", "), points.len()),
             ));
         }
-        let mut acc: Option<String> = None;
+        let mut acc = None;
         for (d, p) in points.iter().enumerate() {
-            let v = self.expr(p)?;
-            let v =
-                self.scalar(v, Some(Scalar::I32), p.span).map_err(|e| Diag::error(p.span, format!("indices are i32: {}", e.message)))?;
-            let i = self.index_of(&v, p.span);
-            let dim = match &t.dims[d] {
-                Dim::Const(c) => self.index_const(*c, span),
-                Dim::Arg(_, idx) => idx.clone(),
-            };
+            let i = self.index_value(p)?;
+            let dim = self.dim_index(&t.dims[d], span);
             self.bounds_check(name, d, &i, &dim, &t.names[d], p.span, run.filter(|(rd, _)| *rd == d).map(|(_, n)| n), span);
-            let stride = self.stride(t, d, span);
-            let term = match stride {
-                None => i,
-                Some(s) => self.emit(format!("arith.muli {i}, {s} : index"), Ty::scalar(Scalar::I64), span).s,
-            };
-            acc = Some(match acc {
-                None => term,
-                Some(a) => self.emit(format!("arith.addi {a}, {term} : index"), Ty::scalar(Scalar::I64), span).s,
-            });
+            acc = Some(self.linear_term(acc, t, d, &i, span));
         }
         Ok(acc.expect("at least one dimension"))
+    }
+
+    /// A subscript's value as an `index` (it must be an `i32`).
+    pub(super) fn index_value(&mut self, p: &Expr) -> Result<String> {
+        let v = self.expr(p)?;
+        let v = self.scalar(v, Some(Scalar::I32), p.span).map_err(|e| Diag::error(p.span, format!("indices are i32: {}", e.message)))?;
+        Ok(self.index_of(&v, p.span))
+    }
+
+    /// A tensor dimension's size as an `index` value.
+    pub(super) fn dim_index(&mut self, d: &Dim, span: Span) -> String {
+        match d {
+            Dim::Const(c) => self.index_const(*c, span),
+            Dim::Arg(_, idx) => idx.clone(),
+        }
+    }
+
+    /// The row-major linear index of `indices` (one per dimension of `t`).
+    pub(super) fn linearize(&mut self, t: &TensorB, indices: &[String], span: Span) -> String {
+        let mut acc = None;
+        for (d, i) in indices.iter().enumerate() {
+            acc = Some(self.linear_term(acc, t, d, i, span));
+        }
+        acc.expect("at least one dimension")
+    }
+
+    /// `acc + i * stride(d)` (the first term alone when there is no `acc`).
+    fn linear_term(&mut self, acc: Option<String>, t: &TensorB, d: usize, i: &str, span: Span) -> String {
+        let term = match self.stride(t, d, span) {
+            None => i.to_string(),
+            Some(s) => self.emit(format!("arith.muli {i}, {s} : index"), Ty::scalar(Scalar::I64), span).s,
+        };
+        match acc {
+            None => term,
+            Some(a) => self.emit(format!("arith.addi {a}, {term} : index"), Ty::scalar(Scalar::I64), span).s,
+        }
     }
 
     /// Asserts `0 <= i < dim` for subscript `d` of `name` (`dim` an index value, `dim_text` how

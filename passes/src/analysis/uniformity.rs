@@ -50,6 +50,7 @@ pub enum Reason {
     WarpId,
     WarpFold,
     SegmentedFold,
+    Scan,
     Atomic,
     Private,
     /// A load of global memory the kernel writes.
@@ -94,6 +95,7 @@ impl<'a> Fact<'a> {
             Reason::WarpId => format!("the warp id ({})", op.name()),
             Reason::WarpFold => format!("a full-warp fold ({}), the same within a warp only", op.name()),
             Reason::SegmentedFold => format!("a fold over pieces narrower than the warp ({})", op.name()),
+            Reason::Scan => format!("a prefix scan: each lane gets its own prefix ({})", op.name()),
             Reason::Atomic if op.attr("phobos.ordering").is_some() => {
                 "an acquire load (memory other threads write: each thread may see another value)".to_string()
             }
@@ -196,6 +198,8 @@ impl<'a> Uniformity<'a> {
                 let f = if w == 32 { f.cap(Level::Warp, op, Reason::WarpFold) } else { f };
                 set_all(self, f);
             }
+            // A prefix differs from lane to lane whatever its operand.
+            "lane.scan" | "lane.scan_with" => set_all(self, Fact::new(Level::Varying, op, Reason::Scan)),
             "lane.argmax" | "lane.argmin" => {
                 let w = phobos_dialects::lane::width(op);
                 let f = if w == 32 {

@@ -5,6 +5,9 @@
 //!   never leave the piece), each followed by the combine. Width 1 is the value itself.
 //! - `lane.argmax`, `lane.argmin`: the same butterfly moving the value and its lane:
 //!   2·log2(width) shuffles; ties go to the smaller lane.
+//! - `lane.scan`, `lane.scan_with`: Hillis-Steele, log2(width) shuffles up by 1, 2, 4, ...,
+//!   each followed by the combine (earlier value first) and a select for the lanes that many
+//!   into their piece.
 //! - `lane.shuffle`: one shuffle (two for 64-bit values). An operand that is not a constant
 //!   inside the piece is clamped first, so a source outside the piece reads the lane's own value.
 //! - A combine (a region, or the body of `combine = @f`) is copied into every step, so no call
@@ -33,6 +36,8 @@ pub fn populate_lane_to_gpu_patterns(patterns: &mut Vec<Pattern>) {
         Pattern::new("lane.argmax", lower_argmax),
         Pattern::new("lane.argmin", lower_argmin),
         Pattern::new("lane.shuffle", lower_shuffle),
+        Pattern::new("lane.scan", lower_scan),
+        Pattern::new("lane.scan_with", lower_scan_with),
     ]);
 }
 
@@ -68,6 +73,36 @@ fn lower_argmin<'a>(op: Op<'a>, _cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagno
 fn lower_shuffle<'a>(op: Op<'a>, _cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnostic> {
     lane::verify(op)?;
     Ok(vec![shuffle_op(Builder::before(op), op, lane::width(op))])
+}
+
+fn lower_scan<'a>(op: Op<'a>, _cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnostic> {
+    lane::verify(op)?;
+    let kind = lane::kind(op);
+    Ok(vec![scan(Builder::before(op), op.operand(0), lane::width(op), |b, a, c| combine(b, kind, a, c))])
+}
+
+fn lower_scan_with<'a>(op: Op<'a>, _cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnostic> {
+    lane::verify(op)?;
+    let module = op.ancestor("gpu.module").ok_or_else(|| Diagnostic::op_error(op, "must be inside a gpu.module"))?;
+    let blk = combine_block(module, op)?;
+    Ok(vec![scan(Builder::before(op), op.operand(0), lane::width(op), |b, a, c| apply_combine(b, blk, a, c))])
+}
+
+/// Hillis-Steele: for d = 1, 2, 4, ... below the width, each lane at least d into its piece
+/// combines the value d lanes before it (a shuffle up) with its own, earlier first.
+fn scan<'a>(b: Builder<'a>, v: Val<'a>, width: i64, f: impl Fn(Builder<'a>, Val<'a>, Val<'a>) -> Val<'a>) -> Val<'a> {
+    let lane = lane_id(b);
+    let place = if width == lane::WARP { lane } else { b.bin("arith.andi", lane, b.i32(width - 1)) };
+    let mut x = v;
+    let mut d = 1;
+    while d < width {
+        let earlier = shuffle(b, x, Shfl::Up, b.i32(d), width);
+        let combined = f(b, earlier, x);
+        let far_enough = b.cmpi("sge", place, b.i32(d));
+        x = b.select(far_enough, combined, x);
+        d *= 2;
+    }
+    x
 }
 
 fn arg<'a>(b: Builder<'a>, v: Val<'a>, width: i64, pick: Pick) -> Val<'a> {
@@ -111,7 +146,8 @@ pub const PASS: PassInfo = PassInfo {
     name: "ConvertLaneToGpu",
     summary: "lane.* collectives and shuffles to gpu.shuffle / nvvm.shfl.sync and arith",
     description: "Lowers lane.reduce, lane.reduce_with, lane.argmax and lane.argmin to an xor butterfly of \
-    log2(width) gpu.shuffle steps (argmax, argmin: two shuffles per step), and lane.shuffle to one gpu.shuffle, or \
+    log2(width) gpu.shuffle steps (argmax, argmin: two shuffles per step), lane.scan and lane.scan_with to \
+    log2(width) shuffles up (Hillis-Steele), and lane.shuffle to one gpu.shuffle, or \
     nvvm.shfl.sync with a segment clamp for width < 32. Runs on a gpu.module; leaves no lane.* op.",
     anchor: "gpu.module",
     options: &[DISABLE_PATTERNS],

@@ -6,6 +6,7 @@ pub mod elide_barriers;
 pub mod expand_subgroup_ids;
 pub mod lower_fast_math;
 pub mod lower_fma;
+pub mod lower_masked_loads;
 pub mod lower_math_intrinsics;
 pub mod lower_ordered_accesses;
 pub mod merge_adjacent_loads;

@@ -72,6 +72,7 @@ impl std::fmt::Display for Fault {
 pub(super) fn inst_loc(i: &Inst) -> Option<u32> {
     match i {
         Inst::Load { loc, .. }
+        | Inst::MaskedLoad { loc, .. }
         | Inst::Store { loc, .. }
         | Inst::Atomic { loc, .. }
         | Inst::Cas { loc, .. }

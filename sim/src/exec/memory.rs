@@ -41,6 +41,35 @@ impl Ctx<'_> {
                 self.stats.bank_conflicts += conflicts;
                 self.trace_memory(cta, w, *mem, false, false, *n * eb as u32, conflicts, &touched);
             }
+            Inst::MaskedLoad { dst, mem, idx, mask: bits, pass, loc } => {
+                w.progress.reads += 1;
+                let elem = self.k.memrefs[*mem].elem;
+                let eb = elem.bytes();
+                let mut touched = Vec::new();
+                let tr = self.traced(cta);
+                for l in lanes(mask) {
+                    for e in 0..dst.len {
+                        if w.regs[at(*bits, e, l)] & 1 == 0 {
+                            w.regs[at(*dst, e, l)] = w.regs[at(*pass, e, l)];
+                            continue;
+                        }
+                        let (src, off, len) = self.address_at(cta, w, l, *mem, idx, e as i64, 1, 0, *loc, false)?;
+                        if tr {
+                            touched.push((off as u64, len as u64));
+                        }
+                        if matches!(src, MemSrc::Shared { .. } | MemSrc::Dynamic { .. }) {
+                            self.check_race(cta, w, l, off, len, false, *loc)?;
+                        }
+                        if let MemSrc::Arg(a) = src {
+                            self.order_global(cta, w, l, a, off, len, Access::Read, *loc)?;
+                            self.stats.traffic(a, len, false);
+                        }
+                        let v = self.read_bytes(cta, w, l, &src, off, eb) as u64;
+                        w.regs[at(*dst, e, l)] = if elem == Prim::I1 { (v != 0) as u64 } else { v };
+                    }
+                }
+                self.trace_memory(cta, w, *mem, false, false, dst.len * eb as u32, 0, &touched);
+            }
             Inst::Store { src, mem, idx, n, align, loc, scatter, release } => {
                 self.writes += 1;
                 let elem = self.k.memrefs[*mem].elem;
@@ -174,10 +203,31 @@ impl Ctx<'_> {
         loc: u32,
         write: bool,
     ) -> Result<(MemSrc, usize, usize), Fault> {
+        self.address_at(cta, w, lane, mem, idx, 0, n, align, loc, write)
+    }
+
+    /// [`Ctx::address`] of the element `extra` places further along the last index.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn address_at(
+        &self,
+        cta: &Cta,
+        w: &Warp,
+        lane: usize,
+        mem: usize,
+        idx: &[Slot],
+        extra: i64,
+        n: u32,
+        align: u32,
+        loc: u32,
+        write: bool,
+    ) -> Result<(MemSrc, usize, usize), Fault> {
         let mr = &self.k.memrefs[mem];
         let mut lin: i64 = 0;
         for (d, s) in idx.iter().enumerate() {
             lin = lin.wrapping_add((w.regs[at(*s, 0, lane)] as i64).wrapping_mul(mr.strides[d] as i64));
+        }
+        if let Some(last) = mr.strides.get(idx.len().wrapping_sub(1)) {
+            lin = lin.wrapping_add(extra.wrapping_mul(*last as i64));
         }
         let eb = mr.elem.bytes();
         let len = n as usize * eb;

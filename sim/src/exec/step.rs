@@ -102,7 +102,9 @@ impl Ctx<'_> {
                 }
             }
             match &insts[w.pc] {
-                i @ (Inst::Load { .. } | Inst::Store { .. } | Inst::Atomic { .. } | Inst::Cas { .. }) => self.exec_memory(cta, w, i)?,
+                i @ (Inst::Load { .. } | Inst::MaskedLoad { .. } | Inst::Store { .. } | Inst::Atomic { .. } | Inst::Cas { .. }) => {
+                    self.exec_memory(cta, w, i)?
+                }
                 i @ (Inst::Shfl { .. } | Inst::GpuShfl { .. } | Inst::Vote { .. }) => self.exec_cross_lane(cta, w, i)?,
                 Inst::Barrier { loc } => {
                     if mask != w.live {

@@ -87,6 +87,15 @@ impl<'a> Tr<'a> {
                 let loc = self.loc(op);
                 self.insts.push(Inst::Load { dst, mem, idx, n: dst.len, align, loc, acquire: false });
             }
+            "vector.maskedload" => {
+                let ops = op.operands();
+                let mem = self.memref(op, ops[0])?;
+                let idx = ops[1..ops.len() - 2].iter().map(|v| self.use_(*v)).collect::<R<Vec<_>>>()?;
+                let (mask, pass) = (self.use_(ops[ops.len() - 2])?, self.use_(ops[ops.len() - 1])?);
+                let dst = self.result(op, 0)?;
+                let loc = self.loc(op);
+                self.insts.push(Inst::MaskedLoad { dst, mem, idx, mask, pass, loc });
+            }
             "memref.store" | "vector.store" => {
                 let src = self.use_(op.operand(0))?;
                 let mem = self.memref(op, op.operand(1))?;

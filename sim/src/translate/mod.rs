@@ -400,7 +400,7 @@ impl<'a> Tr<'a> {
         // One file per dialect; vector loads and stores go with memref's, LLVM's leftovers with
         // the arithmetic they stand for.
         let family = match name.split_once('.').map(|(d, _)| d).unwrap_or("") {
-            _ if name == "vector.load" || name == "vector.store" => Self::memref_op,
+            _ if name == "vector.load" || name == "vector.store" || name == "vector.maskedload" => Self::memref_op,
             _ if name == "llvm.bitcast" => Self::vector_op,
             "arith" | "math" | "llvm" => Self::arith_op,
             "gpu" => Self::gpu_op,

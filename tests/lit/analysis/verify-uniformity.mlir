@@ -633,3 +633,20 @@ gpu.module @m {
     return %r : f32
   }
 }
+
+// -----
+
+// A scan's result differs from lane to lane even when its operand is uniform.
+gpu.module @m {
+  gpu.func @reject_scan_condition(%x: memref<1024xf32>, %n: i32) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %s = "lane.scan"(%n) {kind = "sum"} : (i32) -> i32 // expected-note {{it takes its value from here}}
+    %c0 = arith.constant 0 : i32
+    %c = arith.cmpi sgt, %s, %c0 : i32 // expected-note {{%1 differs between lanes here}}
+    scf.if %c {
+      %t = gpu.thread_id x
+      %v = memref.load %x[%t] : memref<1024xf32>
+      %r = "lane.reduce"(%v) {kind = "sum"} : (f32) -> f32 // expected-error {{needs every lane of its warp (warp-uniform control), but the condition of an enclosing scf.if differs between lanes: %1 depends on a prefix scan: each lane gets its own prefix (lane.scan)}}
+    }
+    gpu.return
+  }
+}

@@ -288,3 +288,45 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// A width-8 inclusive sum scan: Hillis-Steele, shuffles up by 1, 2, 4 (none by 8), each
+// combined earlier-first and kept only by the lanes that far into their piece.
+// CHECK-LABEL: gpu.func @scan_width_8
+// CHECK-SAME: (%[[X:.*]]: i32)
+// CHECK: %[[L:.*]] = arith.index_cast %{{.*}} : index to i32
+// CHECK: %[[P:.*]] = arith.andi %[[L]], %{{.*}} : i32
+// CHECK: %[[U1:.*]] = nvvm.shfl.sync up %{{.*}}, %[[X]]
+// CHECK: %[[A1:.*]] = arith.addi %[[U1]], %[[X]] : i32
+// CHECK: %[[K1:.*]] = arith.cmpi sge, %[[P]], %{{.*}} : i32
+// CHECK: %[[S1:.*]] = arith.select %[[K1]], %[[A1]], %[[X]] : i32
+// CHECK: nvvm.shfl.sync up %{{.*}}, %[[S1]]
+// CHECK: nvvm.shfl.sync up
+// CHECK-NOT: nvvm.shfl.sync
+// CHECK: gpu.return
+gpu.module @m {
+  gpu.func @scan_width_8(%x: i32) kernel {
+    %0 = "lane.scan"(%x) {kind = "sum", width = 8 : i32} : (i32) -> i32
+    gpu.return
+  }
+}
+
+// -----
+
+// A scan by a combine region applies it as (earlier, later): the shuffled value first.
+// CHECK-LABEL: gpu.func @scan_with_region
+// CHECK-SAME: (%[[X:.*]]: f32)
+// CHECK: %[[U:.*]], %{{.*}} = gpu.shuffle  up %[[X]]
+// CHECK: arith.subf %[[U]], %[[X]] : f32
+// CHECK-NOT: lane.scan_with
+gpu.module @m {
+  gpu.func @scan_with_region(%x: f32) kernel {
+    %0 = "lane.scan_with"(%x) ({
+    ^bb0(%a: f32, %b: f32):
+      %d = arith.subf %a, %b : f32
+      gpu.yield %d : f32
+    }) : (f32) -> f32
+    gpu.return
+  }
+}

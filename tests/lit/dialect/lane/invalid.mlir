@@ -232,3 +232,46 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%x: f32) kernel {
+    // expected-error @below {{width must be a power of two from 1 to 32, got 6}}
+    %0 = "lane.scan"(%x) {kind = "sum", width = 6 : i32} : (f32) -> f32
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%x: i1) kernel {
+    // expected-error @below {{'i1' does not satisfy the constraint}}
+    %0 = "lane.scan"(%x) {kind = "sum"} : (i1) -> i1
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%x: f32) kernel {
+    // expected-error @below {{'"any"' does not satisfy the constraint}}
+    %0 = "lane.scan"(%x) {kind = "any"} : (f32) -> f32
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%x: f32) kernel {
+    // expected-error @below {{combine region must take two f32 arguments}}
+    %0 = "lane.scan_with"(%x) ({
+    ^bb0(%a: f32):
+      gpu.yield %a : f32
+    }) : (f32) -> f32
+    gpu.return
+  }
+}
