@@ -6,7 +6,11 @@ irdl.dialect @tile {
   // %xs = "tile.copy"(%x, %start0, %start1, %dim0, %dim1) {shape = array<i64: 1, 256>}
   //   : (memref<1099511627776xf32>, index, index, index, index) -> memref<1x256xf32, #gpu.address_space<workgroup>>
   // Copies x[start0 :+ 1, start1 :+ 256] of the row-major tensor of sizes (dim0, dim1) held in the
-  // 1-D memref. Elements outside the tensor are not read; they are zero in the tile.
+  // 1-D memref. Elements outside the tensor are not read; they are zero in the tile, or the fill
+  // value when an index follows the sizes: the fill's bits, zero-extended (a float's through the
+  // integer of its width; the same in every thread). An index, as IRDL's one variadic group of
+  // operands has one type.
+  //   "tile.copy"(%x, %start0, %start1, %dim0, %dim1, %fill_bits) {shape = array<i64: 1, 256>}
   irdl.operation @copy {
     %src = irdl.base "!builtin.memref"
     %idx = irdl.is index

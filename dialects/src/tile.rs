@@ -13,6 +13,13 @@ pub fn shape(op: Op) -> Vec<i64> {
     op.attr("shape").and_then(|a| a.dense_ints()).unwrap_or_default()
 }
 
+/// A `tile.copy`'s fill value (what elements outside the tensor hold), when it has one: its bits
+/// as an `index`, zero-extended.
+pub fn fill<'a>(op: Op<'a>) -> Option<phobos_ir::Val<'a>> {
+    let rank = shape(op).len();
+    (op.num_operands() == 2 + 2 * rank).then(|| op.operand(1 + 2 * rank))
+}
+
 pub fn verify(op: Op) -> Result<(), Diagnostic> {
     if op.is("tile.alloc") {
         return verify_alloc(op);
@@ -27,11 +34,11 @@ pub fn verify(op: Op) -> Result<(), Diagnostic> {
         return Err(Diagnostic::op_error(op, format!("shape must list positive extents, got {shape:?}")));
     }
     let rank = shape.len();
-    if op.num_operands() != 1 + 2 * rank {
+    if op.num_operands() != 1 + 2 * rank && op.num_operands() != 2 + 2 * rank {
         return Err(Diagnostic::op_error(
             op,
             format!(
-                "takes the source, then a start and a size per dimension: {} operands for rank {rank}, got {}",
+                "takes the source, then a start and a size per dimension: {} operands for rank {rank}, got {} (or one more: a fill value)",
                 1 + 2 * rank,
                 op.num_operands()
             ),
@@ -81,6 +88,17 @@ pub mod build {
     /// whose sizes are `sizes`, into a new shared-memory tile of `shape` (`starts`, then `sizes`:
     /// one `index` per dimension each). Elements outside the tensor are not read; they are zero.
     pub fn copy<'a>(b: Builder<'a>, source: Val<'a>, starts: &[Val<'a>], sizes: &[Val<'a>], shape: &[i64]) -> Val<'a> {
+        copy_with(b, source, starts, sizes, shape, None)
+    }
+
+    fn copy_with<'a>(
+        b: Builder<'a>,
+        source: Val<'a>,
+        starts: &[Val<'a>],
+        sizes: &[Val<'a>],
+        shape: &[i64],
+        fill: Option<Val<'a>>,
+    ) -> Val<'a> {
         let ctx = b.ctx;
         let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
         let mty = ctx.known_type(&format!("memref<{}x{}, #gpu.address_space<workgroup>>", dims.join("x"), source.ty().element()));
@@ -88,7 +106,18 @@ pub mod build {
         let mut ops = vec![source];
         ops.extend_from_slice(starts);
         ops.extend_from_slice(sizes);
+        ops.extend(fill);
         b.op_value("tile.copy", &ops, mty, &[("shape", shape_attr)])
+    }
+
+    /// [`copy`] whose elements outside the tensor hold `fill` (of the tensor's element type,
+    /// the same in every thread) instead of zero.
+    pub fn copy_fill<'a>(b: Builder<'a>, source: Val<'a>, starts: &[Val<'a>], sizes: &[Val<'a>], shape: &[i64], fill: Val<'a>) -> Val<'a> {
+        let ty = fill.ty();
+        let bits = ty.scalar().map(|s| s.bits()).unwrap_or(32);
+        let int = if ty.is_float() { b.cast("arith.bitcast", fill, b.ctx.i(bits)) } else { fill };
+        let index = b.cast("arith.index_castui", int, b.ctx.index());
+        copy_with(b, source, starts, sizes, shape, Some(index))
     }
 
     /// `tile.alloc`: a shared-memory buffer of `shape` elements of `elem`, named for errors.

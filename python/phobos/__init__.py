@@ -462,15 +462,16 @@ def _host_array(name: str, value: Any):
 
 
 def _write_back(targets: Dict[str, Any], outputs: List[Tuple[str, bytes]]) -> None:
-    """Copies each tensor the kernel changed into its array."""
+    """Copies each tensor the kernel changed into its array: all of them, or (when one cannot
+    take it) none."""
     import numpy as np
 
-    for name, data in outputs:
-        array, before = targets[name]
-        if data == before:
-            continue
-        if not array.flags.writeable:
+    changed = [(name, data) for name, data in outputs if data != targets[name][1]]
+    for name, _ in changed:
+        if not targets[name][0].flags.writeable:
             raise LaunchError(f"the kernel wrote {name}, whose array is read-only", "read-only")
+    for name, data in changed:
+        array = targets[name][0]
         np.copyto(array, np.frombuffer(data, dtype=array.dtype).reshape(array.shape))
 
 

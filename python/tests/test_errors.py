@@ -130,3 +130,24 @@ def test_strided_row_is_copied_in_place_when_contiguous():
     buf = np.zeros((3, 64), np.float32)
     mod.oob(buf[0], buf[1], grid=1)  # rows of a C-contiguous array are contiguous views
     assert (buf[1] == 1).all() and not buf[2].any()
+
+
+TWO_OUTPUTS = """
+@launch(32)
+kernel two(X: tensor<f32>[N], A: tensor<f32>[N], B: tensor<f32>[N]) {
+  let t = ctx.thread
+  if t < N {
+    A[t] = X[t] + 1.0
+    B[t] = X[t] + 2.0
+  }
+}
+"""
+
+
+def test_a_refused_write_back_writes_no_array():
+    mod = phobos.compile(TWO_OUTPUTS)
+    x, a, b = np.ones(32, np.float32), np.zeros(32, np.float32), np.zeros(32, np.float32)
+    b.flags.writeable = False
+    with pytest.raises(phobos.LaunchError, match="read-only"):
+        mod.two(x, a, b, grid=1)
+    assert not a.any(), "the writable output was written though the launch was refused"

@@ -267,3 +267,25 @@ def test_scalar_values_a_type_cannot_hold_are_launch_errors():
         with pytest.raises(phobos.LaunchError, match=message):
             mod.axpb(x, y, grid=1, **args)
     assert not y.any()
+
+
+MASKED_SCAN = """
+@launch(64)
+kernel masked_cumsum(X: tensor<f32>[N], Y: tensor<f32>[64], Z: tensor<i32>[64]) {
+  let t = ctx.thread
+  let v = X[t] else 0.0
+  Y[t] = scan<over ctx.thread>(v)
+  Z[t] = scan<over ctx.lane, width 8, exclusive 0>(i32(v > 0.0))
+}
+"""
+
+
+def test_masked_reads_and_scans_match_numpy():
+    mod = phobos.compile(MASKED_SCAN)
+    x = uniform(50)
+    y, z = np.zeros(64, np.float32), np.zeros(64, np.int32)
+    mod.masked_cumsum(x, y, z, grid=1)
+    padded = np.concatenate([x, np.zeros(14, np.float32)]).astype(np.float64)
+    close(y, np.cumsum(padded), 1e-5, 1e-5)
+    pos = (padded > 0).astype(np.int32).reshape(8, 8)
+    np.testing.assert_array_equal(z.reshape(8, 8), np.cumsum(pos, axis=1) - pos)

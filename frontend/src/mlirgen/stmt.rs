@@ -67,12 +67,17 @@ impl<'a> Gen<'a> {
     pub(super) fn let_stmt(&mut self, mutable: bool, name: &Ident, ty: Option<&TypeName>, init: &Expr, span: Span) -> Result<()> {
         self.check_shadow(name)?;
         // A subscript with a run or ':' as a variable's initializer is a tile copy.
-        if let ExprKind::Subscript(t, idx) = &init.kind {
+        // `var xs = x[a :+ m, :]`, and with a fill value for the elements outside: `... else v`.
+        let (read, fill) = match &init.kind {
+            ExprKind::Masked { read, fill } => (&**read, Some(&**fill)),
+            _ => (init, None),
+        };
+        if let ExprKind::Subscript(t, idx) = &read.kind {
             if idx.iter().any(|i| !matches!(i, Index::Point(_))) {
                 if ty.is_some() {
                     return Err(Diag::error(span, "a tile copy takes no type annotation"));
                 }
-                let tile = self.tile_copy(t, idx, init.span, &name.name)?;
+                let tile = self.tile_copy(t, idx, init.span, &name.name, fill)?;
                 self.bind(&name.name, Bind::Tile(tile));
                 return Ok(());
             }

@@ -1,10 +1,11 @@
-//! Tile copies: `var t = x[i :+ m, :]` as a `tile.copy` into shared memory.
+//! Tile copies: `var t = x[i :+ m, :]` (`... else v`: `v` outside the tensor, else zero) as a
+//! `tile.copy` into shared memory.
 
 use super::*;
 
 impl<'a> Gen<'a> {
     /// `var xs = x[0 :+ 1, :]`: a CTA-cooperative copy into shared memory (`tile.copy`).
-    pub(super) fn tile_copy(&mut self, t: &Ident, idx: &[Index], span: Span, var: &str) -> Result<TileB> {
+    pub(super) fn tile_copy(&mut self, t: &Ident, idx: &[Index], span: Span, var: &str, fill: Option<&Expr>) -> Result<TileB> {
         let Some(Bind::Tensor(tb)) = self.lookup(&t.name).cloned() else {
             return Err(Diag::error(t.span, format!("'{}' is not a tensor; a tile copies from a tensor", t.name)));
         };
@@ -67,8 +68,29 @@ impl<'a> Gen<'a> {
         let elem = tb.elem;
         let shape_txt: Vec<String> = shape.iter().map(|s| s.to_string()).collect();
         let mty = format!("memref<{}x{}, #gpu.address_space<workgroup>>", shape_txt.join("x"), elem.mem());
-        let operands: Vec<String> = std::iter::once(tb.mem.clone()).chain(starts).chain(dims).collect();
-        let types: Vec<String> = std::iter::once(tb.mty.clone()).chain((0..2 * shape.len()).map(|_| "index".to_string())).collect();
+        let mut operands: Vec<String> = std::iter::once(tb.mem.clone()).chain(starts).chain(dims).collect();
+        let mut types: Vec<String> = std::iter::once(tb.mty.clone()).chain((0..2 * shape.len()).map(|_| "index".to_string())).collect();
+        if let Some(fill) = fill {
+            // Evaluated once; a bool tile holds bytes.
+            let v = self.expr(fill)?;
+            let v = self.scalar(v, Some(elem), fill.span).map_err(|e| {
+                Diag::error(fill.span, format!("the fill value must be {} like the elements of '{}': {}", elem.name(), t.name, e.message))
+            })?;
+            // The op takes the fill's bits as an index (docs in the tile dialect's IRDL).
+            let bits = match elem {
+                Scalar::Bool => self.emit(format!("arith.extui {} : i1 to i8", v.s), Ty::scalar(Scalar::I8), fill.span),
+                Scalar::F16 | Scalar::BF16 => {
+                    self.emit(format!("arith.bitcast {} : {} to i16", v.s, elem.mlir()), Ty::scalar(Scalar::I16), fill.span)
+                }
+                Scalar::F32 => self.emit(format!("arith.bitcast {} : f32 to i32", v.s), Ty::scalar(Scalar::I32), fill.span),
+                Scalar::F64 => self.emit(format!("arith.bitcast {} : f64 to i64", v.s), Ty::scalar(Scalar::I64), fill.span),
+                _ => v,
+            };
+            let bits =
+                self.emit(format!("arith.index_castui {} : {} to index", bits.s, bits.ty.mlir()), Ty::scalar(Scalar::I64), fill.span);
+            operands.push(bits.s);
+            types.push("index".to_string());
+        }
         let v = self.emit(
             format!(
                 "\"tile.copy\"({}) {{name = \"{var}\", shape = array<i64: {}>}} : ({}) -> {mty}",

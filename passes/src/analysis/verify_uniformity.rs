@@ -59,6 +59,25 @@ pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
         let branches: Vec<Op<'a>> = f.walk().into_iter().filter(|o| o.is("cf.cond_br")).collect();
         let entry = f.region(0).first_block();
         for op in f.walk() {
+            // A tile's fill value is written by every thread that copies an edge chunk: one value.
+            if let Some(fill) = op.is("tile.copy").then(|| phobos_dialects::tile::fill(op)).flatten() {
+                let fact = u.fact(fill);
+                if fact.level != Level::Uniform {
+                    let mut d = Diagnostic::op_error(
+                        op,
+                        format!(
+                            "takes a fill value that differs between {}: it depends on {}; a tile's fill is one value for the CTA",
+                            fact.level.between(),
+                            fact.origin_text()
+                        ),
+                    );
+                    if let Some((origin, _)) = fact.origin {
+                        d.notes.push(Diagnostic::new(Severity::Note, origin.loc().src(), "it takes its value from here"));
+                    }
+                    cx.diags.emit(d);
+                    failed = true;
+                }
+            }
             let Some((need, what)) = required(op) else { continue };
             if let Some(d) = check(&u, f, op, need, what, &branches, entry) {
                 cx.diags.emit(d);

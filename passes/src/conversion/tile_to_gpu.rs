@@ -8,7 +8,7 @@
 //!   when the tile's row length, the start and the source's row stride are provably multiples of
 //!   it (`prove-alignment`'s divisibility analysis), narrower otherwise, down to one element.
 //!   Thread t copies chunks t, t + T, t + 2T, ... (T threads per CTA).
-//! - Elements outside the tensor are never read; the tile holds zero there. A chunk that
+//! - Elements outside the tensor are never read; the tile holds zero there, or the copy's fill value. A chunk that
 //!   crosses the tensor's edge is copied element by element, each element's bounds test an
 //!   `scf.if {phobos.masked}` (the simulator's trace counts the lanes that fail it).
 //! - A barrier after the copy, since threads then read elements other threads wrote; and, when
@@ -124,7 +124,20 @@ fn lower_copy<'a>(op: Op<'a>, _cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnost
         (Some(s), Some(n)) => s >= 0 && s + shape[d] <= n,
         _ => false,
     });
-    let zero_elem = if elem.is_float() { b.const_float(elem, 0.0) } else { b.const_int(elem, 0) };
+    let outside = match phobos_dialects::tile::fill(op) {
+        // The fill's bits, back to the element type.
+        Some(bits) => {
+            let width = elem.scalar().map(|s| s.bits()).unwrap_or(32);
+            let int = b.cast("arith.index_castui", bits, b.ctx.i(width));
+            if elem.is_float() {
+                b.cast("arith.bitcast", int, elem)
+            } else {
+                int
+            }
+        }
+        None if elem.is_float() => b.const_float(elem, 0.0),
+        None => b.const_int(elem, 0),
+    };
     for_loop(b, tid, ub, step, |lb, c| {
         // Tile coordinates of the chunk (row-major), then the tensor's.
         let cpr = lb.index(chunks_per_row);
@@ -164,7 +177,7 @@ fn lower_copy<'a>(op: Op<'a>, _cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnost
             &[vec_ty],
             |tb| vec![tb.op_value("vector.load", &[src, lin], vec_ty, &[])],
             |eb| {
-                // The edge: element by element, zero outside.
+                // The edge: element by element, the fill value (zero by default) outside.
                 let mut rows_ok = eb.cmpi("eq", eb.index(0), eb.index(0));
                 for d in 0..rank - 1 {
                     let ok = eb.cmpi("ult", g[d], dims[d]);
@@ -176,7 +189,7 @@ fn lower_copy<'a>(op: Op<'a>, _cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnost
                     let col_ok = eb.cmpi("ult", col_k, dims[rank - 1]);
                     let ok = eb.bin("arith.andi", rows_ok, col_ok);
                     let at = eb.bin("arith.addi", lin, eb.index(k));
-                    let e = if_else(eb, ok, &[elem], |ib| vec![ib.op_value("memref.load", &[src, at], elem, &[])], |_| vec![zero_elem]);
+                    let e = if_else(eb, ok, &[elem], |ib| vec![ib.op_value("memref.load", &[src, at], elem, &[])], |_| vec![outside]);
                     // The lanes that take the else branch hold a masked element (phobos explain).
                     e.set_attr("phobos.masked", eb.ctx.unit_attr());
                     elems.push(e.result(0));
@@ -201,7 +214,7 @@ pub const PASS: PassInfo = PassInfo {
     summary: "tile.copy to a CTA-cooperative copy into dynamic shared memory, with its barriers",
     description: "Lowers tile.copy to a CTA-cooperative copy into a memref.view of the \
     dynamic shared memory at the tile's planned offset: 16-byte chunks when alignment is proven, elements \
-    outside the tensor zero and never read, a gpu.barrier after the copy (and one before it inside a loop).",
+    outside the tensor zero (or the fill value) and never read, a gpu.barrier after the copy (and one before it inside a loop).",
     anchor: "gpu.module",
     options: &[DISABLE_PATTERNS],
     run,

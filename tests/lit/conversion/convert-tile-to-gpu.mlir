@@ -82,3 +82,25 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// A fill value (its bits as an index after the sizes): the elements outside hold it, back in the
+// element type, where they would hold zero.
+// CHECK-LABEL: gpu.func @fill
+// CHECK-SAME: (%{{.*}}: memref<4096xf32>, %{{.*}}: memref<4096xf32>, %{{.*}}: index, %[[BITS:.*]]: index)
+// CHECK: %[[I:.*]] = arith.index_castui %[[BITS]] : index to i32
+// CHECK: %[[F:.*]] = arith.bitcast %[[I]] : i32 to f32
+// CHECK: scf.if {{.*}} -> (f32)
+// CHECK: } else {
+// CHECK-NEXT: scf.yield %[[F]] : f32
+// CHECK-NOT: arith.constant 0.000000e+00 : f32
+gpu.module @m {
+  gpu.func @fill(%x: memref<4096xf32>, %y: memref<4096xf32>, %n: index, %bits: index) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %xs = "tile.copy"(%x, %c0, %n, %bits) {name = "xs", offset = 0 : i64, shape = array<i64: 64>} : (memref<4096xf32>, index, index, index) -> memref<64xf32, #gpu.address_space<workgroup>>
+    %v = memref.load %xs[%c0] : memref<64xf32, #gpu.address_space<workgroup>>
+    memref.store %v, %y[%c0] : memref<4096xf32>
+    gpu.return
+  }
+}
