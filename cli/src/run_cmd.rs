@@ -70,6 +70,12 @@ pub struct SimArgs {
     /// results, counts and the fault reported are the same for any N.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub sim_threads: Option<u32>,
+    /// Check every plain global-memory access for races on the simulator (exit 2 on one): two
+    /// threads touching the same bytes, one writing, with nothing ordering them: different CTAs
+    /// (no release/acquire pair), different warps of a CTA (no barrier), or two lanes of one
+    /// store. Slower: the CTAs run in turn.
+    #[arg(long)]
+    pub check_races: bool,
 }
 
 impl SimArgs {
@@ -81,6 +87,7 @@ impl SimArgs {
             max_threads: self.max_sim_threads,
             sms: self.sim_sms,
             threads: self.sim_threads.map(|n| n as usize),
+            check_races: self.check_races,
         }
     }
 }

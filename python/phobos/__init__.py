@@ -279,7 +279,7 @@ class Launched:
     stats: Dict[str, int] = field(default_factory=dict)
 
 
-_SIM_KEYWORDS = ("sim_sms", "sim_threads", "max_warp_instructions", "max_launch_instructions", "max_sim_threads")
+_SIM_KEYWORDS = ("sim_sms", "sim_threads", "max_warp_instructions", "max_launch_instructions", "max_sim_threads", "check_races")
 
 
 class Kernel:
@@ -307,7 +307,8 @@ class Kernel:
 
         Positional arguments fill the parameters in order (tensors and scalars as declared, then
         dimensions); keywords name a tensor, a scalar or a dimension, or set a simulator bound (``sim_sms``, ``sim_threads``,
-        ``max_warp_instructions``, ``max_launch_instructions``, ``max_sim_threads``).
+        ``max_warp_instructions``, ``max_launch_instructions``, ``max_sim_threads``), or
+        ``check_races=True`` (every plain global access checked for races: a :class:`Fault`).
         ``device``: ``"sim"``, ``"cuda"``, or (the default) the arrays' own: NumPy arrays run on
         the simulator and are written in place, ``__cuda_array_interface__`` arrays on their
         GPU and stream. Raises :class:`LaunchError` before anything runs when the arrays do
@@ -316,6 +317,9 @@ class Kernel:
         if len(args) > len(self.params):
             raise LaunchError(f"{self.name} takes {len(self.params)} arguments, {len(args)} given", "too many arguments")
         sim = {k: kwargs.pop(k) for k in _SIM_KEYWORDS if k in kwargs}
+        if "check_races" in sim:
+            # A bool: every plain global access checked for races (phobos run --check-races).
+            sim["check_races"] = int(bool(sim["check_races"]))
         given: Dict[str, Any] = {}
         for (_, name, _, _), value in zip(self.params, args):
             given[name] = value

@@ -270,11 +270,11 @@ impl Program {
 
 /// The simulator's bounds by `phobos run`'s flag names (a missing one: the default).
 fn sim_bounds(sim: &BTreeMap<String, u64>) -> PyResult<phobos::program::SimBounds> {
-    let known = ["max_warp_instructions", "max_launch_instructions", "max_sim_threads", "sim_sms", "sim_threads"];
+    let known = ["max_warp_instructions", "max_launch_instructions", "max_sim_threads", "sim_sms", "sim_threads", "check_races"];
     if let Some(k) = sim.keys().find(|k| !known.contains(&k.as_str())) {
         return Err(launch_error(format!("no simulator option '{k}' (the options are {})", known.join(", "))));
     }
-    if let Some((k, _)) = sim.iter().find(|(_, v)| **v == 0) {
+    if let Some((k, _)) = sim.iter().find(|(k, v)| **v == 0 && *k != "check_races") {
         return Err(launch_error(format!("{k} = 0: a simulator bound is at least 1")));
     }
     let small = |k: &str| -> PyResult<Option<u32>> {
@@ -288,6 +288,7 @@ fn sim_bounds(sim: &BTreeMap<String, u64>) -> PyResult<phobos::program::SimBound
         max_threads: sim.get("max_sim_threads").copied(),
         sms: small("sim_sms")?,
         threads: small("sim_threads")?.map(|t| t as usize),
+        check_races: sim.get("check_races").is_some_and(|v| *v != 0),
     })
 }
 

@@ -151,3 +151,22 @@ def test_a_refused_write_back_writes_no_array():
     with pytest.raises(phobos.LaunchError, match="read-only"):
         mod.two(x, a, b, grid=1)
     assert not a.any(), "the writable output was written though the launch was refused"
+
+
+RACY = """
+@launch(64)
+kernel bump(X: tensor<f32>[N]) {
+  if ctx.thread == 0 { X[0] = X[0] + 1.0 }
+}
+"""
+
+
+def test_check_races_reports_a_plain_race_between_ctas():
+    mod = phobos.compile(RACY)
+    x = np.zeros(4, np.float32)
+    mod.bump(x, grid=8)  # unchecked: runs, as on a GPU
+    before = x.copy()
+    with pytest.raises(phobos.Fault) as e:
+        mod.bump(x, grid=8, check_races=True)
+    assert "race" in e.value.kind and "CTA (0, 0, 0)" in str(e.value)
+    np.testing.assert_array_equal(x, before)

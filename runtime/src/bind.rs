@@ -23,6 +23,8 @@ pub struct SimBounds {
     pub sms: Option<u32>,
     /// CPU threads running independent CTAs: `--sim-threads`.
     pub threads: Option<usize>,
+    /// Check every plain global access for races: `--check-races`.
+    pub check_races: bool,
 }
 
 /// What a kernel takes, and what its compiled entries fix.
@@ -237,6 +239,7 @@ pub fn sim_options(chip: &str, b: &SimBounds) -> Result<phobos_sim::Options, Str
         max_threads: b.max_threads.unwrap_or(d.max_threads),
         sms: b.sms.unwrap_or(d.sms),
         host_threads: b.threads.unwrap_or(d.host_threads),
+        check_plain_races: b.check_races,
         ..d
     })
 }

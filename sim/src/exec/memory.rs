@@ -72,6 +72,7 @@ impl Ctx<'_> {
             }
             Inst::Store { src, mem, idx, n, align, loc, scatter, release } => {
                 self.writes += 1;
+                let mut lanes_written: Vec<(usize, usize, usize)> = Vec::new();
                 let elem = self.k.memrefs[*mem].elem;
                 let eb = elem.bytes();
                 let mut banked = Vec::new();
@@ -91,6 +92,17 @@ impl Ctx<'_> {
                         banked.push((l as u32, off as u64));
                     }
                     if let MemSrc::Arg(a) = dsrc {
+                        if self.opts.check_plain_races && self.opts.check_races {
+                            // Two lanes of one store writing one byte: which value lands is undefined.
+                            if let Some((other, byte)) =
+                                lanes_written.iter().find_map(|(m, o, n)| overlap((*o, *n), (off, len)).map(|b| (*m, b)))
+                            {
+                                let name = self.k.memrefs[*mem].name.clone();
+                                let message = format!("a write of data written by lane {other} of the same store (byte {byte} of {name}) with nothing ordering them");
+                                return Err(self.fault(FaultKind::GlobalRace, cta, Some((w, l)), Some(*loc), message));
+                            }
+                            lanes_written.push((l, off, len));
+                        }
                         self.order_global(cta, w, l, a, off, len, if *release { Access::Release } else { Access::Write }, *loc)?;
                         self.stats.traffic(a, len, true);
                     }
@@ -369,18 +381,22 @@ impl Ctx<'_> {
             Access::Read => order.read(me, buf, size, off, len),
             Access::Write => order.write(me, buf, size, off, len),
         };
+        let within = ordering::Accessor { warp: w.index, epoch: cta.epoch };
+        let r = match access {
+            Access::Read | Access::Write if self.opts.check_plain_races => {
+                r.and_then(|()| order.within(me, within, buf, size, off, len, matches!(access, Access::Write)))
+            }
+            _ => r,
+        };
         r.map_err(|c| {
-            let other = [c.other % gx, (c.other / gx) % gy, c.other / (gx * gy)];
             let name = &self.k.memrefs.iter().find(|m| m.src == MemSrc::Arg(arg)).map(|m| m.name.clone()).unwrap_or_default();
+            let ordering = if c.warp.is_some() { "no barrier between them" } else { "no release/acquire pair ordering them" };
             self.fault(
                 FaultKind::GlobalRace,
                 cta,
                 Some((w, lane)),
                 Some(loc),
-                format!(
-                    "{} CTA ({}, {}, {}) (byte {} of {name}) with no release/acquire pair ordering them",
-                    c.what, other[0], other[1], other[2], c.byte
-                ),
+                format!("{} {} (byte {} of {name}) with {ordering}", c.what, c.whom(self.launch.grid), c.byte),
             )
         })
     }
@@ -524,4 +540,10 @@ enum Access {
     Write,
     Acquire,
     Release,
+}
+
+/// The first byte two ranges `(offset, length)` share, if any.
+fn overlap(a: (usize, usize), b: (usize, usize)) -> Option<usize> {
+    let start = a.0.max(b.0);
+    (start < (a.0 + a.1).min(b.0 + b.1)).then_some(start)
 }

@@ -77,7 +77,13 @@ pub struct Options {
     pub sms: u32,
     /// Instructions a warp runs before the next warp gets its turn.
     pub slice: u64,
+    /// Checks shared memory for races, and global memory across CTAs in kernels that talk
+    /// across them (atomics, ordered accesses).
     pub check_races: bool,
+    /// Also checks every plain global access of any kernel (`phobos run --check-races`):
+    /// between CTAs, between the warps of a CTA within a barrier epoch, and between the lanes
+    /// of one store. Slower: the CTAs run in turn, with a shadow of each byte touched.
+    pub check_plain_races: bool,
     /// Shared memory per CTA the simulated chip allows (sm_90: 232448 bytes).
     pub shared_limit: u32,
     /// CPU threads that run the CTAs of a kernel whose CTAs do not talk (no atomics, no ordered
@@ -132,6 +138,7 @@ impl Default for Options {
             sms: DEFAULT_SMS,
             slice: 20_000,
             check_races: true,
+            check_plain_races: false,
             shared_limit: 232448,
             max_threads: DEFAULT_MAX_THREADS,
             host_threads: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
@@ -284,7 +291,7 @@ fn run_with(
     let talks = k.insts.iter().any(|i| {
         matches!(i, Inst::Atomic { .. } | Inst::Cas { .. } | Inst::Load { acquire: true, .. } | Inst::Store { release: true, .. })
     });
-    let ordering = (talks && opts.check_races).then(ordering::Ordering::default);
+    let ordering = ((talks || opts.check_plain_races) && opts.check_races).then(ordering::Ordering::default);
     // Global memory: the bytes every CTA reads and writes, from whichever thread runs it.
     let global: Vec<&[AtomicU8]> = bufs.to_vec();
     let nwarps = threads.div_ceil(32);
@@ -304,7 +311,7 @@ fn run_with(
     }
     let read_only: Vec<bool> = written.iter().map(|w| !w).collect();
     let launch_insts = std::sync::atomic::AtomicU64::new(0);
-    if !talks && trace.is_none() {
+    if !talks && !opts.check_plain_races && trace.is_none() {
         let context = || Ctx {
             k,
             bufs: &global,
