@@ -141,7 +141,9 @@ pub fn run(req: &RunRequest) -> Result<(), RunError> {
         if !phobos_dialects::kernel::is_identifier(&name) {
             return Err(RunError::Usage(format!("tensor name '{name}' is not a plain identifier; it cannot name a file in --out")));
         }
-        let bytes = npy::encode(&arr).map_err(RunError::Usage)?;
+        // A tensor read from a Fortran-order file is written back in Fortran order.
+        let fortran = req.args.iter().any(|(n, p)| *n == name && npy::is_fortran(p));
+        let bytes = npy::encode_in_order(&arr, fortran).map_err(RunError::Usage)?;
         staged.write(&req.out.join(format!("{name}.npy")), &bytes).map_err(RunError::Usage)?;
     }
     // The stats above were written first: if they failed, no tensor is written.

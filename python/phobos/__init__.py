@@ -365,6 +365,7 @@ class Kernel:
             native, array = _host_array(name, value)
             arrays.append(native)
             targets[name] = (array, native[3])
+        _check_views(self, {n: t[0] for n, t in targets.items()})
         entry, outputs, report = _native(self.module._program.run, self.name, arrays, scalars, dims, grid, device, sim)
         _write_back(targets, outputs)
         stats = {k: int(v) for k, v in report.items() if k != "ms"}
@@ -460,9 +461,42 @@ def _host_array(name: str, value: Any):
     else:
         raise LaunchError(f"argument '{name}' is a {type(value).__name__}, not an array", "not an array")
     view = array.view(np.uint16) if array.dtype.name == "bfloat16" else array
-    if not view.flags.c_contiguous:
-        _native(_phobos.check_strides, name, view.dtype.str, list(view.shape), list(view.strides))
-    return (name, view.dtype.str, [int(s) for s in view.shape], view.tobytes()), view
+    bad = [s for s in view.strides if s % view.itemsize != 0]
+    if bad:
+        raise LaunchError(
+            f"argument '{name}': byte stride {bad[0]} is not a multiple of its {view.itemsize}-byte elements", "stride"
+        )
+    # Any strided view (a slice with steps, a transpose, negative steps, Fortran order): the
+    # kernel gets its elements in row-major order, and what it writes goes back through the view.
+    return (name, view.dtype.str, [int(s) for s in view.shape], view.tobytes(order="C")), view
+
+
+def _overlap(a: Any, b: Any) -> bool:
+    """Whether two arrays share an element (when NumPy cannot tell cheaply: whether their
+    memory ranges meet)."""
+    import numpy as np
+
+    if not np.may_share_memory(a, b):
+        return False
+    try:
+        return bool(np.shares_memory(a, b, max_work=100_000))
+    except getattr(np, "exceptions", np).TooHardError:
+        return True
+
+
+def _check_views(kernel: "Kernel", arrays: Dict[str, Any]) -> None:
+    """Refuses, before anything runs, a written tensor whose view repeats elements (a zero
+    stride) or overlaps another argument: which value would land is undefined."""
+    import numpy as np
+
+    written = set(kernel.module._program.written(kernel.name))
+    for name in written & arrays.keys():
+        a = arrays[name]
+        if any(s == 0 and n > 1 for s, n in zip(a.strides, a.shape)):
+            raise LaunchError(f"argument '{name}': the kernel writes it, but its view repeats elements (a zero stride)", "zero stride")
+        for other, b in arrays.items():
+            if other != name and _overlap(a, b):
+                raise LaunchError(f"arguments '{name}' and '{other}' overlap in memory, and the kernel writes '{name}'", "overlap")
 
 
 def _write_back(targets: Dict[str, Any], outputs: List[Tuple[str, bytes]]) -> None:

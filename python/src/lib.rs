@@ -123,6 +123,22 @@ impl Program {
             .collect())
     }
 
+    /// The tensors `kernel` may write (in any of its entries), by name: a view of one of them
+    /// must not overlap another argument, nor repeat elements.
+    fn written(&self, kernel: &str) -> PyResult<Vec<String>> {
+        let sig = self.inner.signature(kernel).ok_or_else(|| launch_error(format!("no kernel named '{kernel}'")))?;
+        let mut out = Vec::new();
+        for (entry, _) in &sig.entries {
+            let Some(k) = self.inner.entry(entry) else { continue };
+            for (i, p) in k.params.iter().enumerate() {
+                if k.writes(i) != Some(false) && matches!(p, phobos::Param::Buffer { .. }) && !out.iter().any(|n| n == p.name()) {
+                    out.push(p.name().to_string());
+                }
+            }
+        }
+        Ok(out)
+    }
+
     /// The manifest: every entry, as `phobos compile --manifest` writes it (JSON).
     fn manifest(&self) -> String {
         serde_json::json!({ "entries": self.inner.entries }).to_string()
@@ -301,12 +317,6 @@ fn gpu_chip() -> Option<String> {
     }
 }
 
-/// Raises a LaunchError unless these byte strides make the array row-major and contiguous.
-#[pyfunction]
-fn check_strides(name: &str, descr: &str, shape: Vec<u64>, strides: Vec<i64>) -> PyResult<()> {
-    let dtype = dtype_of(name, descr)?;
-    phobos::program::check_contiguous(name, dtype, &shape, &strides).map_err(launch_error)
-}
 
 /// The runtime's element type for a NumPy type string (`<f4`).
 fn dtype_of(name: &str, descr: &str) -> PyResult<Dtype> {
@@ -396,7 +406,6 @@ fn _phobos(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(layout, m)?)?;
     m.add_function(wrap_pyfunction!(explain, m)?)?;
     m.add_function(wrap_pyfunction!(gpu_chip, m)?)?;
-    m.add_function(wrap_pyfunction!(check_strides, m)?)?;
     m.add_class::<Program>()?;
     m.add("NativeError", m.py().get_type::<NativeError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

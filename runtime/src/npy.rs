@@ -139,15 +139,18 @@ pub struct Array {
 /// data. A hostile header (a shape whose element count overflows, more elements than data) is an
 /// error naming the file; bytes after the data are ignored, as `np.load` ignores them.
 pub fn read(path: &std::path::Path) -> Result<Array, String> {
+    read_with_order(path).map(|(a, _)| a)
+}
+
+/// [`read`], and whether the file is in Fortran order (its data is then reordered to C order;
+/// [`encode_in_order`] writes it back the same way).
+pub fn read_with_order(path: &std::path::Path) -> Result<(Array, bool), String> {
     let p = path.display();
     let bytes = crate::read_file(path)?;
     let (header, at) = crate::npy_header::parse(&bytes).map_err(|e| format!("{p}: {e}"))?;
     let data = &bytes[at..];
     let shape = header.shape;
     let descr = header.descr.as_str();
-    if header.fortran_order && shape.iter().filter(|d| **d > 1).count() > 1 {
-        return Err(format!("{p}: Fortran-order arrays are not supported; save with np.ascontiguousarray"));
-    }
     let dtype = Dtype::from_descr(descr).map_err(|big| {
         let shown: String = descr.chars().take(40).collect();
         if big {
@@ -180,11 +183,54 @@ pub fn read(path: &std::path::Path) -> Result<Array, String> {
     }
     let data = &data[..want as usize];
     let data = if dtype == Dtype::Bool { data.iter().map(|b| (*b != 0) as u8).collect() } else { data.to_vec() };
-    Ok(Array { dtype, shape, data })
+    let fortran = header.fortran_order && shape.iter().filter(|d| **d > 1).count() > 1;
+    let data = if fortran { reorder(&data, &shape, dtype.bytes(), false) } else { data };
+    Ok((Array { dtype, shape, data }, header.fortran_order))
 }
 
-fn write_typed<T: npyz::AutoSerialize + Copy>(out: &mut Vec<u8>, shape: &[u64], vals: impl Iterator<Item = T>) -> std::io::Result<()> {
-    let mut w = npyz::WriteOptions::new().default_dtype().shape(shape).writer(out).begin_nd()?;
+/// The elements of `data` (of `shape`, `eb` bytes each) in the other order: C order to Fortran
+/// order when `to_fortran`, else Fortran to C.
+fn reorder(data: &[u8], shape: &[u64], eb: usize, to_fortran: bool) -> Vec<u8> {
+    let mut out = vec![0u8; data.len()];
+    let n = shape.len();
+    // Fortran order's element strides: the first dimension fastest.
+    let mut f = vec![1u64; n];
+    for d in 1..n {
+        f[d] = f[d - 1] * shape[d - 1];
+    }
+    let mut idx = vec![0u64; n];
+    for c_at in 0..data.len() / eb.max(1) {
+        let f_at: u64 = idx.iter().zip(&f).map(|(i, s)| i * s).sum();
+        let (from, to) = if to_fortran { (c_at, f_at as usize) } else { (f_at as usize, c_at) };
+        out[to * eb..(to + 1) * eb].copy_from_slice(&data[from * eb..(from + 1) * eb]);
+        // The next index in C order: the last dimension fastest.
+        for d in (0..n).rev() {
+            idx[d] += 1;
+            if idx[d] < shape[d] {
+                break;
+            }
+            idx[d] = 0;
+        }
+    }
+    out
+}
+
+/// Whether the `.npy` file at `path` is in Fortran order (its header says so; a file whose
+/// header cannot be read is not).
+pub fn is_fortran(path: &std::path::Path) -> bool {
+    use std::io::Read;
+    let mut head = Vec::new();
+    let read = std::fs::File::open(path).and_then(|f| f.take(1 << 20).read_to_end(&mut head));
+    read.is_ok() && crate::npy_header::parse(&head).is_ok_and(|(h, _)| h.fortran_order)
+}
+
+fn write_typed<T: npyz::AutoSerialize + Copy>(
+    out: &mut Vec<u8>,
+    shape: &[u64],
+    order: npyz::Order,
+    vals: impl Iterator<Item = T>,
+) -> std::io::Result<()> {
+    let mut w = npyz::WriteOptions::new().default_dtype().shape(shape).order(order).writer(out).begin_nd()?;
     w.extend(vals)?;
     w.finish()
 }
@@ -197,21 +243,34 @@ pub fn write(path: &std::path::Path, a: &Array) -> Result<(), String> {
 
 /// The bytes of an `.npy` file holding `a`.
 pub fn encode(a: &Array) -> Result<Vec<u8>, String> {
+    encode_in_order(a, false)
+}
+
+/// The bytes of an `.npy` file holding `a` (its data in C order), in Fortran order when
+/// `fortran`, as the file it was read from.
+pub fn encode_in_order(a: &Array, fortran: bool) -> Result<Vec<u8>, String> {
     let mut out = Vec::new();
-    let d = &a.data;
+    let order = if fortran { npyz::Order::Fortran } else { npyz::Order::C };
+    let reordered;
+    let d = if fortran && a.shape.len() > 1 {
+        reordered = reorder(&a.data, &a.shape, a.dtype.bytes(), true);
+        &reordered
+    } else {
+        &a.data
+    };
     let r = match a.dtype {
-        Dtype::Bool => write_typed(&mut out, &a.shape, d.iter().map(|b| *b != 0)),
-        Dtype::I8 => write_typed(&mut out, &a.shape, d.iter().map(|b| *b as i8)),
-        Dtype::I16 => write_typed(&mut out, &a.shape, d.chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]]))),
-        Dtype::I32 => write_typed(&mut out, &a.shape, d.chunks_exact(4).map(|c| i32::from_le_bytes(c.try_into().expect("4 bytes")))),
-        Dtype::I64 => write_typed(&mut out, &a.shape, d.chunks_exact(8).map(|c| i64::from_le_bytes(c.try_into().expect("8 bytes")))),
-        Dtype::U8 => write_typed(&mut out, &a.shape, d.iter().copied()),
-        Dtype::U16 => write_typed(&mut out, &a.shape, d.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]]))),
-        Dtype::U32 => write_typed(&mut out, &a.shape, d.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))),
-        Dtype::U64 => write_typed(&mut out, &a.shape, d.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))),
-        Dtype::F16 => write_typed(&mut out, &a.shape, d.chunks_exact(2).map(|c| half::f16::from_le_bytes([c[0], c[1]]))),
-        Dtype::F32 => write_typed(&mut out, &a.shape, d.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")))),
-        Dtype::F64 => write_typed(&mut out, &a.shape, d.chunks_exact(8).map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes")))),
+        Dtype::Bool => write_typed(&mut out, &a.shape, order, d.iter().map(|b| *b != 0)),
+        Dtype::I8 => write_typed(&mut out, &a.shape, order, d.iter().map(|b| *b as i8)),
+        Dtype::I16 => write_typed(&mut out, &a.shape, order, d.chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]]))),
+        Dtype::I32 => write_typed(&mut out, &a.shape, order, d.chunks_exact(4).map(|c| i32::from_le_bytes(c.try_into().expect("4 bytes")))),
+        Dtype::I64 => write_typed(&mut out, &a.shape, order, d.chunks_exact(8).map(|c| i64::from_le_bytes(c.try_into().expect("8 bytes")))),
+        Dtype::U8 => write_typed(&mut out, &a.shape, order, d.iter().copied()),
+        Dtype::U16 => write_typed(&mut out, &a.shape, order, d.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]]))),
+        Dtype::U32 => write_typed(&mut out, &a.shape, order, d.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))),
+        Dtype::U64 => write_typed(&mut out, &a.shape, order, d.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))),
+        Dtype::F16 => write_typed(&mut out, &a.shape, order, d.chunks_exact(2).map(|c| half::f16::from_le_bytes([c[0], c[1]]))),
+        Dtype::F32 => write_typed(&mut out, &a.shape, order, d.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")))),
+        Dtype::F64 => write_typed(&mut out, &a.shape, order, d.chunks_exact(8).map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes")))),
     };
     r.map_err(|e| e.to_string())?;
     Ok(out)
@@ -262,5 +321,30 @@ pub fn shape_text(shape: &[u64]) -> String {
         1 => format!("({},)", shape[0]),
         n if n > 8 => format!("({}, ..., {}) ({n} dimensions)", join(&shape[..6]), shape[n - 1]),
         _ => format!("({})", join(shape)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fortran_order_round_trips_through_c_order() {
+        // A 2x3 array of i16 1..6 in C order; Fortran order holds its columns one after another.
+        let c: Vec<u8> = (1i16..=6).flat_map(|v| v.to_le_bytes()).collect();
+        let f: Vec<u8> = [1i16, 4, 2, 5, 3, 6].iter().flat_map(|v| v.to_le_bytes()).collect();
+        assert_eq!(reorder(&c, &[2, 3], 2, true), f);
+        assert_eq!(reorder(&f, &[2, 3], 2, false), c);
+        let a = Array { dtype: Dtype::I16, shape: vec![2, 3], data: c.clone() };
+        let bytes = encode_in_order(&a, true).unwrap();
+        assert!(String::from_utf8_lossy(&bytes).contains("'fortran_order': True"));
+        assert!(bytes.ends_with(&f));
+        // Three dimensions: element (i, j, k) of a (2, 3, 4) array is at i + 2j + 6k in Fortran order.
+        let c3: Vec<u8> = (0u8..24).collect();
+        let f3 = reorder(&c3, &[2, 3, 4], 1, true);
+        for (i, j, k) in (0..2).flat_map(|i| (0..3).flat_map(move |j| (0..4).map(move |k| (i, j, k)))) {
+            assert_eq!(f3[i + 2 * j + 6 * k] as usize, 12 * i + 4 * j + k);
+        }
+        assert_eq!(reorder(&f3, &[2, 3, 4], 1, false), c3);
     }
 }
