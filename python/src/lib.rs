@@ -317,7 +317,6 @@ fn gpu_chip() -> Option<String> {
     }
 }
 
-
 /// The runtime's element type for a NumPy type string (`<f4`).
 fn dtype_of(name: &str, descr: &str) -> PyResult<Dtype> {
     Dtype::from_descr(descr).map_err(|big| {
