@@ -95,10 +95,10 @@ pub struct FrontendErrors {
     pub rendered: String,
 }
 
-/// The front door's first step: a `.phobos` source (by its name) through the language
-/// frontend, anything else taken as MLIR text as it is.
+/// The front door's first step: a `.phobos` source (by its name; or a `.py` file's kernel text,
+/// from Python) through the language frontend, anything else taken as MLIR text as it is.
 pub fn l1_of(filename: &str, text: &str, opts: &phobos_frontend::Options) -> Result<L1, FrontendErrors> {
-    if !filename.ends_with(".phobos") {
+    if !phobos_source::is_language_file(filename) {
         return Ok(L1 { text: text.to_string(), name: filename.to_string(), entries: None });
     }
     let src = phobos_frontend::Source::new(filename, text);

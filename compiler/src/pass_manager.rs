@@ -97,7 +97,7 @@ pub fn run_pipeline(
     // A source's L1 is parsed under `NAME.phobos.l1.mlir`, a file that does not exist: name the
     // source the user gave.
     let input = match file.strip_suffix(".l1.mlir") {
-        Some(src) if src.ends_with(".phobos") => format!("{src} (its L1 IR)"),
+        Some(src) if phobos_source::is_language_file(src) => format!("{src} (its L1 IR)"),
         _ => file,
     };
     // The pass manager runs in the session's context: a module of another one would mix them.

@@ -337,7 +337,7 @@ impl Compiler {
     /// The session's diagnostics, with their rendering (the source's lines when it is known), as
     /// the CLI renders them: for a `.phobos` source, without the dialects' op names.
     fn render(&self, source: Option<(&str, &str)>) -> Diagnostics {
-        let phobos = source.is_some_and(|(name, _)| name.ends_with(".phobos"));
+        let phobos = source.is_some_and(|(name, _)| phobos_source::is_language_file(name));
         let diags = render::render_map(&self.session.diags.take(), phobos);
         let text = render::render(&diags, &|f| source.filter(|(name, _)| *name == f).map(|(_, text)| text.to_string()));
         Diagnostics::new(diags, text)

@@ -45,7 +45,7 @@ impl Compiler {
     /// its entries, keeping each stage's text and the IR after every pass; `opts.defines` fix
     /// dimensions at compile time, as `phobos compile -D` does.
     pub fn compile_program(&self, source: &str, filename: &str, opts: &Options) -> Result<Program, Error> {
-        if !filename.ends_with(".phobos") {
+        if !phobos_source::is_language_file(filename) {
             return Err(Error::Launch(format!("{filename}: a program is compiled from a .phobos source")));
         }
         let (l1, module) = self.parse_phobos(source, filename, opts)?;
@@ -98,7 +98,8 @@ impl Program {
         let sig = self
             .signature(kernel)
             .ok_or_else(|| Error::Launch(format!("no kernel named '{kernel}' (the program has: {})", self.kernel_names().join(", "))))?;
-        phobos_sim::check_grid(grid).map_err(|e| Error::Launch(format!("grid: {e}")))?;
+        // An extent of 0 launches nothing.
+        phobos_sim::check_grid(grid.map(|g| g.max(1))).map_err(|e| Error::Launch(format!("grid: {e}")))?;
         Ok(sig)
     }
 

@@ -18,7 +18,7 @@ import functools
 import json
 import os
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from . import _phobos
 
@@ -38,7 +38,9 @@ __all__ = [
     "PhobosError",
     "CompileError",
     "LaunchError",
+    "MissingArgument",
     "Fault",
+    "testing",
 ]
 
 
@@ -84,6 +86,11 @@ class LaunchError(PhobosError):
     bound twice), or a launch the device refuses; nothing ran."""
 
 
+class MissingArgument(LaunchError, TypeError):
+    """A tensor or scalar parameter was given no argument (a ``TypeError`` too, as a Python
+    call missing an argument is)."""
+
+
 class Fault(PhobosError):
     """The kernel faulted: the sanitizer's report on the simulator (``kind``, ``cta``,
     ``thread``, the source ``file``/``line``/``column``), or the GPU's fault."""
@@ -102,13 +109,36 @@ class Fault(PhobosError):
         self.column: Optional[int] = details.get("column")
 
 
+# The CLI's flags in the native module's messages, as the keywords Python takes.
+_KEYWORDS = (
+    ("--max-launch-instructions", "max_launch_instructions=N"),
+    ("--max-warp-instructions", "max_warp_instructions=N"),
+    ("--max-sim-threads", "max_sim_threads=N"),
+    ("--sim-threads", "sim_threads=N"),
+    ("--sim-sms", "sim_sms=N"),
+    ("--check-races", "check_races=True"),
+)
+
+
+def _pythonic(text: str) -> str:
+    import re
+
+    for flag, keyword in _KEYWORDS:
+        text = text.replace(flag, keyword)
+    # `--arg Y=FILE.npy`, `--arg eps=VALUE`: an argument of the call; `-D N=...`: a keyword.
+    text = re.sub(r"missing --arg (\w+)=\S+", r"missing argument \1", text)
+    text = re.sub(r"--arg (\w+)=", r"argument \1=", text)
+    return re.sub(r"give -D (\w+)=VALUE", r"pass \1=VALUE", text)
+
+
 def _convert(e: BaseException) -> BaseException:
-    """The native module's ``NativeError(kind, json)`` as the exception it stands for."""
+    """The native module's ``NativeError(kind, json)`` as the exception it stands for, in
+    Python's words (keywords, not the CLI's flags)."""
     if not isinstance(e, _phobos.NativeError) or len(e.args) != 2:
         return e
     kind, raw = e.args
     d = json.loads(raw)
-    text, message = d.get("text", ""), d.get("message", "")
+    text, message = _pythonic(d.get("text", "")), _pythonic(d.get("message", ""))
     if kind == "compile":
         notes = [Note(n.get("file"), n.get("line"), n.get("column"), n.get("message", "")) for n in d.get("notes", [])]
         return CompileError(text, message, d.get("file"), d.get("line"), d.get("column"), notes)
@@ -149,6 +179,34 @@ def _default_chip() -> str:
     return _phobos.gpu_chip() or "sm_90"
 
 
+def _located_in_caller(text: str, file: Optional[str], line: Optional[int], column: Optional[int]) -> Tuple[str, Optional[str]]:
+    """The source padded so that its first character sits at ``line``:``column`` of ``file``
+    (so every diagnostic and fault names that file's lines), and that file; by default the
+    calling ``.py`` file, when the text is a string literal in it. Unlocated otherwise."""
+    if file is None:
+        import inspect
+
+        frame = inspect.currentframe()
+        caller = frame.f_back.f_back if frame is not None and frame.f_back is not None else None
+        path = caller.f_code.co_filename if caller is not None else None
+        if not path or not path.endswith(".py") or not os.path.isfile(path):
+            return text, None
+        try:
+            with open(path, encoding="utf-8") as f:
+                whole = f.read()
+        except OSError:
+            return text, None
+        at = whole.find(text)
+        if at < 0 or not text.strip():
+            return text, None
+        file, line = path, whole.count("\n", 0, at) + 1
+        column = at - (whole.rfind("\n", 0, at) + 1) + 1
+    line, column = line or 1, column or 1
+    if line < 1 or column < 1:
+        raise ValueError(f"line={line}, column={column}: positions start at 1")
+    return "\n" * (line - 1) + " " * (column - 1) + text, os.fspath(file)
+
+
 def compile(
     source: Union[str, "os.PathLike[str]"],
     chip: Optional[str] = None,
@@ -157,6 +215,10 @@ def compile(
     no_fma: bool = False,
     exchange: str = "auto",
     lineinfo: bool = False,
+    *,
+    file: Optional[Union[str, "os.PathLike[str]"]] = None,
+    line: Optional[int] = None,
+    column: Optional[int] = None,
 ) -> "Module":
     """Compiles a ``.phobos`` source: a path (``str`` ending in ``.phobos``, or ``os.PathLike``)
     or the source text itself.
@@ -168,8 +230,15 @@ def compile(
     exchanges within a warp move; ``lineinfo`` puts the source's line table in the PTX. Raises
     :class:`CompileError` with the first error's location, ``ValueError`` for an unknown
     ``exchange``.
+
+    Source text that is a string literal of the calling ``.py`` file is located there: errors
+    and faults name that file's line and column. ``file``, ``line``, ``column`` (1-based) give
+    the position of the text's first character for text that comes from elsewhere.
     """
     text, filename = _read_source(source)
+    if filename == _SOURCE_NAME:
+        text, located = _located_in_caller(text, None if file is None else os.fspath(file), line, column)
+        filename = located or filename
     chip = chip or _default_chip()
     defs = {str(k): int(v) for k, v in (defines or {}).items()}
     prog = _native(_phobos.compile, text, filename, chip, defs, bool(fast_math), bool(no_fma), str(exchange), bool(lineinfo))
@@ -299,11 +368,13 @@ class Kernel:
     def __call__(
         self,
         *args: Any,
-        grid: Union[int, Sequence[int]],
+        grid: Union[int, Sequence[int], Callable[[Dict[str, Any]], Union[int, Sequence[int]]]],
         device: Optional[str] = None,
         **kwargs: Any,
     ) -> Launched:
-        """Launches the kernel on a ``grid`` of CTAs (``int`` or up to 3 extents).
+        """Launches the kernel on a ``grid`` of CTAs (``int`` or up to 3 extents, or a function
+        of a dict of every dimension, ``-D`` value and scalar argument by name that returns one,
+        as Triton's ``grid = lambda meta: ...``). A zero extent launches nothing.
 
         Positional arguments fill the parameters in order (tensors and scalars as declared, then
         dimensions); keywords name a tensor, a scalar or a dimension, or set a simulator bound (``sim_sms``, ``sim_threads``,
@@ -343,6 +414,11 @@ class Kernel:
                 raise LaunchError(f"{name} is a tensor; got the integer {value}", "not a tensor")
             else:
                 tensors[name] = value
+        missing = [n for k, n, _, _ in self.params if k != "dim" and n not in given]
+        if missing:
+            raise MissingArgument(f"{self.name}: missing argument {missing[0]}", "missing argument")
+        if callable(grid):
+            grid = grid(self._meta(tensors, given, dims))
         g = _dims3(grid, "grid")
         cuda = [n for n, v in tensors.items() if _is_cuda(v)]
         if cuda and len(cuda) != len(tensors):
@@ -356,6 +432,23 @@ class Kernel:
                 raise LaunchError(f"{self.name}: GPU arrays cannot run on device '{device}'", "device")
             return self._run_cuda(tensors, scalars, dims, g)
         return self._run_host(tensors, scalars, dims, g, device or "sim", sim)
+
+    def _meta(self, tensors: Dict[str, Any], given: Dict[str, Any], dims: Dict[str, int]) -> Dict[str, Any]:
+        """What a grid function gets: every dimension (from the arrays' shapes, keywords and
+        ``-D``) and scalar argument, by name."""
+        meta: Dict[str, Any] = {}
+        for kind, name, _, names in self.params:
+            if kind == "tensor" and name in tensors:
+                shape = getattr(tensors[name], "shape", None)
+                if shape is None and hasattr(tensors[name], "__cuda_array_interface__"):
+                    shape = tensors[name].__cuda_array_interface__["shape"]
+                for d, n in zip(names, shape or ()):
+                    if not d.isdigit():
+                        meta.setdefault(d, int(n))
+            elif kind == "scalar":
+                meta[name] = given[name]
+        meta.update(dims)
+        return meta
 
     def _run_host(
         self, tensors: Dict[str, Any], scalars: List[Tuple[str, str]], dims: Dict[str, int], grid: Tuple[int, int, int], device: str, sim: Dict[str, Any]
@@ -622,3 +715,6 @@ def explain(
 ) -> Explanation:
     """``phobos explain`` on a source (path or text): compiles it and explains ``kernel``."""
     return compile(source, chip=chip).explain(kernel, grid=grid, cta=cta, **arrays_and_dims)
+
+
+from . import testing  # noqa: E402  (phobos.testing, imported with phobos)

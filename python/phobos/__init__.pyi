@@ -1,6 +1,8 @@
 # Type stubs for the phobos package (the public API of __init__.py).
 import os
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+
+from . import testing as testing
 
 __version__: str
 
@@ -29,6 +31,7 @@ class CompileError(PhobosError):
     ) -> None: ...
 
 class LaunchError(PhobosError): ...
+class MissingArgument(LaunchError, TypeError): ...
 
 class Fault(PhobosError):
     kind: str
@@ -49,6 +52,10 @@ def compile(
     no_fma: bool = False,
     exchange: str = "auto",
     lineinfo: bool = False,
+    *,
+    file: Optional[Source] = None,
+    line: Optional[int] = None,
+    column: Optional[int] = None,
 ) -> Module: ...
 
 class PassIR:
@@ -82,7 +89,9 @@ class Kernel:
     module: Module
     name: str
     params: List[Tuple[str, str, str, List[str]]]
-    def __call__(self, *args: Any, grid: Extents, device: Optional[str] = None, **kwargs: Any) -> Launched: ...
+    def __call__(
+        self, *args: Any, grid: Union[Extents, Callable[[Dict[str, Any]], Extents]], device: Optional[str] = None, **kwargs: Any
+    ) -> Launched: ...
 
 class Layout:
     expr: str

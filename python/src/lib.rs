@@ -201,10 +201,12 @@ impl Program {
             "auto" => Device::best(),
             d => return Err(launch_error(format!("device '{d}': expected sim, cuda or auto"))),
         };
-        let sim_options = phobos::program::sim_options(&self.chip, &sim_bounds(&sim)?).map_err(launch_error)?;
+        let mut sim_options = phobos::program::sim_options(&self.chip, &sim_bounds(&sim)?).map_err(launch_error)?;
+        let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        sim_options.cancel = Some(cancel.clone());
         let opts = LaunchOptions::default().with_sim(sim_options);
         let grid = [grid.0, grid.1, grid.2];
-        let ran = py.detach(|| self.inner.run(&kernel, named, &dims, grid, &device, &opts)).map_err(raise)?;
+        let ran = interruptible(py, &cancel, || self.inner.run(&kernel, named, &dims, grid, &device, &opts))?.map_err(raise)?;
         let outputs = ran.outputs.iter().map(|(n, a)| (n.clone(), PyBytes::new(py, &a.data))).collect();
         let mut report = BTreeMap::new();
         report.insert("ms".to_string(), ran.report.ms);
@@ -282,6 +284,26 @@ impl Program {
             })
             .collect()
     }
+}
+
+/// Runs `f` on another thread while this one (the main thread, for a Python caller) watches
+/// for signals: Ctrl-C sets `cancel`, which stops a simulator launch at its warps' next time
+/// slice, and raises `KeyboardInterrupt` once `f` has returned (nothing is written back).
+fn interruptible<T: Send>(py: Python<'_>, cancel: &std::sync::atomic::AtomicBool, f: impl FnOnce() -> T + Send) -> PyResult<T> {
+    std::thread::scope(|s| {
+        let worker = s.spawn(f);
+        loop {
+            if worker.is_finished() {
+                return worker.join().map_err(|_| launch_error("the launch panicked".to_string()));
+            }
+            py.detach(|| std::thread::sleep(std::time::Duration::from_millis(20)));
+            if let Err(interrupt) = py.check_signals() {
+                cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+                let _ = py.detach(|| worker.join());
+                return Err(interrupt);
+            }
+        }
+    })
 }
 
 /// The simulator's bounds by `phobos run`'s flag names (a missing one: the default).

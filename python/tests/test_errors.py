@@ -1,5 +1,7 @@
 """Errors are exceptions with their locations: compile errors, faults, launch errors."""
 
+import pathlib
+
 import numpy as np
 import pytest
 
@@ -59,7 +61,7 @@ def test_fault_is_located():
     f = info.value
     assert f.kind == "out-of-bounds access"
     assert f.kernel == "oob" and f.cta == (1, 0, 0) and f.thread is not None
-    assert f.file == "<source>.phobos" and f.line == 4
+    assert f.file == __file__ and f.line == _line_of("  Y[i] = X[i] + 1.0")
     assert "out-of-bounds" in str(f) and "CTA (1, 0, 0)" in str(f)
     # A faulting launch writes nothing back.
     assert not y.any()
@@ -105,7 +107,7 @@ def test_argument_errors():
     with pytest.raises(phobos.LaunchError, match="grid"):
         mod.oob(x, x.copy(), grid=(1, 2, 3, 4))
     with pytest.raises(phobos.LaunchError, match="grid"):
-        mod.oob(x, x.copy(), grid=0)
+        mod.oob(x, x.copy(), grid=-1)
     with pytest.raises(phobos.LaunchError, match="Y"):
         mod.oob(x, grid=1)
     with pytest.raises(phobos.LaunchError, match="N=32 conflicts with N = 64"):
@@ -181,3 +183,67 @@ def test_written_views_that_repeat_or_overlap_are_refused():
     with pytest.raises(phobos.LaunchError, match="overlap in memory, and the kernel writes 'Y'"):
         mod.oob(buf[:64], buf[1:], grid=1)
     assert not buf.any()
+
+
+BROKEN = """@launch(32)
+kernel broken(X: tensor<f32>[N]) {
+  X[0] = nope + 1.0
+}
+"""
+
+FAULTY = """@launch(32)
+kernel faulty(X: tensor<f32>[N]) {
+  X[ctx.thread + 100] = 1.0
+}
+"""
+
+
+def _line_of(needle: str) -> int:
+    text = pathlib.Path(__file__).read_text()
+    return text[: text.index(needle)].count("\n") + 1
+
+
+def test_errors_and_faults_of_a_kernel_in_a_py_string_name_the_py_file():
+    with pytest.raises(phobos.CompileError) as e:
+        phobos.compile(BROKEN)
+    assert e.value.file == __file__ and (e.value.line, e.value.column) == (_line_of("  X[0] = nope"), 10), str(e.value)
+    assert f"{__file__}:{e.value.line}:10: error: unknown name 'nope'" in str(e.value)
+    with pytest.raises(phobos.Fault) as f:
+        phobos.compile(FAULTY).faulty(np.zeros(8, np.float32), grid=1)
+    assert f.value.file == __file__ and f.value.line == _line_of("  X[ctx.thread + 100]"), str(f.value)
+    # Text from elsewhere: the position its caller gives.
+    with pytest.raises(phobos.CompileError) as e:
+        phobos.compile("@launch(32)\nkernel k(X: tensor<f32>[N]) {\n  X[0] = nope\n}\n", file="gen.py", line=40, column=5)
+    assert (e.value.file, e.value.line, e.value.column) == ("gen.py", 42, 10)
+
+
+SPIN = """@launch(32)
+kernel spin(X: tensor<f32>[N]) {
+  var i = 0
+  while X[1] == 0.0 { i = i + 1 }
+  X[0] = f32(i)
+}
+"""
+
+
+def test_limits_are_named_by_their_keywords():
+    mod = phobos.compile(SPIN)
+    with pytest.raises(phobos.Fault) as e:
+        mod.spin(np.zeros(4, np.float32), grid=1, max_warp_instructions=1000)
+    assert "max_warp_instructions=N" in str(e.value) and "--max" not in str(e.value), str(e.value)
+
+
+def test_ctrl_c_interrupts_a_simulator_launch():
+    import _thread
+    import threading
+    import time
+
+    mod = phobos.compile(SPIN)
+    x = np.zeros(4, np.float32)
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    timer.start()
+    t0 = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        mod.spin(x, grid=1, max_warp_instructions=10**12, max_launch_instructions=10**12)
+    assert time.perf_counter() - t0 < 5
+    assert not x.any()

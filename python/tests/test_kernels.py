@@ -312,3 +312,32 @@ def test_strided_views_read_and_write_through():
     mod.scale_rows(base, big[:, ::2], 1.0, grid=6)
     np.testing.assert_array_equal(big[:, ::2], base)
     assert not big[:, 1::2].any()
+
+
+def test_grid_functions_zero_grids_missing_arguments_and_do_bench(examples):
+    mod = phobos.compile(examples / "tutorials" / "vector_add.phobos")
+    n = 1000
+    x, y, z = uniform(n), uniform(n), np.zeros(n, np.float32)
+    seen = {}
+
+    def grid(meta):
+        seen.update(meta)
+        return ((meta["N"] + 255) // 256,)
+
+    mod.vector_add(x, y, z, grid=grid)
+    np.testing.assert_array_equal(z, x + y)
+    assert seen["N"] == n
+    # A zero grid launches nothing: the arrays stay as they were.
+    z2 = np.full(n, 7.0, np.float32)
+    mod.vector_add(x, y, z2, grid=0)
+    assert (z2 == 7.0).all()
+    mod.vector_add(x, y, z2, grid=lambda meta: (0, 1))
+    assert (z2 == 7.0).all()
+    with pytest.raises(TypeError, match="missing argument Z"):
+        mod.vector_add(x, y, grid=4)
+    with pytest.raises(phobos.LaunchError, match="missing argument Z"):
+        mod.vector_add(X=x, Y=y, grid=4)
+    ms = phobos.testing.do_bench(lambda: mod.vector_add(x, y, z, grid=4), warmup=1, rep=5)
+    assert ms > 0 and phobos.testing.last_launch.stats["ctas"] == 4
+    lo, mid = phobos.testing.do_bench(lambda: mod.vector_add(x, y, z, grid=4), warmup=0, rep=5, quantiles=[0.2, 0.5])
+    assert 0 < lo <= mid

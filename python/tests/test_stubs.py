@@ -10,7 +10,8 @@ from phobos import _phobos
 
 def names_in(stub: pathlib.Path) -> set:
     text = stub.read_text()
-    return set(re.findall(r"^\s*(?:def|class)\s+(\w+)", text, re.M)) | set(re.findall(r"^(\w+)\s*[:=]", text, re.M))
+    names = set(re.findall(r"^\s*(?:def|class)\s+(\w+)", text, re.M)) | set(re.findall(r"^(\w+)\s*[:=]", text, re.M))
+    return names | set(re.findall(r"^from \. import (\w+) as \1$", text, re.M))
 
 
 def test_package_stub_covers_the_public_api():

@@ -42,7 +42,7 @@ pub struct Signature {
     pub autotune: BTreeMap<String, Vec<i64>>,
 }
 
-/// Parses `X[,Y[,Z]]`.
+/// Parses `X[,Y[,Z]]` (an extent of 0: a grid that launches nothing).
 pub fn parse_grid(s: &str) -> Result<[u32; 3], String> {
     let parts: Vec<&str> = s.split(',').map(str::trim).collect();
     if parts.is_empty() || parts.len() > 3 {
@@ -50,14 +50,15 @@ pub fn parse_grid(s: &str) -> Result<[u32; 3], String> {
     }
     let mut g = [1u32; 3];
     for (i, p) in parts.iter().enumerate() {
-        let v: u64 = p.parse().ok().filter(|v| *v > 0).ok_or_else(|| format!("--grid {s}: '{p}' is not a positive integer"))?;
+        let v: u64 = p.parse().map_err(|_| format!("--grid {s}: '{p}' is not a non-negative integer"))?;
         let max = phobos_sim::MAX_GRID[i];
         if v > max {
             return Err(format!("--grid {s}: grid {} is {v}; CUDA allows 1 to {max}", ["x", "y", "z"][i]));
         }
         g[i] = v as u32;
     }
-    phobos_sim::check_grid(g).map_err(|e| format!("--grid {s}: {e}"))?;
+    // 0 launches nothing (the arrays are written back unchanged).
+    phobos_sim::check_grid(g.map(|x| x.max(1))).map_err(|e| format!("--grid {s}: {e}"))?;
     Ok(g)
 }
 

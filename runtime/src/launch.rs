@@ -181,9 +181,14 @@ impl Kernel {
     /// [`Kernel::launch`] with the simulator's options, a trace of one CTA, or GPU timing.
     pub fn launch_with(&self, device: &Device, grid: [u32; 3], args: &mut [Arg], opts: &LaunchOptions) -> Result<LaunchReport, Error> {
         self.check_args(args)?;
-        phobos_sim::check_grid(grid).map_err(Error::Launch)?;
+        check_extents(grid)?;
         let on_stream = opts.stream.filter(|_| matches!(device, Device::Cuda(_)));
         self.check_placement(device, args, on_stream.is_some())?;
+        if grid.contains(&0) {
+            // A grid with no CTA launches nothing, as CUDA's does (after every check).
+            let stats = matches!(device, Device::Simulator).then(phobos_sim::Stats::default);
+            return Ok(LaunchReport { stats, ..Default::default() });
+        }
         self.check_cooperative(device, grid, opts)?;
         let t0 = std::time::Instant::now();
         let co = opts.cooperative;
@@ -213,9 +218,12 @@ impl Kernel {
     /// [`LaunchOptions::cooperative`] (timing and a foreign stream do not apply).
     pub fn launch_async_with(&self, stream: &Stream, grid: [u32; 3], args: &mut [Arg], opts: &LaunchOptions) -> Result<(), Error> {
         self.check_args(args)?;
-        phobos_sim::check_grid(grid).map_err(Error::Launch)?;
+        check_extents(grid)?;
         let device = stream.device();
         self.check_placement(&device, args, true)?;
+        if grid.contains(&0) {
+            return Ok(());
+        }
         self.check_cooperative(&device, grid, opts)?;
         match &stream.0 {
             StreamOn::Sim => self.run_sim(grid, args, opts).map(|_| ()),
@@ -384,4 +392,10 @@ fn distinct_devices<'b>(args: &[Arg<'b>]) -> Vec<&'b DeviceBuffer> {
     devices.sort_by_key(|d| *d as *const DeviceBuffer as usize);
     devices.dedup_by(|a, b| std::ptr::eq(*a, *b));
     devices
+}
+
+/// A grid's extents within CUDA's limits; an extent of 0 (a grid that launches nothing) is
+/// allowed.
+fn check_extents(grid: [u32; 3]) -> Result<(), Error> {
+    phobos_sim::check_grid(grid.map(|g| g.max(1))).map_err(Error::Launch)
 }

@@ -24,6 +24,12 @@ pub fn excerpt(line: &str, col: usize) -> (String, usize) {
 /// Source lines longer than this are cut around the column a diagnostic points at.
 pub const EXCERPT_CHARS: usize = 120;
 
+/// Whether a diagnostic's file holds Phobos language text: a `.phobos` file, or a `.py` file
+/// whose string literal holds a kernel (Python compiles it located at the file's lines).
+pub fn is_language_file(name: &str) -> bool {
+    name.ends_with(".phobos") || name.ends_with(".py")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

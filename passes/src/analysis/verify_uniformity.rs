@@ -130,7 +130,7 @@ fn check<'a>(
         Some((n, true)) => format!("'{n}'"),
         Some((n, false)) => format!("a value computed from '{n}'"),
         // A value the source names nowhere (`a && b`'s): a .phobos author has no `%5` to read.
-        None if at.src().is_some_and(|l| l.file.ends_with(".phobos")) => "the value noted below".into(),
+        None if at.src().is_some_and(|l| phobos_source::is_language_file(&l.file)) => "the value noted below".into(),
         None => ssa,
     };
     let mut d = Diagnostic::op_error(

@@ -18,6 +18,8 @@ pub enum FaultKind {
     DivisionByZero,
     Assertion,
     BadLaunch,
+    /// The caller stopped the launch ([`Options::cancel`](crate::Options::cancel)): Ctrl-C.
+    Interrupted,
 }
 
 impl FaultKind {
@@ -33,6 +35,7 @@ impl FaultKind {
             FaultKind::DivisionByZero => "division by zero",
             FaultKind::Assertion => "assertion failed",
             FaultKind::BadLaunch => "bad launch",
+            FaultKind::Interrupted => "interrupted",
         }
     }
 }

@@ -84,6 +84,9 @@ pub struct Options {
     /// between CTAs, between the warps of a CTA within a barrier epoch, and between the lanes
     /// of one store. Slower: the CTAs run in turn, with a shadow of each byte touched.
     pub check_plain_races: bool,
+    /// Set by another thread to stop the launch (Python's Ctrl-C): each warp's next time slice
+    /// ends it with an `interrupted` fault.
+    pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     /// Shared memory per CTA the simulated chip allows (sm_90: 232448 bytes).
     pub shared_limit: u32,
     /// CPU threads that run the CTAs of a kernel whose CTAs do not talk (no atomics, no ordered
@@ -139,6 +142,7 @@ impl Default for Options {
             slice: 20_000,
             check_races: true,
             check_plain_races: false,
+            cancel: None,
             shared_limit: 232448,
             max_threads: DEFAULT_MAX_THREADS,
             host_threads: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),

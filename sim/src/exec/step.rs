@@ -60,6 +60,10 @@ impl Ctx<'_> {
     }
 
     pub(super) fn step_inner(&mut self, cta: &mut Cta, w: &mut Warp, insts: &[Inst], budget: u64) -> Result<(), Fault> {
+        if self.opts.cancel.as_ref().is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed)) {
+            let loc = (0..=w.pc.min(insts.len().saturating_sub(1))).rev().find_map(|p| insts.get(p).and_then(inst_loc));
+            return Err(self.fault(FaultKind::Interrupted, cta, Some((w, 0)), loc, "the launch was interrupted".into()));
+        }
         let mut left = budget;
         // The CTA is the same for the whole slice: one check for the trace, not one per step.
         let traced = self.traced(cta);
