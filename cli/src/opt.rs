@@ -88,23 +88,38 @@ fn pass_flag(name: &'static str, summary: &'static str) -> Arg {
         .help(summary)
 }
 
-/// The pipeline from per-pass flags, in command-line order.
-fn pipeline_from_flags(m: &ArgMatches) -> Option<String> {
-    let names = registry::passes().iter().map(|p| p.flag).chain(PIPELINES.iter().map(|(n, _)| *n));
-    let mut items: Vec<(usize, String)> = Vec::new();
-    for name in names {
-        if let (Some(idx), Some(vals)) = (m.indices_of(name), m.get_many::<String>(name)) {
-            for (i, v) in idx.zip(vals) {
-                let e = if v.is_empty() { name.to_string() } else { format!("{name}{{{v}}}") };
-                items.push((i, e));
+/// The pass flags of `args` (`-canonicalize`, `--lower-fma=contract=false`: Phobos's passes and
+/// pipelines, and any pass or pipeline upstream MLIR registers, with one dash or two) taken out,
+/// as pipeline elements in command-line order; the other arguments as they were. Each pass
+/// nests under the op it runs on when the pipeline is built, as mlir-opt's implicit nesting does.
+fn take_pass_flags(args: Vec<String>, cmd: &Command) -> Result<(Vec<String>, Vec<String>), String> {
+    let longs: Vec<&str> = cmd.get_arguments().filter_map(|a| a.get_long()).collect();
+    let phobos = |n: &str| registry::find(n).is_some() || PIPELINES.iter().any(|(p, _)| *p == n);
+    let (mut rest, mut passes) = (Vec::with_capacity(args.len()), Vec::new());
+    let mut options = true;
+    for (i, a) in args.into_iter().enumerate() {
+        if a == "--" {
+            options = false;
+        }
+        let flag = a.strip_prefix("--").or_else(|| a.strip_prefix('-')).filter(|_| options && i > 0);
+        let (name, value) = match flag.map(|f| f.split_once('=').unwrap_or((f, ""))) {
+            Some((n, v)) if !n.is_empty() && !n.starts_with('-') => (n, v),
+            _ => {
+                rest.push(a);
+                continue;
             }
+        };
+        let known = longs.contains(&name) || ["help", "version"].contains(&name);
+        if phobos(name) || (!known && name.len() > 1 && phobos_dialects::upstream_pass_info(name).is_some()) {
+            passes.push(if value.is_empty() { name.to_string() } else { format!("{name}{{{value}}}") });
+        } else if !known && name.len() > 1 && !a.starts_with("--") && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+            // mlir-opt's single-dash long option that names nothing (not a cluster of short ones).
+            return Err(format!("unknown command line argument '{a}' (not an option, nor a pass: --list-passes lists them)"));
+        } else {
+            rest.push(a);
         }
     }
-    if items.is_empty() {
-        return None;
-    }
-    items.sort();
-    Some(format!("builtin.module({})", items.into_iter().map(|(_, e)| e).collect::<Vec<_>>().join(",")))
+    Ok((rest, passes))
 }
 
 fn list_passes() -> String {
@@ -147,6 +162,13 @@ fn long_options_with_one_dash(args: Vec<String>, cmd: &Command) -> Vec<String> {
 pub fn main(args: Vec<String>) -> i32 {
     crate::libdevice::install_default();
     let cmd = command();
+    let (args, passes) = match take_pass_flags(args, &cmd) {
+        Ok(x) => x,
+        Err(msg) => {
+            errln!("phobos-opt: error: {msg}");
+            return 1;
+        }
+    };
     let args = long_options_with_one_dash(args, &cmd);
     let m = match cmd.try_get_matches_from(args) {
         Ok(m) => m,
@@ -156,7 +178,7 @@ pub fn main(args: Vec<String>) -> i32 {
         out!("{}", list_passes());
         return 0;
     }
-    match run(&m) {
+    match run(&m, &passes) {
         Ok(true) => 0,
         Ok(false) => 1,
         Err(msg) => {
@@ -166,7 +188,7 @@ pub fn main(args: Vec<String>) -> i32 {
     }
 }
 
-fn run(m: &ArgMatches) -> Result<bool, String> {
+fn run(m: &ArgMatches, passes: &[String]) -> Result<bool, String> {
     let input = m.get_one::<String>("input").expect("default");
     // The input is never overwritten (`phobos-opt a.mlir -o a.mlir`), as with the other tools.
     let dest = m.get_one::<String>("output").expect("default");
@@ -181,7 +203,7 @@ fn run(m: &ArgMatches) -> Result<bool, String> {
         // Bytes that are not UTF-8 are replaced, so the parser reports them at their place.
         (crate::read_source(std::path::Path::new(input))?, input.clone())
     };
-    let from_flags = pipeline_from_flags(m);
+    let from_flags = (!passes.is_empty()).then(|| format!("builtin.module({})", passes.join(",")));
     let pipeline = match (m.get_one::<String>("pass-pipeline"), from_flags) {
         (Some(_), Some(_)) => return Err("give either --pass-pipeline or pass flags, not both".into()),
         (Some(p), None) => Some((p.clone(), false)),
@@ -238,6 +260,12 @@ fn run(m: &ArgMatches) -> Result<bool, String> {
     for chunk in &chunks {
         // Step 1. Parse, then run the Rust verifiers (IRDL and upstream verifiers ran in the parser).
         let module = session.parse(&chunk.text, &filename);
+        // A module the parser made around the ops is at line 0, column 0, as mlir-opt's (what
+        // `--mlir-print-debuginfo` prints).
+        if let Some(m) = module.as_ref().filter(|_| !starts_with_module(&chunk.text)) {
+            let op = m.op();
+            op.set_loc(op.ctx().file_loc(&filename, 0, 0));
+        }
         let mut ok = module.as_ref().is_some_and(|md| phobos_dialects::verify(md.op(), &session.diags));
         // Step 2. Run the pipeline.
         let mut failure = None;
@@ -333,4 +361,11 @@ pub fn print_diagnostics(diags: &[Diagnostic], source: &dyn Fn(&str) -> Option<S
     for d in diags {
         err!("{}", d.render_with_source(source));
     }
+}
+
+/// Whether MLIR text's first op is a `module` (not one the parser makes around several ops).
+fn starts_with_module(text: &str) -> bool {
+    let code = text.lines().map(|l| l.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n");
+    let code = code.trim_start();
+    code.strip_prefix("module").is_some_and(|rest| !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_' || c == '.'))
 }

@@ -33,6 +33,8 @@
 #include "mlir-c/RegisterEverything.h"
 #include "mlir-c/Transforms.h"
 #include "mlir/CAPI/IR.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ComplexToLLVM/ComplexToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -149,4 +151,31 @@ extern "C" void mlirRegisterAllLLVMTranslations(MlirContext context) {
   DialectRegistry registry;
   registerTranslations(registry);
   unwrap(context)->appendDialectRegistry(registry);
+}
+
+// What a registered upstream pass (or pass pipeline) is, as a driver that takes it by its flag
+// needs to know: "<op the pass runs on, empty for any>\n<the pass's name>" handed to `callback`
+// (a pipeline: "builtin.module\n" and its flag). Returns false when no pass or pipeline has
+// that flag.
+extern "C" bool phobosUpstreamPassInfo(MlirStringRef flag, MlirStringCallback callback, void *user) {
+  llvm::StringRef name(flag.data, flag.length);
+  auto emit = [&](llvm::StringRef anchor, llvm::StringRef passName) {
+    std::string out = (anchor + "\n" + passName).str();
+    callback(mlirStringRefCreate(out.data(), out.size()), user);
+  };
+  if (const PassInfo *info = PassInfo::lookup(name)) {
+    OpPassManager pm;
+    if (failed(info->addToPipeline(pm, "", [](const llvm::Twine &) { return failure(); })))
+      return false;
+    for (Pass &pass : pm.getPasses()) {
+      emit(pass.getOpName().value_or(""), pass.getName());
+      return true;
+    }
+    return false;
+  }
+  if (PassPipelineInfo::lookup(name)) {
+    emit("builtin.module", name);
+    return true;
+  }
+  return false;
 }

@@ -109,6 +109,26 @@ extern "C" {
     // `cpp/upstream.cpp`.
     fn phobosRegisterUpstreamDialects(registry: mlir_sys::MlirDialectRegistry);
     fn phobosRegisterUpstreamPasses();
+    fn phobosUpstreamPassInfo(flag: mlir_sys::MlirStringRef, callback: mlir_sys::MlirStringCallback, user: *mut std::ffi::c_void) -> bool;
+}
+
+/// An upstream pass (or pass pipeline) by its flag (`canonicalize`): the op it runs on (empty:
+/// any op) and its name (`Canonicalizer`), as `mlir-opt` names it in IR dumps. None when MLIR
+/// registers nothing of that flag (every upstream pass is registered first).
+pub fn upstream_pass_info(flag: &str) -> Option<(String, String)> {
+    unsafe extern "C" fn collect(s: mlir_sys::MlirStringRef, data: *mut std::ffi::c_void) {
+        // SAFETY: `data` is the `&mut String` passed below, alive and unborrowed during the call.
+        let out = unsafe { &mut *(data as *mut String) };
+        // SAFETY: `s` points at bytes MLIR holds for the call.
+        out.push_str(&unsafe { phobos_ir::from_sref(s) });
+    }
+    register_every_upstream_pass();
+    let mut out = String::new();
+    let sref = mlir_sys::MlirStringRef { data: flag.as_ptr() as *const std::ffi::c_char, length: flag.len() };
+    // SAFETY: `sref` points into `flag`, alive for the call; the callback only appends to `out`.
+    let found = unsafe { phobosUpstreamPassInfo(sref, Some(collect), &mut out as *mut String as *mut std::ffi::c_void) };
+    let (anchor, name) = out.split_once('\n')?;
+    found.then(|| (anchor.to_string(), name.to_string()))
 }
 
 /// Adds to `registry` the upstream dialects Phobos's pipelines and IR use (affine, arith, cf,

@@ -27,6 +27,11 @@ impl<'a> Op<'a> {
         // SAFETY: the op is live for `'a`; mlirOperationGetLocation only reads it.
         Loc::wrap(unsafe { mlirOperationGetLocation(self.raw) })
     }
+    /// Moves the op to `loc` (a location of the same context, as the shared lifetime says).
+    pub fn set_loc(self, loc: Loc<'a>) {
+        // SAFETY: the op is live for `'a`, and `loc` is a location uniqued in its context.
+        unsafe { mlirOperationSetLocation(self.raw, loc.to_raw()) }
+    }
     pub fn num_operands(self) -> usize {
         // SAFETY: the op is live for `'a`; mlirOperationGetNumOperands only reads it.
         unsafe { mlirOperationGetNumOperands(self.raw) as usize }

@@ -193,9 +193,9 @@ pub fn build_level(opm: OperationPassManager, anchor: &str, elems: &[Elem], cfg:
                     ),
                 );
             }
-            print_around(opm, &e.name, &cfg.print_before, "Before", cfg);
+            print_around(opm, &e.name, info.name, &cfg.print_before, "Before", cfg);
             opm.add_pass(make_pass(index, info, PassState { diags: cfg.diags.clone(), options, timings: cfg.timings.clone() }));
-            print_around(opm, &e.name, &cfg.print_after, "After", cfg);
+            print_around(opm, &e.name, info.name, &cfg.print_after, "After", cfg);
             continue;
         }
         if let Some(expansion) = pipelines::expand(&e.name, &e.options) {
@@ -215,18 +215,27 @@ pub fn build_level(opm: OperationPassManager, anchor: &str, elems: &[Elem], cfg:
             return err(e.col, format!("pipeline '{}' runs on 'builtin.module', not on '{anchor}'", e.name));
         }
         // An upstream pass: MLIR parses and checks it (unknown names, options, anchors are clean
-        // errors there).
-        print_around(opm, &e.name, &cfg.print_before, "Before", cfg);
+        // errors there). Given as a flag, it nests under the op it runs on, as in mlir-opt.
+        let info = phobos_dialects::upstream_pass_info(&e.name);
+        if let Some((op, _)) = info.as_ref().filter(|(op, _)| cfg.implicit_nesting && !op.is_empty() && anchor != "any" && op != anchor) {
+            let nested = [Elem { nested: None, ..e.clone() }];
+            build_level(opm.nested_under(op), op, &nested, cfg)?;
+            continue;
+        }
+        let name = info.as_ref().map(|(_, n)| n.as_str()).unwrap_or(&e.name);
+        print_around(opm, &e.name, name, &cfg.print_before, "Before", cfg);
         let text = if e.options.is_empty() { e.name.clone() } else { format!("{}{{{}}}", e.name, e.options) };
         add_upstream(opm, &text).map_err(|m| PipelineError { col: e.col, message: m })?;
-        print_around(opm, &e.name, &cfg.print_after, "After", cfg);
+        print_around(opm, &e.name, name, &cfg.print_after, "After", cfg);
     }
     Ok(())
 }
 
-fn print_around(opm: OperationPassManager, flag: &str, list: &[String], when: &str, cfg: &BuildConfig) {
+/// An IR dump before or after the pass `flag` (named `name`) when `list` names it, under
+/// mlir-opt's banner: `After Canonicalizer (canonicalize)`.
+fn print_around(opm: OperationPassManager, flag: &str, name: &str, list: &[String], when: &str, cfg: &BuildConfig) {
     if list.iter().any(|f| f == flag) {
-        opm.add_pass(print_pass(format!("{when} {flag}"), cfg.generic, cfg.ir_sink.clone()));
+        opm.add_pass(print_pass(format!("{when} {name} ({flag})"), cfg.generic, cfg.ir_sink.clone()));
     }
 }
 

@@ -13,10 +13,10 @@
 // BEFORE-NEXT: gpu.module @m
 // BEFORE: "lane.reduce"
 // BEFORE: // -----// IR Dump Before Canonicalizer (canonicalize) //----- //
-// NAMED: // -----// IR Dump Before convert-lane-to-gpu //----- //
+// NAMED: // -----// IR Dump Before ConvertLaneToGpu (convert-lane-to-gpu) //----- //
 // NAMED: "lane.reduce"
-// NAMED-NOT: IR Dump Before canonicalize
-// NAMED: // -----// IR Dump After canonicalize //----- //
+// NAMED-NOT: IR Dump Before Canonicalizer
+// NAMED: // -----// IR Dump After Canonicalizer (canonicalize) //----- //
 // CHANGE: IR Dump After ConvertLaneToGpu (convert-lane-to-gpu)
 // CHANGE: IR Dump After CSE (cse)
 // TREE: 0_convert-lane-to-gpu.mlir
