@@ -296,7 +296,7 @@ fn run(m: &ArgMatches, passes: &[String]) -> Result<bool, String> {
         if verify {
             let expected =
                 verify_diagnostics::parse_expectations(&chunk.text).map_err(|(l, c, msg)| format!("{filename}:{l}:{c}: {msg}"))?;
-            let failures = verify_diagnostics::check(&filename, &expected, &diags);
+            let failures = verify_diagnostics::check(&filename, &chunk.text, &expected, &diags);
             for f in &failures {
                 errln!("{f}");
             }

@@ -92,8 +92,15 @@ pub fn flatten(diags: &[Diagnostic]) -> Vec<Diagnostic> {
     out
 }
 
-/// Matches `produced` against `expected`. Returns the failures as rendered messages.
-pub fn check(file: &str, expected: &[Expected], produced: &[Diagnostic]) -> Vec<String> {
+/// Matches `produced` against `expected` (parsed from `source`, the text of `file` whose lines
+/// the locations count). Returns the failures as rendered messages, each with its source line
+/// and a caret under the place, as mlir-opt prints them.
+pub fn check(file: &str, source: &str, expected: &[Expected], produced: &[Diagnostic]) -> Vec<String> {
+    let excerpt = |line: u32, col: u32, width: usize| -> String {
+        let Some(text) = source.lines().nth(line.saturating_sub(1) as usize).filter(|_| line > 0) else { return String::new() };
+        let (shown, caret) = phobos_source::excerpt(text, col as usize);
+        format!("\n{shown}\n{}^{}", " ".repeat(caret), "~".repeat(width.saturating_sub(1)))
+    };
     let mut used = vec![false; expected.len()];
     let mut failures = Vec::new();
     for d in flatten(produced) {
@@ -106,13 +113,21 @@ pub fn check(file: &str, expected: &[Expected], produced: &[Diagnostic]) -> Vec<
             Some(i) => used[i] = true,
             None => {
                 let at = d.loc.as_ref().map(|l| l.to_string()).unwrap_or_else(|| "<unknown>".into());
-                failures.push(format!("{at}: error: unexpected {}: {}", d.severity.as_str(), d.message));
+                let shown = d.loc.as_ref().filter(|l| l.file == file).map(|l| excerpt(l.line, l.col, 1)).unwrap_or_default();
+                failures.push(format!("{at}: error: unexpected {}: {}{shown}", d.severity.as_str(), d.message));
             }
         }
     }
     for (i, e) in expected.iter().enumerate() {
         if !used[i] {
-            failures.push(format!("{file}:{}:{}: error: expected {} \"{}\" was not produced", e.at.0, e.at.1, e.severity.as_str(), e.text));
+            let shown = excerpt(e.at.0, e.at.1, e.text.chars().count());
+            failures.push(format!(
+                "{file}:{}:{}: error: expected {} \"{}\" was not produced{shown}",
+                e.at.0,
+                e.at.1,
+                e.severity.as_str(),
+                e.text
+            ));
         }
     }
     failures
