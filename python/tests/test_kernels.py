@@ -341,3 +341,12 @@ def test_grid_functions_zero_grids_missing_arguments_and_do_bench(examples):
     assert ms > 0 and phobos.testing.last_launch.stats["ctas"] == 4
     lo, mid = phobos.testing.do_bench(lambda: mod.vector_add(x, y, z, grid=4), warmup=0, rep=5, quantiles=[0.2, 0.5])
     assert 0 < lo <= mid
+
+
+def test_an_autotuned_kernel_runs_an_unlisted_size_on_its_generic_entry():
+    mod = phobos.compile("@launch(64)\n@autotune(N in [31, 1000])\nkernel twice(X: tensor<f32>[N], Y: tensor<f32>[N]) {\n  for i in range(ctx.thread, N, 64) { Y[i] = X[i] * 2.0 }\n}\n")
+    x, y = uniform(77), np.zeros(77, np.float32)
+    ran = mod.twice(x, y, grid=1)
+    assert ran.entry == "twice"
+    np.testing.assert_array_equal(y, x * 2)
+    assert mod.twice(uniform(31), np.zeros(31, np.float32), grid=1).entry == "twice__N31"

@@ -408,7 +408,14 @@ fn kernel(k: &Kernel, fns: &HashMap<String, &FnDef>, src: &Source, opts: &Option
     }
     let autotuned: BTreeMap<String, Vec<i64>> = attrs.autotune.iter().map(|(n, v, _)| (n.clone(), v.clone())).collect();
     let mut out = Vec::new();
+    // After the specializations, the generic entry (the bare kernel name) for sizes no list has,
+    // when the kernel compiles without fixing its autotuned dimensions (a tile extent or a
+    // run's length needs one fixed: then there is none, and such a size is a launch error).
+    let generic = attrs.autotune.iter().any(|(n, _, _)| !opts.defines.contains_key(n));
+    let specs = specs.into_iter().map(Some).chain(generic.then_some(None));
     for spec in specs {
+        let is_generic = spec.is_none();
+        let spec = spec.unwrap_or_default();
         let entry_name = if spec.is_empty() {
             k.name.name.clone()
         } else {
@@ -428,7 +435,11 @@ fn kernel(k: &Kernel, fns: &HashMap<String, &FnDef>, src: &Source, opts: &Option
         let mut g = Gen::new(src, fns, attrs.launch);
         g.fma = !opts.no_fma;
         g.fast_math = opts.fast_math || attrs.fast_math;
-        let (text, params) = g.kernel_fn(k, &entry_name, &fixed, &attrs.aligned)?;
+        let (text, params) = match g.kernel_fn(k, &entry_name, &fixed, &attrs.aligned) {
+            Ok(x) => x,
+            Err(_) if is_generic => continue,
+            Err(e) => return Err(e),
+        };
         out.push((
             text,
             Entry {
