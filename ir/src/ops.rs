@@ -179,8 +179,14 @@ impl<'a> Op<'a> {
             self.name(),
             other.name()
         );
-        // SAFETY: both ops are live for `'a` and in a block (checked above): MLIR unlinks `self`
-        // from its block and links it before `other`.
+        // An op moved into itself or its own region would make a cycle of ownership.
+        let mut at = Some(other);
+        while let Some(o) = at {
+            assert!(o != self, "phobos bug: moving '{}' before '{}', which is inside it", self.name(), other.name());
+            at = o.parent();
+        }
+        // SAFETY: both ops are live for `'a` and in a block (checked above), and `other` is not
+        // inside `self` (checked): MLIR unlinks `self` from its block and links it before `other`.
         unsafe { mlirOperationMoveBefore(self.raw, other.raw) }
     }
     /// A detached copy of region `i` (its blocks and ops), for a new op to own.

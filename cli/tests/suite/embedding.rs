@@ -859,3 +859,17 @@ fn scalar_parameters_take_typed_arguments() {
     let err = kernel.launch(&Device::Simulator, [1, 1, 1], &mut wrong).unwrap_err();
     assert!(matches!(&err, Error::Launch(m) if m == "argument 1 (a) of k is i8: pass Arg::I8, got Arg::I32"), "{err}");
 }
+
+/// Moving an op before an op inside it (a cycle of ownership, undefined in MLIR) is a checked
+/// error, not corrupted IR.
+#[test]
+#[should_panic(expected = "which is inside it")]
+fn moving_an_op_into_its_own_region_is_refused() {
+    let c = Compiler::new().unwrap();
+    let src = "func.func @f(%n: index) {\n  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n  scf.for %i = %c0 to %n step %c1 {\n    %x = arith.addi %i, %i : index\n  }\n  return\n}\n";
+    let module = c.session().parse(src, "cycle.mlir").unwrap();
+    let ops = module.op().walk();
+    let for_op = *ops.iter().find(|o| o.is("scf.for")).unwrap();
+    let inner = *ops.iter().find(|o| o.is("arith.addi")).unwrap();
+    for_op.move_before(inner);
+}
