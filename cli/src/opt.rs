@@ -134,7 +134,9 @@ fn list_passes() -> String {
     for (name, summary) in PIPELINES {
         s.push_str(&format!("  --{name:<28} {summary}\n"));
     }
-    s.push_str("Upstream MLIR passes are available in --pass-pipeline by their mlir-opt names.\n");
+    s.push_str(
+        "Upstream MLIR passes are available in --pass-pipeline and as flags (-canonicalize, -convert-gpu-to-nvvm) by their mlir-opt names: those of the transforms, conversion, gpu, affine, arith, func, llvm, math, memref, nvgpu, scf and vector groups.\n",
+    );
     s
 }
 

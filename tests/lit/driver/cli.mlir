@@ -10,6 +10,7 @@
 // LIST: --expand-subgroup-ids
 // LIST: Pipelines:
 // LIST: --phobos-to-ptx
+// LIST: Upstream MLIR passes are available in --pass-pipeline and as flags (-canonicalize, -convert-gpu-to-nvvm)
 // HELP: --split-input-file
 // HELP: --verify-diagnostics
 // HELP: --mlir-print-ir-tree-dir <DIR>
