@@ -239,9 +239,7 @@ pub mod build {
         width: i64,
         combine: impl FnOnce(Builder<'a>, Val<'a>, Val<'a>) -> Val<'a>,
     ) -> Val<'a> {
-        let ctx = b.ctx;
-        let r = combine_region(b, value.ty(), combine);
-        b.op_with_regions("lane.reduce_with", &[value], &[value.ty()], &[("width", ctx.int_attr(ctx.i(32), width))], vec![r]).result(0)
+        with_combine(b, "lane.reduce_with", value, width, combine)
     }
 
     /// `lane.reduce_with` whose combine is the `func.func` the symbol attribute `combine` names.
@@ -280,9 +278,21 @@ pub mod build {
         width: i64,
         combine: impl FnOnce(Builder<'a>, Val<'a>, Val<'a>) -> Val<'a>,
     ) -> Val<'a> {
+        with_combine(b, "lane.scan_with", value, width, combine)
+    }
+
+    /// `name` (a `*_with` op) of `value` over pieces of `width` lanes, its combine region built
+    /// by the closure.
+    fn with_combine<'a>(
+        b: Builder<'a>,
+        name: &str,
+        value: Val<'a>,
+        width: i64,
+        combine: impl FnOnce(Builder<'a>, Val<'a>, Val<'a>) -> Val<'a>,
+    ) -> Val<'a> {
         let ctx = b.ctx;
         let r = combine_region(b, value.ty(), combine);
-        b.op_with_regions("lane.scan_with", &[value], &[value.ty()], &[("width", ctx.int_attr(ctx.i(32), width))], vec![r]).result(0)
+        b.op_with_regions(name, &[value], &[value.ty()], &[("width", ctx.int_attr(ctx.i(32), width))], vec![r]).result(0)
     }
 
     /// `lane.shuffle` of `value` in `mode` by `offset` (an i32) within pieces of `width` lanes.

@@ -284,15 +284,21 @@ impl<'a> Gen<'a> {
                 }
                 self.emit(format!("vector.from_elements {} : {}", elems.join(", "), vty.mlir()), vty, span)
             };
-            let chunk = if elem == Scalar::Bool {
-                let z = self.const_int(0, vty, span);
-                self.emit(format!("arith.cmpi ne, {}, {} : {}", chunk.s, z.s, vty.mlir()), Ty::vector(Scalar::Bool, c), span)
-            } else {
-                chunk
-            };
+            let chunk = self.chunk_value(chunk, elem, span);
             chunks.push(chunk);
             off += c;
         }
         Ok(Value::Run(Run { chunks, len: n }))
+    }
+
+    /// A chunk of a run as the language holds it: bytes of a `bool` run become `i1`s.
+    pub(super) fn chunk_value(&mut self, chunk: V, elem: Scalar, span: Span) -> V {
+        if elem != Scalar::Bool {
+            return chunk;
+        }
+        let vty = chunk.ty;
+        let z = self.const_int(0, vty, span);
+        let c = vty.lanes.unwrap_or(1);
+        self.emit(format!("arith.cmpi ne, {}, {} : {}", chunk.s, z.s, vty.mlir()), Ty::vector(Scalar::Bool, c), span)
     }
 }

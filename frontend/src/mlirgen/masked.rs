@@ -116,12 +116,7 @@ impl<'a> Gen<'a> {
                 vty,
                 span,
             );
-            let chunk = if elem == Scalar::Bool {
-                let z = self.const_int(0, vty, span);
-                self.emit(format!("arith.cmpi ne, {}, {} : {}", chunk.s, z.s, vty.mlir()), Ty::vector(Scalar::Bool, c), span)
-            } else {
-                chunk
-            };
+            let chunk = self.chunk_value(chunk, elem, span);
             chunks.push(chunk);
             off += c;
         }
