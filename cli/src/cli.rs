@@ -164,6 +164,10 @@ struct CompileArgs {
     /// tanh.approx on sm_75+), as @fast_math does for one kernel.
     #[arg(long)]
     fast_math: bool,
+    /// Also write each entry's strided twin (KERNEL__strided: tensors as any strided view, the
+    /// element strides after the dimensions; docs/abi.md), where the kernel has one.
+    #[arg(long)]
+    strided: bool,
     /// libdevice.10.bc, for math functions (default: $PHOBOS_LIBDEVICE).
     #[arg(long)]
     libdevice: Option<PathBuf>,
@@ -364,8 +368,13 @@ fn verify_cmd(a: &CompileArgs) -> i32 {
     let mut outputs = Vec::new();
     for chunk in &chunks {
         let src = phobos_frontend::Source::new(filename.clone(), chunk.text.clone());
-        let fopts =
-            phobos_frontend::Options { defines: defines.clone(), kernel: a.kernel.clone(), no_fma: a.no_fma, fast_math: a.fast_math };
+        let fopts = phobos_frontend::Options {
+            defines: defines.clone(),
+            kernel: a.kernel.clone(),
+            no_fma: a.no_fma,
+            fast_math: a.fast_math,
+            strided: false,
+        };
         let mut diags: Vec<Diagnostic> = Vec::new();
         match phobos_frontend::compile(&src, &fopts) {
             Err(ds) => diags.extend(ds.iter().map(|d| crate::render::frontend_diagnostic(d, &src))),
@@ -454,7 +463,8 @@ fn compile_one(a: &CompileArgs) -> i32 {
             }
         };
     }
-    let fopts = phobos_frontend::Options { defines, kernel: a.kernel.clone(), no_fma: a.no_fma, fast_math: a.fast_math };
+    let fopts =
+        phobos_frontend::Options { defines, kernel: a.kernel.clone(), no_fma: a.no_fma, fast_math: a.fast_math, strided: a.strided };
     let l1 = match phobos_compiler::front_door::l1_of(&filename, &text, &fopts) {
         Ok(l1) => l1,
         Err(e) => {

@@ -101,7 +101,10 @@ pub fn run(req: &RunRequest) -> Result<(), RunError> {
         req.chip = gpu.chip.clone();
     }
     let session = Session::new(true).map_err(|e| RunError::Usage(e.to_string()))?;
-    let fopts = phobos_frontend::Options { no_fma: req.no_fma, fast_math: req.fast_math, ..Default::default() };
+    // Tensors read from Fortran-order files run as strided views (the entries' strided twins).
+    let fortran: Vec<String> = req.args.iter().filter(|(_, p)| npy::is_fortran(p)).map(|(n, _)| n.clone()).collect();
+    let fopts =
+        phobos_frontend::Options { no_fma: req.no_fma, fast_math: req.fast_math, strided: !fortran.is_empty(), ..Default::default() };
     let loaded = front_door::load_file(&session, &req.file, req.kernel.as_deref(), &req.chip, &fopts)?;
     err!("{}", loaded.warnings);
     // No tensor written back may replace an input (the source, or an --arg array in --out).
@@ -116,7 +119,8 @@ pub fn run(req: &RunRequest) -> Result<(), RunError> {
         Device::Cuda(gpu) => (LaunchOptions::default(), format!("cuda ({}, {})", gpu.name, gpu.chip)),
         _ => (LaunchOptions::default().with_sim(sim_options(&req.chip, &req.sim).map_err(RunError::Usage)?), "sim".into()),
     };
-    let run = front_door::execute(&session, &loaded.module, &loaded.sig, &arrays, &req.defines, req.grid, &device, &req.chip, &opts)?;
+    let run =
+        front_door::execute(&session, &loaded.module, &loaded.sig, &arrays, &req.defines, req.grid, &device, &req.chip, &opts, &fortran)?;
     // Said once the launch ran: the first line of a failure is its error.
     errln!("backend: {backend}");
     if req.stats {

@@ -247,7 +247,7 @@ pub(crate) fn run(
         Some((warmup, reps)) => LaunchOptions::default().with_timing(warmup, reps),
         None => LaunchOptions::default(),
     };
-    let r = front_door::execute(session, module, sig, &c.arrays, &BTreeMap::new(), c.grid, device, chip, &opts).map_err(describe)?;
+    let r = front_door::execute(session, module, sig, &c.arrays, &BTreeMap::new(), c.grid, device, chip, &opts, &[]).map_err(describe)?;
     let times = if timing.is_some() { r.report.kernel_ms } else { vec![r.report.ms as f32] };
     Ok((r.outputs, times))
 }

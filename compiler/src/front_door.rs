@@ -200,7 +200,8 @@ pub fn load_text<'s>(
 
 /// The signature of `kernel` from the frontend's entries (all its specializations).
 pub fn signature(entries: &[phobos_frontend::Entry], kernel: &str) -> Signature {
-    let mine: Vec<&phobos_frontend::Entry> = entries.iter().filter(|e| e.kernel == kernel).collect();
+    // Strided twins are picked by the views at launch, never by the dimensions.
+    let mine: Vec<&phobos_frontend::Entry> = entries.iter().filter(|e| e.kernel == kernel && !e.strided).collect();
     Signature {
         kernel: kernel.to_string(),
         params: mine.first().map(|e| e.params.clone()).unwrap_or_default(),
@@ -227,7 +228,7 @@ fn mlir_signature(module: &OwnedModule, kernel: Option<&str>) -> Result<Signatur
         .args
         .iter()
         .map(|a| match a {
-            phobos_sim::ArgKind::Buffer { name, elem, dims } => AbiParam::Tensor {
+            phobos_sim::ArgKind::Buffer { name, elem, dims, .. } => AbiParam::Tensor {
                 name: name.clone(),
                 elem: match elem {
                     phobos_sim::Prim::I1 => "bool".into(),
@@ -299,7 +300,9 @@ pub struct Executed {
 }
 
 /// Binds `arrays` and `defines` to `sig`, compiles the entry they pick from the SIMT-level
-/// `module` (on to PTX for a GPU), and launches it on `device`.
+/// `module` (on to PTX for a GPU), and launches it on `device`. The tensors named in `fortran`
+/// (read from Fortran-order files) run as Fortran-order views through the entry's strided twin
+/// where the module has one (loaded with `strided`), else in C order like the others.
 #[allow(clippy::too_many_arguments)]
 pub fn execute(
     session: &Session,
@@ -311,8 +314,9 @@ pub fn execute(
     device: &Device,
     chip: &str,
     opts: &LaunchOptions,
+    fortran: &[String],
 ) -> Result<Executed, RunError> {
-    launch_entry(Some(session), module, sig, arrays, defines, grid, device, chip, opts)
+    launch_entry(Some(session), module, sig, arrays, defines, grid, device, chip, opts, fortran)
 }
 
 /// [`execute`] on the simulator (which needs no PTX, so no session).
@@ -324,7 +328,7 @@ pub fn simulate(
     grid: [u32; 3],
     opts: &LaunchOptions,
 ) -> Result<Executed, RunError> {
-    launch_entry(None, module, sig, arrays, defines, grid, &Device::Simulator, "sm_90", opts)
+    launch_entry(None, module, sig, arrays, defines, grid, &Device::Simulator, "sm_90", opts, &[])
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -338,14 +342,23 @@ fn launch_entry(
     device: &Device,
     chip: &str,
     opts: &LaunchOptions,
+    fortran: &[String],
 ) -> Result<Executed, RunError> {
-    let bound = bind::prepare(sig, arrays, defines).map_err(RunError::Usage)?;
+    let mut bound = bind::prepare(sig, arrays, defines).map_err(RunError::Usage)?;
+    let twin = phobos_frontend::strided_name(&bound.entry);
+    let views = !fortran.is_empty() && gpu_module_of(module, &twin).is_ok();
+    if views {
+        bound.into_fortran_views(&twin, sig, fortran);
+    }
     let mut kernel = Kernel::translate(gpu_module_of(module, &bound.entry)?, &bound.entry, chip, String::new())?;
     match (device, session) {
         (Device::Cuda(_), Some(session)) => kernel.ptx = simt_to_ptx(session, module, &bound.entry, chip)?,
         (Device::Cuda(_), None) => return Err(RunError::Usage("a GPU launch needs a session to compile PTX".into())),
         _ => crate::crash_stage::stage(&format!("simulating {}", bound.entry)),
     }
-    let (outputs, report) = bound.launch(&kernel, device, grid, opts)?;
+    let (mut outputs, report) = bound.launch(&kernel, device, grid, opts)?;
+    if views {
+        bind::Bound::from_fortran_views(&mut outputs, fortran);
+    }
     Ok(Executed { kernel, outputs, report })
 }

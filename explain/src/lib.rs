@@ -126,7 +126,13 @@ pub fn explain(req: &Request) -> Result<Explanation, RunError> {
         }
     }
     let session = Session::new(true).map_err(|e| RunError::Usage(e.to_string()))?;
-    let opts = phobos_frontend::Options { defines: fixed.clone(), kernel: Some(kernel.name.name.clone()), no_fma: false, fast_math: false };
+    let opts = phobos_frontend::Options {
+        defines: fixed.clone(),
+        kernel: Some(kernel.name.name.clone()),
+        no_fma: false,
+        fast_math: false,
+        strided: false,
+    };
     let front_door::Loaded { module, sig, remarks, warnings } =
         front_door::load_text(&session, &filename, &text, Some(&kernel.name.name), &req.chip, &opts)?;
     let mut defines = req.defines.clone();
@@ -136,7 +142,7 @@ pub fn explain(req: &Request) -> Result<Explanation, RunError> {
     generate_missing(&sig, &mut arrays, &defines)?;
     let sim_opts = launch::sim_options(&req.chip, &req.sim).map_err(RunError::Usage)?;
     let opts = LaunchOptions::default().with_sim(sim_opts).with_trace(req.cta);
-    let run = front_door::execute(&session, &module, &sig, &arrays, &defines, req.grid, &Device::Simulator, &req.chip, &opts)?;
+    let run = front_door::execute(&session, &module, &sig, &arrays, &defines, req.grid, &Device::Simulator, &req.chip, &opts, &[])?;
     let trace = run.report.trace.as_ref().expect("a traced run has a trace");
     let sim = run.kernel.sim()?;
     let entry = run.kernel.name.clone();

@@ -14,7 +14,7 @@ pub mod parser;
 pub mod span;
 pub mod types;
 
-pub use mlirgen::{AbiParam, Entry, Options, Output};
+pub use mlirgen::{strided_name, AbiParam, Entry, Options, Output};
 pub use span::{Diag, Source, Span};
 
 /// Parses and type-checks `src`, and generates L1 MLIR for its kernels.

@@ -81,6 +81,10 @@ pub struct Options {
     pub exchange: Exchange,
     /// Source line information in the PTX (`.loc` lines, as `nvcc -lineinfo`).
     pub lineinfo: bool,
+    /// Also compile each entry's strided twin (`k__strided`, docs/abi.md), which takes tensors
+    /// as strided views (`phobos compile --strided`); [`Program::run_foreign_views`] launches it
+    /// for views that are not row-major and contiguous.
+    pub strided: bool,
 }
 
 impl Default for Options {
@@ -94,6 +98,7 @@ impl Default for Options {
             defines: BTreeMap::new(),
             exchange: Exchange::Auto,
             lineinfo: false,
+            strided: false,
         }
     }
 }
@@ -136,6 +141,12 @@ impl Options {
         self.exchange = exchange;
         self
     }
+    /// [`Options::strided`].
+    pub fn with_strided(mut self, strided: bool) -> Self {
+        self.strided = strided;
+        self
+    }
+
     /// [`Options::lineinfo`].
     pub fn with_lineinfo(mut self, lineinfo: bool) -> Self {
         self.lineinfo = lineinfo;
@@ -178,6 +189,7 @@ impl Compiler {
             no_fma: opts.no_fma,
             fast_math: opts.fast_math,
             defines: opts.defines.clone(),
+            strided: opts.strided,
             ..Default::default()
         };
         let l1 = front_door::l1_of(filename, source, &fopts).map_err(|e| Error::Compile(Diagnostics::new(e.diagnostics, e.rendered)))?;

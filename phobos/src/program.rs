@@ -149,14 +149,56 @@ impl Program {
         device: Option<&super::Device>,
         opts: &LaunchOptions,
     ) -> Result<Ran, Error> {
+        let views = tensors.into_iter().map(|(n, d, s, b)| (n, d, s, None, b)).collect();
+        self.run_foreign_views(kernel, views, scalars, dims, grid, device, opts)
+    }
+
+    /// [`Program::run_foreign`] on strided views (`__cuda_array_interface__`'s `strides`, in
+    /// bytes; `None`: row-major and contiguous). Each [`ForeignBuffer`](crate::ForeignBuffer)
+    /// is the memory the view spans ([`view_span`]), with its first element marked
+    /// ([`ForeignBuffer::with_first`](crate::ForeignBuffer::with_first)). Views that are all
+    /// row-major launch the entry as [`Program::run_foreign`] does; otherwise its strided twin
+    /// ([`Options::strided`](crate::Options::strided)) runs, with every view's element strides.
+    /// A byte stride that is not whole elements, a written view with a zero stride, or one that
+    /// shares memory with another view is refused before anything runs.
+    #[allow(clippy::too_many_arguments)]
+    pub fn run_foreign_views(
+        &self,
+        kernel: &str,
+        tensors: Vec<(String, Dtype, Vec<u64>, Option<Vec<i64>>, crate::ForeignBuffer)>,
+        scalars: Vec<(String, Array)>,
+        dims: &BTreeMap<String, i64>,
+        grid: [u32; 3],
+        device: Option<&super::Device>,
+        opts: &LaunchOptions,
+    ) -> Result<Ran, Error> {
         let sig = self.launchable(kernel, grid)?;
-        let first = tensors.iter().map(|t| t.3.ptr()).find(|p| *p != 0);
+        let first = tensors.iter().map(|t| t.4.ptr()).find(|p| *p != 0);
+        // Element strides of the views that are not row-major and contiguous.
+        let mut strided: BTreeMap<String, Vec<i64>> = BTreeMap::new();
+        for (name, dtype, shape, strides, buf) in &tensors {
+            let Some(strides) = strides else { continue };
+            let eb = dtype.bytes() as i64;
+            if strides.len() != shape.len() {
+                return Err(Error::Launch(format!(
+                    "argument '{name}': {} strides for a shape of {} dimensions",
+                    strides.len(),
+                    shape.len()
+                )));
+            }
+            if let Some(s) = strides.iter().find(|s| *s % eb != 0) {
+                return Err(Error::Launch(format!("argument '{name}': byte stride {s} is not a multiple of its {eb}-byte elements")));
+            }
+            if check_contiguous(name, *dtype, shape, strides).is_err() || buf.first() != 0 {
+                strided.insert(name.clone(), strides.iter().map(|s| s / eb).collect());
+            }
+        }
         // Binding reads element types and shapes only: the arrays stand in with no bytes.
         let mut named = BTreeMap::new();
         let mut buffers = BTreeMap::new();
-        for (name, dtype, shape, buf) in tensors {
+        for (name, dtype, shape, _, buf) in tensors {
             let bytes = shape.iter().try_fold(dtype.bytes() as u64, |n, d| n.checked_mul(*d));
-            if bytes != Some(buf.len() as u64) {
+            if !strided.contains_key(&name) && bytes != Some(buf.len() as u64) {
                 return Err(Error::Launch(format!(
                     "argument '{name}': {} bytes for a shape of {:?} elements of {}",
                     buf.len(),
@@ -176,7 +218,7 @@ impl Program {
                 return Err(Error::Launch(format!("argument '{name}' is given twice")));
             }
         }
-        let (bound, values) = phobos_runtime::bind::bind(sig, &named, dims).map_err(Error::Launch)?;
+        let (bound, mut values) = phobos_runtime::bind::bind(sig, &named, dims).map_err(Error::Launch)?;
         let scalars: BTreeMap<String, Array> = sig
             .params
             .iter()
@@ -186,11 +228,33 @@ impl Program {
                 _ => None,
             })
             .collect();
-        let entry = phobos_runtime::bind::select_entry(sig, &values).map_err(Error::Launch)?;
+        let mut entry = phobos_runtime::bind::select_entry(sig, &values).map_err(Error::Launch)?;
+        let dims = values.clone();
+        if let Some(view) = strided.keys().next() {
+            let twin = phobos_frontend::strided_name(&entry);
+            if self.entry(&twin).is_none() {
+                return Err(Error::Launch(format!(
+                    "argument '{view}' is a strided view, and {entry} has no strided entry (a kernel that copies tiles or \
+                     stores words has none, nor does a program compiled without Options::with_strided): pass a contiguous copy"
+                )));
+            }
+            // Every tensor's element strides: the view's, or row-major.
+            for p in &sig.params {
+                let AbiParam::Tensor { name, dims: tdims, .. } = p else { continue };
+                let extents: Vec<i64> =
+                    tdims.iter().map(|d| d.parse::<i64>().ok().or_else(|| values.get(d).copied()).unwrap_or(1)).collect();
+                let row_major: Vec<i64> = (0..extents.len()).map(|d| extents[d + 1..].iter().product()).collect();
+                for (d, s) in strided.get(name).unwrap_or(&row_major).iter().enumerate() {
+                    values.insert(phobos_sim::stride_key(name, d as i64), *s);
+                }
+            }
+            entry = twin;
+        }
         let compiled = self.entry(&entry).ok_or_else(|| Error::Launch(format!("entry {entry} was not compiled")))?;
+        check_views(compiled, sig, &buffers, &strided)?;
         let ordered = sig.params.iter().filter_map(|p| match p {
             AbiParam::Tensor { name, .. } => buffers.get(name).map(|b| crate::Arg::Foreign(*b)),
-            AbiParam::Dim { .. } | AbiParam::Scalar { .. } => None,
+            AbiParam::Dim { .. } | AbiParam::Scalar { .. } | AbiParam::Stride { .. } => None,
         });
         let mut args = phobos_runtime::bind::arguments(compiled, &values, &scalars, ordered)?;
         // Every check that needs no device first: a machine without a GPU still says what is
@@ -208,6 +272,58 @@ impl Program {
             }
         };
         let report = compiled.launch_with(device, grid, &mut args, opts)?;
-        Ok(Ran { entry, outputs: Vec::new(), dims: values, report })
+        Ok(Ran { entry, outputs: Vec::new(), dims, report })
     }
+}
+
+/// A written strided view may neither repeat elements (a zero stride) nor share memory with
+/// another view: which value would land is undefined.
+fn check_views(
+    compiled: &Kernel,
+    sig: &Signature,
+    buffers: &BTreeMap<String, crate::ForeignBuffer>,
+    strided: &BTreeMap<String, Vec<i64>>,
+) -> Result<(), Error> {
+    let tensors: Vec<&String> =
+        sig.params.iter().filter_map(|p| if let AbiParam::Tensor { name, .. } = p { Some(name) } else { None }).collect();
+    for (i, name) in tensors.iter().enumerate() {
+        let Some(buf) = buffers.get(*name) else { continue };
+        let arg = compiled.params.iter().position(|p| matches!(p, crate::Param::Buffer { name: n, .. } if n == *name));
+        if arg.and_then(|a| compiled.writes(a)) != Some(true) {
+            continue;
+        }
+        if strided.get(*name).is_some_and(|s| s.contains(&0)) {
+            return Err(Error::Launch(format!("argument '{name}': the kernel writes it, but its view repeats elements (a zero stride)")));
+        }
+        for (j, other) in tensors.iter().enumerate() {
+            let Some(o) = buffers.get(*other) else { continue };
+            let apart = buf.ptr() + buf.len() as u64 <= o.ptr() || o.ptr() + o.len() as u64 <= buf.ptr();
+            if i != j && !buf.is_empty() && !o.is_empty() && !apart && (strided.contains_key(*name) || strided.contains_key(*other)) {
+                return Err(Error::Launch(format!(
+                    "argument '{name}': the kernel writes it, but its memory overlaps argument '{other}'s: which value would land is undefined"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The memory a strided view spans, from its first element's byte offset `lo` (0 or below, for
+/// negative strides) to `lo + len`: the [`ForeignBuffer`](crate::ForeignBuffer) to give
+/// [`Program::run_foreign_views`] starts at the view's address plus `lo`, with its first element
+/// `-lo` bytes in. An empty view spans nothing.
+pub fn view_span(shape: &[u64], byte_strides: &[i64], itemsize: u64) -> (i64, u64) {
+    if shape.contains(&0) {
+        return (0, 0);
+    }
+    let (mut lo, mut hi) = (0i128, 0i128);
+    for (n, s) in shape.iter().zip(byte_strides) {
+        let reach = (*n as i128 - 1) * *s as i128;
+        if reach < 0 {
+            lo += reach
+        } else {
+            hi += reach
+        }
+    }
+    (lo.clamp(i64::MIN as i128, 0) as i64, (hi - lo + itemsize as i128).clamp(0, u64::MAX as i128) as u64)
 }

@@ -69,6 +69,9 @@ fn launch_error(m: impl Into<String>) -> PyErr {
 struct Program {
     inner: phobos::Program,
     chip: String,
+    /// What compiled it, for the strided twins compiled when a strided GPU view first comes.
+    source: (String, String, phobos::Options),
+    strided: std::sync::OnceLock<phobos::Program>,
 }
 
 /// Compiles `source` (named `filename` in diagnostics) for `chip`.
@@ -94,11 +97,11 @@ fn compile(
         .with_exchange(exchange)
         .with_lineinfo(lineinfo);
     opts.defines = defines;
-    let inner = py.detach(move || {
+    let inner = py.detach(|| {
         let compiler = phobos::Compiler::new()?;
         compiler.compile_program(&source, &filename, &opts)
     });
-    Ok(Program { inner: inner.map_err(raise)?, chip })
+    Ok(Program { inner: inner.map_err(raise)?, chip, source: (source, filename, opts), strided: std::sync::OnceLock::new() })
 }
 
 #[pymethods]
@@ -119,6 +122,9 @@ impl Program {
                 phobos::program::AbiParam::Tensor { name, elem, dims } => ("tensor".into(), name.clone(), elem.clone(), dims.clone()),
                 phobos::program::AbiParam::Dim { name } => ("dim".into(), name.clone(), String::new(), Vec::new()),
                 phobos::program::AbiParam::Scalar { name, ty } => ("scalar".into(), name.clone(), ty.clone(), Vec::new()),
+                phobos::program::AbiParam::Stride { tensor, dim } => {
+                    ("stride".into(), tensor.clone(), String::new(), vec![dim.to_string()])
+                }
             })
             .collect())
     }
@@ -235,21 +241,30 @@ impl Program {
     ) -> PyResult<(String, BTreeMap<String, f64>)> {
         let scalars = self.scalars(&kernel, scalars)?;
         let mut tensors = Vec::new();
+        let mut views = false;
         for (name, descr, shape, strides, ptr, read_only) in arrays {
             let dtype = dtype_of(&name, &descr)?;
-            if let Some(strides) = &strides {
-                phobos::program::check_contiguous(&name, dtype, &shape, strides).map_err(launch_error)?;
-            }
-            let bytes = shape
+            shape
                 .iter()
                 .try_fold(dtype.bytes() as u64, |n, d| n.checked_mul(*d))
                 .ok_or_else(|| launch_error(format!("argument '{name}': its shape overflows")))?;
-            // SAFETY: the address and length come from the array's __cuda_array_interface__,
-            // which promises that much device memory; the caller keeps the array alive for the
-            // call, and the launch checks that the address is memory of its GPU.
-            let buf = unsafe { phobos::ForeignBuffer::new(ptr, bytes as usize) };
-            tensors.push((name, dtype, shape, if read_only { buf.read_only() } else { buf }));
+            let row_major: Vec<i64> =
+                (0..shape.len()).map(|d| shape[d + 1..].iter().product::<u64>() as i64 * dtype.bytes() as i64).collect();
+            let strides = strides.unwrap_or(row_major);
+            if phobos::program::check_contiguous(&name, dtype, &shape, &strides).is_err() {
+                views = true;
+            }
+            let (lo, len) = phobos::program::view_span(&shape, &strides, dtype.bytes() as u64);
+            // SAFETY: the address, shape and strides come from the array's
+            // __cuda_array_interface__, which promises the device memory the view spans; the
+            // caller keeps the array alive for the call, and the launch checks that the address
+            // is memory of its GPU.
+            let buf =
+                unsafe { phobos::ForeignBuffer::new(ptr.wrapping_add_signed(lo), len as usize) }.with_first(lo.unsigned_abs() as usize);
+            tensors.push((name, dtype, shape, Some(strides), if read_only { buf.read_only() } else { buf }));
         }
+        // Views that are not row-major run a strided twin, compiled when the first one comes.
+        let program = if views { self.strided_program(py)? } else { &self.inner };
         // SAFETY: the handle is the arrays' stream, as their interface gives it (alive while
         // they are in use).
         let stream = stream.map(|h| unsafe { phobos::ForeignStream::new(h) });
@@ -258,12 +273,23 @@ impl Program {
             None => LaunchOptions::default(),
         };
         let grid = [grid.0, grid.1, grid.2];
-        let ran = py.detach(|| self.inner.run_foreign(&kernel, tensors, scalars, &dims, grid, None, &opts)).map_err(raise)?;
+        let ran = py.detach(|| program.run_foreign_views(&kernel, tensors, scalars, &dims, grid, None, &opts)).map_err(raise)?;
         Ok((ran.entry, BTreeMap::from([("ms".to_string(), ran.report.ms)])))
     }
 }
 
 impl Program {
+    /// The program compiled again with strided twins (once; later calls reuse it).
+    fn strided_program(&self, py: Python<'_>) -> PyResult<&phobos::Program> {
+        if let Some(p) = self.strided.get() {
+            return Ok(p);
+        }
+        let (source, filename, opts) = &self.source;
+        let opts = opts.clone().with_strided(true);
+        let compiled = py.detach(|| phobos::Compiler::new()?.compile_program(source, filename, &opts)).map_err(raise)?;
+        Ok(self.strided.get_or_init(|| compiled))
+    }
+
     /// Scalar arguments given as `(name, literal)` (Python's `repr` of an int or float, or
     /// `true`/`false`), each made a 0-d array of its parameter's type.
     fn scalars(&self, kernel: &str, given: Vec<(String, String)>) -> PyResult<Vec<(String, Array)>> {

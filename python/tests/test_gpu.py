@@ -122,12 +122,13 @@ class InterfaceOnly:
     """An ``__cuda_array_interface__`` whose memory nothing reads: what is checked before a GPU
     is needed (the launch itself fails where there is none)."""
 
-    def __init__(self, n: int, read_only: bool = False, ptr: int = 0x7F0000000000, typestr: str = "<f4"):
-        self.n, self.read_only, self.ptr, self.typestr = n, read_only, ptr, typestr
+    def __init__(self, n, read_only: bool = False, ptr: int = 0x7F0000000000, typestr: str = "<f4", strides=None):
+        self.shape = (n,) if isinstance(n, int) else tuple(n)
+        self.read_only, self.ptr, self.typestr, self.strides = read_only, ptr, typestr, strides
 
     @property
     def __cuda_array_interface__(self):
-        return {"shape": (self.n,), "typestr": self.typestr, "data": (self.ptr, self.read_only), "version": 3, "strides": None, "stream": None}
+        return {"shape": self.shape, "typestr": self.typestr, "data": (self.ptr, self.read_only), "version": 3, "strides": self.strides, "stream": None}
 
 
 def test_a_read_only_output_is_refused_before_the_gpu(examples):
@@ -195,3 +196,45 @@ def test_torch_stream_device_and_current_device(examples):
     # Zero-size tensors (address 0) launch as on the simulator.
     e = torch.empty(0, device="cuda")
     mod.vector_add(e, e.clone(), torch.empty(0, device="cuda"), grid=1)
+
+
+TWICE = """@launch(32)
+kernel twice(X: tensor<f32>[M, N], Y: tensor<f32>[M, N]) {
+  Y[ctx.block.x, ctx.thread] = X[ctx.block.x, ctx.thread] * 2.0
+}
+"""
+
+
+@pytest.mark.skipif(CUDA is not None, reason="a GPU is here: the launch runs")
+def test_strided_cuda_views_reach_the_launch_without_a_gpu():
+    # A transposed view (byte strides 4, 16) and a reversed one (a negative stride: the memory
+    # starts below the data pointer) pass every check; the GPU is the one thing missing.
+    mod = phobos.compile(TWICE)
+    y = InterfaceOnly((4, 8), ptr=0x7F0000010000)
+    for x in (InterfaceOnly((4, 8), strides=(4, 16)), InterfaceOnly((4, 8), ptr=0x7F0000000060, strides=(-32, 4))):
+        with pytest.raises(phobos.LaunchError, match="CUDA"):
+            mod.twice(x, y, grid=4)
+
+
+def test_strided_cuda_views_are_checked_before_the_gpu():
+    mod = phobos.compile(TWICE)
+    x = InterfaceOnly((4, 8), strides=(4, 16))
+    with pytest.raises(phobos.LaunchError, match="byte stride 6 is not a multiple of its 4-byte elements"):
+        mod.twice(InterfaceOnly((4, 8), strides=(6, 16)), InterfaceOnly((4, 8), ptr=0x7F0000010000), grid=4)
+    with pytest.raises(phobos.LaunchError, match="its view repeats elements"):
+        mod.twice(x, InterfaceOnly((4, 8), ptr=0x7F0000010000, strides=(0, 4)), grid=4)
+    with pytest.raises(phobos.LaunchError, match="its memory overlaps argument 'X'"):
+        mod.twice(x, InterfaceOnly((4, 8), strides=(32, 4)), grid=4)
+
+
+def test_a_kernel_that_copies_tiles_refuses_strided_cuda_views():
+    src = """@launch(64)
+kernel tcopy(X: tensor<f32>[M, 64], Y: tensor<f32>[M, 64]) {
+  var xs = X[ctx.block.x :+ 1, :]
+  Y[ctx.block.x, ctx.thread] = xs[0, ctx.thread]
+}
+"""
+    mod = phobos.compile(src)
+    x = InterfaceOnly((2, 64), strides=(4, 8))
+    with pytest.raises(phobos.LaunchError, match="tcopy has no strided entry .a kernel that copies tiles"):
+        mod.tcopy(x, InterfaceOnly((2, 64), ptr=0x7F0000010000), grid=2)

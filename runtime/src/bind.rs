@@ -116,7 +116,7 @@ pub fn bound_dims(
         .iter()
         .filter_map(|p| match p {
             AbiParam::Tensor { name, .. } | AbiParam::Scalar { name, .. } => Some(name.as_str()),
-            AbiParam::Dim { .. } => None,
+            AbiParam::Dim { .. } | AbiParam::Stride { .. } => None,
         })
         .collect();
     for name in arrays.keys() {
@@ -183,6 +183,8 @@ pub fn bound_dims(
                 known_dims.push(name.clone());
                 out.push(None);
             }
+            // Bound from the views at launch, not from arrays (a signature lists none).
+            AbiParam::Stride { .. } => out.push(None),
             AbiParam::Scalar { name, ty } => match arrays.get(name) {
                 Some((a, path)) => {
                     out.push(Some(crate::scalar::from_array(ty, a).map_err(|e| format!("{name} ({}): {e}", path.display()))?))
@@ -258,7 +260,7 @@ pub fn read_arrays(kernel: &str, params: &[AbiParam], args: &[(String, PathBuf)]
             .iter()
             .filter_map(|p| match p {
                 AbiParam::Tensor { name, .. } | AbiParam::Scalar { name, .. } => Some(name.as_str()),
-                AbiParam::Dim { .. } => None,
+                AbiParam::Dim { .. } | AbiParam::Stride { .. } => None,
             })
             .collect();
         if !names.contains(&name.as_str()) {
@@ -313,6 +315,36 @@ pub fn prepare(sig: &Signature, arrays: &BTreeMap<String, (Array, PathBuf)>, def
 }
 
 impl Bound {
+    /// Makes the tensors named in `views` Fortran-order views for `twin`, the entry's strided
+    /// twin: their bytes in Fortran order, and every tensor's element strides among the
+    /// dimensions' values (row-major for the others). [`Bound::launch`] then runs `twin`, and
+    /// [`Bound::from_fortran_views`] puts the bytes back in C order.
+    pub fn into_fortran_views(&mut self, twin: &str, sig: &Signature, views: &[String]) {
+        for p in &sig.params {
+            let AbiParam::Tensor { name, .. } = p else { continue };
+            let Some((_, a)) = self.tensors.iter_mut().find(|(n, _)| n == name) else { continue };
+            let fortran = views.contains(name);
+            let n = a.shape.len();
+            let strides: Vec<i64> = (0..n)
+                .map(|d| if fortran { a.shape[..d].iter().product::<u64>() } else { a.shape[d + 1..].iter().product::<u64>() } as i64)
+                .collect();
+            if fortran {
+                a.data = crate::npy::reorder(&a.data, &a.shape, a.dtype.bytes(), true);
+            }
+            for (d, s) in strides.iter().enumerate() {
+                self.dims.insert(phobos_sim::stride_key(name, d as i64), *s);
+            }
+        }
+        self.entry = twin.to_string();
+    }
+
+    /// The tensors of `views` after a launch of [`Bound::into_fortran_views`], back in C order.
+    pub fn from_fortran_views(outputs: &mut [(String, Array)], views: &[String]) {
+        for (_, a) in outputs.iter_mut().filter(|(n, _)| views.contains(n)) {
+            a.data = crate::npy::reorder(&a.data, &a.shape, a.dtype.bytes(), false);
+        }
+    }
+
     /// Launches `kernel` (the entry, compiled) on `device` with the bound tensors and
     /// dimensions: each buffer parameter takes the next tensor, each scalar the value of the
     /// dimension it names, as its type (`i32`, `i64`, `f32`, `f64`). Returns every tensor after

@@ -497,7 +497,7 @@ impl Gpu {
                 }
                 // An empty tensor's address may be 0 (PyTorch's); a masked read reads index 0
                 // (and drops it), so it gets an address that is memory.
-                Arg::Foreign(f) if f.is_empty() && f.ptr() != 0 => f.ptr(),
+                Arg::Foreign(f) if f.is_empty() && f.ptr() != 0 => f.address(),
                 Arg::Foreign(f) if f.is_empty() && self.scratch.get().is_some() => {
                     self.scratch.get().expect("made").device_ptr(&self.stream).0
                 }
@@ -509,7 +509,7 @@ impl Gpu {
                 }
                 Arg::Foreign(f) => {
                     self.check_foreign(f)?;
-                    f.ptr()
+                    f.address()
                 }
                 // A parameter narrower than 64 bits is read from the low bytes of its slot.
                 scalar => scalar.scalar_bits().expect("a scalar"),

@@ -123,6 +123,8 @@ pub struct ForeignBuffer {
     ptr: u64,
     len: usize,
     read_only: bool,
+    /// Bytes from `ptr` to the view's first element (what the kernel gets).
+    first: usize,
 }
 
 impl ForeignBuffer {
@@ -134,7 +136,20 @@ impl ForeignBuffer {
     /// launch has finished on its stream. A launch checks what the driver can tell (that the
     /// address is that GPU's memory, its alignment), not the length.
     pub unsafe fn new(ptr: u64, len: usize) -> ForeignBuffer {
-        ForeignBuffer { ptr, len, read_only: false }
+        ForeignBuffer { ptr, len, read_only: false, first: 0 }
+    }
+    /// The same memory, seen by a strided view whose first element lies `bytes` into it (a view
+    /// with a negative stride starts inside its memory): the kernel gets that address.
+    pub fn with_first(self, bytes: usize) -> ForeignBuffer {
+        ForeignBuffer { first: bytes, ..self }
+    }
+    /// Bytes from the memory's start to the view's first element (0 unless [`Self::with_first`]).
+    pub fn first(&self) -> usize {
+        self.first
+    }
+    /// The address of the view's first element: the kernel's parameter.
+    pub fn address(&self) -> u64 {
+        self.ptr + self.first as u64
     }
     /// The same memory, marked read-only (`__cuda_array_interface__`'s flag): a launch of a
     /// kernel that writes its parameter is refused before it runs.

@@ -136,7 +136,10 @@ impl Kernel {
         let args = params
             .iter()
             .map(|p| match p {
-                Param::Buffer { name, elem } => Ok(phobos_sim::ArgKind::Buffer { name: name.clone(), elem: prim(elem)?, dims: Vec::new() }),
+                // PTX from elsewhere: the ABI's tensors are 16-byte aligned (docs/abi.md).
+                Param::Buffer { name, elem } => {
+                    Ok(phobos_sim::ArgKind::Buffer { name: name.clone(), elem: prim(elem)?, dims: Vec::new(), align: 16 })
+                }
                 Param::Scalar { name, ty } => {
                     Ok(phobos_sim::ArgKind::Scalar { name: name.clone(), ty: prim(if ty == "index" { "i64" } else { ty })?, dim: true })
                 }

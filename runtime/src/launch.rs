@@ -94,7 +94,7 @@ impl Kernel {
             }
         }
         for (i, (kind, a)) in self.args.iter().zip(args.iter()).enumerate() {
-            let (phobos_sim::ArgKind::Buffer { name, elem, dims: names }, Some(len)) = (kind, buffer_len(a)) else { continue };
+            let (phobos_sim::ArgKind::Buffer { name, elem, dims: names, .. }, Some(len)) = (kind, buffer_len(a)) else { continue };
             if names.is_empty() {
                 continue;
             }
@@ -108,8 +108,33 @@ impl Kernel {
                     None => return Ok(()), // bound by nothing the launch passes: not checkable
                 }
             }
-            let need = values.iter().try_fold(1i64, |a, v| a.checked_mul(*v)).unwrap_or(i64::MAX);
             let have = (len / elem.bytes().max(1)) as i64;
+            // A strided twin's view: the elements its strides reach must be in the buffer.
+            let strides: Option<Vec<i64>> =
+                (0..names.len()).map(|d| dims.get(phobos_sim::stride_key(name, d as i64).as_str()).copied()).collect();
+            if let Some(strides) = strides {
+                if values.contains(&0) {
+                    continue;
+                }
+                let first = match a {
+                    Arg::Foreign(f) => (f.first() / elem.bytes().max(1)) as i128,
+                    _ => 0,
+                };
+                let reach = |keep: fn(i128) -> bool| -> i128 {
+                    values.iter().zip(&strides).map(|(n, s)| (*n as i128 - 1) * *s as i128).filter(|x| keep(*x)).sum::<i128>()
+                };
+                let (lo, hi) = (first + reach(|x| x < 0), first + reach(|x| x > 0));
+                if lo < 0 || hi >= have as i128 {
+                    let st: Vec<String> = strides.iter().map(|s| s.to_string()).collect();
+                    return Err(Error::Launch(format!(
+                        "argument {i} ({name}) of {}: the view's element strides ({}) reach elements {lo} to {hi}, but the buffer holds {have}",
+                        self.name,
+                        st.join(", ")
+                    )));
+                }
+                continue;
+            }
+            let need = values.iter().try_fold(1i64, |a, v| a.checked_mul(*v)).unwrap_or(i64::MAX);
             if have < need {
                 let shown: Vec<String> =
                     names.iter().zip(&values).map(|(n, v)| if n.parse::<i64>().is_ok() { n.clone() } else { format!("{n}={v}") }).collect();
@@ -122,6 +147,14 @@ impl Kernel {
             }
         }
         Ok(())
+    }
+
+    /// The alignment parameter `i`'s address needs (16 bytes but in a strided twin).
+    fn align(&self, i: usize) -> u32 {
+        match self.args.get(i) {
+            Some(phobos_sim::ArgKind::Buffer { align, .. }) => (*align).max(1),
+            _ => 1,
+        }
     }
 
     /// Device buffers must live on the launch's device, and none may be passed twice (the
@@ -137,11 +170,12 @@ impl Kernel {
                         self.name
                     )));
                 }
-                Arg::Foreign(f) if f.ptr() % 16 != 0 => {
+                Arg::Foreign(f) if f.address() % self.align(i) as u64 != 0 => {
                     return Err(Error::Launch(format!(
-                        "argument {i} ({name}) of {}: address {:#x} is not 16-byte aligned, as a Phobos tensor is",
+                        "argument {i} ({name}) of {}: address {:#x} is not {}-byte aligned, as a Phobos tensor is",
                         self.name,
-                        f.ptr()
+                        f.address(),
+                        self.align(i)
                     )));
                 }
                 Arg::Foreign(_) if !matches!(device, Device::Cuda(_)) => {

@@ -190,7 +190,7 @@ pub fn read_with_order(path: &std::path::Path) -> Result<(Array, bool), String> 
 
 /// The elements of `data` (of `shape`, `eb` bytes each) in the other order: C order to Fortran
 /// order when `to_fortran`, else Fortran to C.
-fn reorder(data: &[u8], shape: &[u64], eb: usize, to_fortran: bool) -> Vec<u8> {
+pub fn reorder(data: &[u8], shape: &[u64], eb: usize, to_fortran: bool) -> Vec<u8> {
     let mut out = vec![0u8; data.len()];
     let n = shape.len();
     // Fortran order's element strides: the first dimension fastest.

@@ -15,3 +15,10 @@ pub use exec::{
 };
 pub use program::{ArgKind, Kernel, Prim};
 pub use translate::{signature, translate, Signature, Unsupported};
+
+/// The name a strided twin's stride parameter binds by (`phobos.stride = "X"`,
+/// `phobos.stride_dim = 1`: `X.stride1`), among the dimensions' values: no dimension name has a
+/// dot.
+pub fn stride_key(tensor: &str, dim: i64) -> String {
+    format!("{tensor}.stride{dim}")
+}

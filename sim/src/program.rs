@@ -648,8 +648,9 @@ impl Kernel {
 /// What a kernel argument is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ArgKind {
-    /// A buffer of `elem`, named `name` (from `phobos.tensor` when present).
-    Buffer { name: String, elem: Prim, dims: Vec<String> },
+    /// A buffer of `elem`, named `name` (from `phobos.tensor` when present), whose address is a
+    /// multiple of `align` bytes (`llvm.align`, else the element's size).
+    Buffer { name: String, elem: Prim, dims: Vec<String>, align: u32 },
     /// A scalar, named `name` (from `phobos.scalar` or `phobos.dim` when present): a value the
     /// caller gives, or (`dim`) a dimension bound from the tensors' shapes.
     Scalar { name: String, ty: Prim, dim: bool },

@@ -142,3 +142,75 @@ fn contiguity_is_the_runtime_rule_for_every_array() {
     assert!(check_contiguous("a", Dtype::F64, &[4], &[16]).is_err());
     assert!(check_contiguous("a", Dtype::F64, &[4], &[8, 8]).is_err());
 }
+
+/// GPU memory that is never dereferenced: the launches refuse it (on the simulator, or by a
+/// check before any launch).
+fn fake(ptr: u64, len: usize) -> ForeignBuffer {
+    // SAFETY: never dereferenced (above).
+    unsafe { ForeignBuffer::new(ptr, len) }
+}
+
+#[test]
+fn strided_views_run_the_twin_and_are_checked_before_the_gpu() {
+    use phobos::program::view_span;
+    let c = Compiler::new().unwrap();
+    let src = "@launch(32)\nkernel k(X: tensor<f32>[M, N], Y: tensor<f32>[M, N]) {\n  Y[ctx.block.x, ctx.thread] = X[ctx.block.x, ctx.thread] * 2.0\n}\n";
+    let p = c.compile_program(src, "k.phobos", &Options::default().with_strided(true)).unwrap();
+    assert!(p.entries.iter().any(|e| e.name == "k__strided" && e.strided));
+    // The twin is no entry the dimensions pick.
+    assert_eq!(p.signature("k").unwrap().entries.len(), 1);
+    let run = |p: &phobos::Program, x: (Vec<i64>, ForeignBuffer), y: (Vec<i64>, ForeignBuffer)| {
+        let tensors = vec![
+            ("X".to_string(), Dtype::F32, vec![4u64, 8], Some(x.0), x.1),
+            ("Y".to_string(), Dtype::F32, vec![4u64, 8], Some(y.0), y.1),
+        ];
+        match p.run_foreign_views(
+            "k",
+            tensors,
+            Vec::new(),
+            &BTreeMap::new(),
+            [4, 1, 1],
+            Some(&Device::Simulator),
+            &LaunchOptions::default(),
+        ) {
+            Err(Error::Launch(m)) => m,
+            other => panic!("{other:?}"),
+        }
+    };
+    // X is the transpose of an 8x4 array (byte strides 4, 16); Y is row-major at another address.
+    let (lo, len) = view_span(&[4, 8], &[4, 16], 4);
+    assert_eq!((lo, len), (0, 128));
+    let xt = fake(0x10000, len as usize);
+    let y = fake(0x20000, 128);
+    // Every check passed: the twin is what would run, and only the device is wrong.
+    let m = run(&p, (vec![4, 16], xt), (vec![32, 4], y));
+    assert!(m.contains("(X) of k__strided: GPU memory of another library runs on a GPU only"), "{m}");
+    // A twin's tensors are aligned to their elements only.
+    let odd = fake(0x10002, len as usize);
+    let m = run(&p, (vec![4, 16], odd), (vec![32, 4], y));
+    assert!(m.contains("address 0x10002 is not 4-byte aligned"), "{m}");
+    // A negative stride: the first element lies inside the memory.
+    let (lo, len) = view_span(&[4, 8], &[-32, 4], 4);
+    assert_eq!((lo, len), (-96, 128));
+    let rev = fake(0x10000, len as usize).with_first(96);
+    let m = run(&p, (vec![-32, 4], rev), (vec![32, 4], y));
+    assert!(m.contains("runs on a GPU only"), "{m}");
+    // Memory too short for what the strides reach.
+    let short = fake(0x10000, 64);
+    let m = run(&p, (vec![4, 16], short), (vec![32, 4], y));
+    assert!(m.contains("the view's element strides (1, 4) reach elements 0 to 31, but the buffer holds 16"), "{m}");
+    // A written view with a zero stride, or sharing memory with another view.
+    let m = run(&p, (vec![4, 16], xt), (vec![0, 4], fake(0x20000, 32)));
+    assert!(m.contains("argument 'Y': the kernel writes it, but its view repeats elements (a zero stride)"), "{m}");
+    let m = run(&p, (vec![4, 16], xt), (vec![4, 16], fake(0x10000, 128)));
+    assert!(m.contains("argument 'Y': the kernel writes it, but its memory overlaps argument 'X'"), "{m}");
+    let m = run(&p, (vec![4, 18], xt), (vec![32, 4], y));
+    assert!(m.contains("byte stride 18 is not a multiple of its 4-byte elements"), "{m}");
+    // Compiled without twins: the message says how to get one.
+    let plain = c.compile_program(src, "k.phobos", &Options::default()).unwrap();
+    let m = run(&plain, (vec![4, 16], xt), (vec![32, 4], y));
+    assert!(m.contains("argument 'X' is a strided view, and k has no strided entry (a kernel that copies tiles"), "{m}");
+    // Row-major views run the entry itself.
+    let m = run(&p, (vec![32, 4], fake(0x10000, 128)), (vec![32, 4], y));
+    assert!(m.contains("(X) of k: GPU memory"), "{m}");
+}

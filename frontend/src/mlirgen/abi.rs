@@ -29,8 +29,10 @@ impl<'a> Gen<'a> {
             let elem = Scalar::parse(&p.elem.name).expect("parser checked the type");
             let mty = format!("memref<{TENSOR_EXTENT}x{}>", elem.mem());
             let dims: Vec<String> = p.dims.iter().map(|d| format!("\"{}\"", d.name())).collect();
+            // A strided view may alias a read-only one and is aligned to its elements only.
+            let promises = if self.strided { "" } else { "llvm.noalias, llvm.align = 16 : i64, " };
             args.push(format!(
-                "%arg_{}: {mty} {{llvm.noalias, llvm.align = 16 : i64, phobos.tensor = \"{}\", phobos.dims = [{}]}}",
+                "%arg_{}: {mty} {{{promises}phobos.tensor = \"{}\", phobos.dims = [{}]}}",
                 p.name.name,
                 p.name.name,
                 dims.join(", ")
@@ -60,6 +62,19 @@ impl<'a> Gen<'a> {
             }
             let div = aligned.get(&d.name).map(|a| format!(", phobos.divisibility = {a} : i64")).unwrap_or_default();
             args.push(format!("%dim_{}: i64 {{phobos.dim = \"{}\"{div}}}", d.name, d.name));
+        }
+        // In a strided twin, each tensor's element strides follow (docs/abi.md).
+        let mut strides: HashMap<String, Vec<String>> = HashMap::new();
+        let strided = self.strided;
+        for p in k.params.iter().filter(|p| strided && !p.scalar) {
+            let mut mine = Vec::new();
+            for d in 0..p.dims.len() {
+                let arg = format!("%stride_{}_{d}", p.name.name);
+                args.push(format!("{arg}: i64 {{phobos.stride = \"{}\", phobos.stride_dim = {d} : i64}}", p.name.name));
+                params.push(AbiParam::Stride { tensor: p.name.name.clone(), dim: d });
+                mine.push(self.emit(format!("arith.index_cast {arg} : i64 to index"), Ty::scalar(Scalar::I64), p.name.span).s);
+            }
+            strides.insert(p.name.name.clone(), mine);
         }
         // Step 2. Bind the dimensions (i32 values and index values) and the tensors.
         for d in &dim_order {
@@ -108,6 +123,7 @@ impl<'a> Gen<'a> {
                     elem,
                     dims,
                     names: p.dims.iter().map(|d| d.name()).collect(),
+                    strides: strides.remove(&p.name.name),
                 }),
             );
         }

@@ -37,6 +37,8 @@ pub(super) struct TensorB {
     /// Each dimension's size as an index value (SSA name or constant).
     pub(super) dims: Vec<Dim>,
     pub(super) names: Vec<String>,
+    /// In a strided entry, each dimension's element stride (index SSA); None: row-major.
+    pub(super) strides: Option<Vec<String>>,
 }
 
 /// A shared tile made by a tile copy.
@@ -89,6 +91,8 @@ pub(super) struct Gen<'a> {
     /// `@fast_math` or `--fast-math`: f32 math functions carry `afn` (`lower-fast-math`
     /// makes them the hardware's approximations).
     pub(super) fast_math: bool,
+    /// Generating a strided twin: tensors are indexed through stride parameters.
+    pub(super) strided: bool,
     /// The constant (start, stop, step) of each `for` whose bounds are constants, by the SSA
     /// name of its variable: such a variable may index a register array.
     pub(super) loop_ranges: HashMap<String, (i64, i64, i64)>,
@@ -191,6 +195,7 @@ impl<'a> Gen<'a> {
             expr_depth: 0,
             fma: true,
             fast_math: false,
+            strided: false,
             loop_ranges: HashMap::new(),
             index_exprs: HashMap::new(),
             whiles: Vec::new(),

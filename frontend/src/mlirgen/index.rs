@@ -147,8 +147,12 @@ impl<'a> Gen<'a> {
         }
     }
 
-    /// The stride of dimension `d` (index SSA), None when it is 1.
+    /// The element stride of dimension `d` (index SSA): a launch argument in a strided twin;
+    /// else row-major, None when it is 1.
     pub(super) fn stride(&mut self, t: &TensorB, d: usize, span: Span) -> Option<String> {
+        if let Some(s) = &t.strides {
+            return Some(s[d].clone());
+        }
         if d + 1 == t.dims.len() {
             return None;
         }
@@ -222,7 +226,8 @@ impl<'a> Gen<'a> {
         match self.lookup(&t.name).cloned() {
             Some(Bind::Tensor(tb)) => {
                 let lin = self.linear(&t.name, &tb, &points, Some((d, n)), span)?;
-                let stride = if d + 1 == tb.dims.len() { None } else { self.stride(&tb, d, span) };
+                // The last dimension of a row-major tensor is contiguous: vector loads.
+                let stride = if d + 1 == tb.dims.len() && tb.strides.is_none() { None } else { self.stride(&tb, d, span) };
                 self.read_run(&tb.mem, &tb.mty, tb.elem, vec![lin], 0, stride, n, span)
             }
             Some(Bind::Tile(tile)) => {

@@ -74,7 +74,7 @@ impl<'a> Gen<'a> {
             fv.s.clone()
         };
         // Elements are adjacent in memory along the last dimension; along another, one at a time.
-        let contiguous = run_dim + 1 == dims.len();
+        let contiguous = run_dim + 1 == dims.len() && tensor.as_ref().is_none_or(|tb| tb.strides.is_none());
         let per_chunk = if contiguous { (16 / mem_elem.bytes()).max(1) } else { 1 };
         let start = tensor.as_ref().map(|tb| self.linearize(tb, &indices, span));
         let stride = match &tensor {

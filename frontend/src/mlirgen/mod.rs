@@ -59,6 +59,10 @@ pub struct Options {
     pub no_fma: bool,
     /// Approximate math functions in every kernel (`--fast-math`), as `@fast_math` does for one.
     pub fast_math: bool,
+    /// Also make each entry's strided twin (`k__strided`, [`Entry::strided`]): tensors taken
+    /// with element strides as launch arguments, for views that are not row-major and
+    /// contiguous. A kernel that copies tiles or stores words has none.
+    pub strided: bool,
 }
 
 /// One parameter of an entry's ABI.
@@ -75,6 +79,9 @@ pub enum AbiParam {
         #[serde(rename = "type")]
         ty: String,
     },
+    /// In a strided entry: a 64-bit signed integer, the element stride of dimension `dim` of
+    /// tensor `tensor` (negative for a reversed view).
+    Stride { tensor: String, dim: usize },
 }
 
 /// One PTX entry: a kernel, or one specialization of an autotuned kernel.
@@ -94,6 +101,16 @@ pub struct Entry {
     pub autotune: BTreeMap<String, Vec<i64>>,
     /// Dynamic shared memory in bytes (set by the shared-memory plan; 0 until then).
     pub dynamic_shared_bytes: u64,
+    /// The strided twin of the entry named without `__strided`: its tensors may be any
+    /// strided view (the stride parameters follow the dimensions), not aligned beyond their
+    /// elements. A launch picks it only for views that are not row-major and contiguous.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub strided: bool,
+}
+
+/// The name of `entry`'s strided twin.
+pub fn strided_name(entry: &str) -> String {
+    format!("{entry}__strided")
 }
 
 /// The L1 module and the entries it defines.
@@ -432,27 +449,35 @@ fn kernel(k: &Kernel, fns: &HashMap<String, &FnDef>, src: &Source, opts: &Option
                 }
             }
         }
-        let mut g = Gen::new(src, fns, attrs.launch);
-        g.fma = !opts.no_fma;
-        g.fast_math = opts.fast_math || attrs.fast_math;
-        let (text, params) = match g.kernel_fn(k, &entry_name, &fixed, &attrs.aligned) {
+        let generate = |strided: bool, name: &str| {
+            let mut g = Gen::new(src, fns, attrs.launch);
+            g.fma = !opts.no_fma;
+            g.fast_math = opts.fast_math || attrs.fast_math;
+            g.strided = strided;
+            g.kernel_fn(k, name, &fixed, &attrs.aligned)
+        };
+        let (text, params) = match generate(false, &entry_name) {
             Ok(x) => x,
             Err(_) if is_generic => continue,
             Err(e) => return Err(e),
         };
-        out.push((
-            text,
-            Entry {
-                name: entry_name,
-                kernel: k.name.name.clone(),
-                params,
-                block: [attrs.launch as u32, 1, 1],
-                fixed,
-                aligned: attrs.aligned.clone(),
-                autotune: autotuned.clone(),
-                dynamic_shared_bytes: 0,
-            },
-        ));
+        let entry = Entry {
+            name: entry_name.clone(),
+            kernel: k.name.name.clone(),
+            params,
+            block: [attrs.launch as u32, 1, 1],
+            fixed: fixed.clone(),
+            aligned: attrs.aligned.clone(),
+            autotune: autotuned.clone(),
+            dynamic_shared_bytes: 0,
+            strided: false,
+        };
+        // The twin, where the kernel compiles with strides (no tile copy, no word store).
+        let twin = opts.strided.then(|| generate(true, &strided_name(&entry_name)).ok()).flatten();
+        out.push((text, entry.clone()));
+        if let Some((text, params)) = twin {
+            out.push((text, Entry { name: strided_name(&entry_name), params, strided: true, ..entry }));
+        }
     }
     Ok(out)
 }

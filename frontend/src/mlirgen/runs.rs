@@ -189,6 +189,10 @@ impl<'a> Gen<'a> {
         if elem != Scalar::I8 {
             return Err(Diag::error(args[0].span, "store_word writes i8 runs"));
         }
+        if let Some(Bind::Tensor(TensorB { strides: Some(_), .. })) = self.lookup(&t.name) {
+            // Four adjacent bytes: a strided twin has none to promise.
+            return Err(Diag::error(args[0].span, "store_word writes four adjacent bytes; a strided view has none"));
+        }
         at(self, first + 3)?; // the last byte's bounds check
         let v = self.expr(&args[2])?;
         let v = self

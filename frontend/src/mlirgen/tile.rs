@@ -9,6 +9,10 @@ impl<'a> Gen<'a> {
         let Some(Bind::Tensor(tb)) = self.lookup(&t.name).cloned() else {
             return Err(Diag::error(t.span, format!("'{}' is not a tensor; a tile copies from a tensor", t.name)));
         };
+        if tb.strides.is_some() {
+            // `tile.copy` reads row-major tensors: a kernel with one has no strided twin.
+            return Err(Diag::error(span, format!("a tile copy reads '{}' row-major; a strided view has no tile copy", t.name)));
+        }
         if idx.len() != tb.dims.len() {
             return Err(Diag::error(
                 span,

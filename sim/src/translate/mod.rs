@@ -137,15 +137,20 @@ pub fn signature<'a>(module: Op<'a>, name: &str) -> R<Signature> {
                 .and_then(|a| a.array())
                 .map(|v| v.into_iter().filter_map(|x| x.str()).collect())
                 .unwrap_or_default();
-            args.push(ArgKind::Buffer { name: named("phobos.tensor").unwrap_or_else(|| format!("arg{i}")), elem, dims });
+            let align = dict.and_then(|d| d.dict_get("llvm.align")).and_then(|a| a.int()).map_or(elem.bytes() as u32, |a| a as u32);
+            args.push(ArgKind::Buffer { name: named("phobos.tensor").unwrap_or_else(|| format!("arg{i}")), elem, dims, align });
         } else {
             let (p, _) =
                 prim_of(ty).ok_or_else(|| Unsupported { message: format!("argument {i} has type {ty}"), loc: func.loc().src() })?;
             // `phobos.scalar` names a value the caller gives (`eps: f32`); anything else is a
             // dimension, bound from the tensors' shapes or `-D`.
-            let (name, dim) = match named("phobos.scalar") {
-                Some(n) => (n, false),
-                None => (named("phobos.dim").unwrap_or_else(|| format!("arg{i}")), true),
+            // A strided twin's `phobos.stride` is bound from its tensor's view, as a dimension is.
+            let stride = named("phobos.stride")
+                .map(|t| crate::stride_key(&t, dict.and_then(|d| d.dict_get("phobos.stride_dim")).and_then(|a| a.int()).unwrap_or(0)));
+            let (name, dim) = match (named("phobos.scalar"), stride) {
+                (Some(n), _) => (n, false),
+                (None, Some(key)) => (key, true),
+                (None, None) => (named("phobos.dim").unwrap_or_else(|| format!("arg{i}")), true),
             };
             args.push(ArgKind::Scalar { name, ty: p, dim });
         }
