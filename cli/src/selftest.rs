@@ -34,6 +34,9 @@ pub(crate) struct Case {
     pub(crate) bytes: usize,
     /// Floating-point operations (a matmul's 2 M N K; 0 for a memory-bound kernel).
     pub(crate) flops: usize,
+    /// Tensors passed as Fortran-order views, through the kernel's strided twin (as `phobos
+    /// run` passes Fortran-order `.npy` files; on a GPU, strides as launch arguments).
+    pub(crate) fortran: &'static [&'static str],
 }
 
 /// A deterministic generator (xorshift64*), for test data and the fuzzing harness.
@@ -97,6 +100,7 @@ fn matvec(name: &'static str, file: &'static str, source: &'static str, n: usize
         tolerance,
         bytes: (n * k + k + n) * 4,
         flops: 2 * n * k,
+        fortran: &[],
     }
 }
 
@@ -123,6 +127,7 @@ fn i8_matvec(n: usize, k: usize, seed: u64) -> Case {
         tolerance: vec![0.0; n],
         bytes: n * k + k + n * 4,
         flops: 2 * n * k,
+        fortran: &[],
     }
 }
 
@@ -159,6 +164,7 @@ fn small_cases() -> Vec<Case> {
             tolerance: vec![0.0],
             bytes: 129 * 4,
             flops: 0,
+            fortran: &[],
         },
         Case {
             name: "butterfly",
@@ -172,9 +178,11 @@ fn small_cases() -> Vec<Case> {
             reference: sums,
             bytes: 2 * t * 4,
             flops: 0,
+            fortran: &[],
         },
         tutorials::vector_add(5000),
         tutorials::softmax(37, 1000),
+        Case { name: "softmax_strided", fortran: &["X", "Y"], ..tutorials::softmax(37, 1000) },
         tutorials::layer_norm(9, 1025),
         tutorials::gelu(5000),
         tutorials::matmul(97, 131, 67),
@@ -230,7 +238,8 @@ pub(crate) fn load<'s>(
     c: &Case,
     chip: &str,
 ) -> Result<(phobos_compiler::session::OwnedModule<'s>, phobos_runtime::bind::Signature), String> {
-    front_door::load_text(session, c.file, c.source, c.kernel, chip, &Default::default()).map(|l| (l.module, l.sig)).map_err(describe)
+    let opts = phobos_frontend::Options { strided: !c.fortran.is_empty(), ..Default::default() };
+    front_door::load_text(session, c.file, c.source, c.kernel, chip, &opts).map(|l| (l.module, l.sig)).map_err(describe)
 }
 
 /// Runs a case on `device` (timing `reps` launches after `warmup` on a GPU with
@@ -247,7 +256,9 @@ pub(crate) fn run(
         Some((warmup, reps)) => LaunchOptions::default().with_timing(warmup, reps),
         None => LaunchOptions::default(),
     };
-    let r = front_door::execute(session, module, sig, &c.arrays, &BTreeMap::new(), c.grid, device, chip, &opts, &[]).map_err(describe)?;
+    let fortran: Vec<String> = c.fortran.iter().map(|s| s.to_string()).collect();
+    let r =
+        front_door::execute(session, module, sig, &c.arrays, &BTreeMap::new(), c.grid, device, chip, &opts, &fortran).map_err(describe)?;
     let times = if timing.is_some() { r.report.kernel_ms } else { vec![r.report.ms as f32] };
     Ok((r.outputs, times))
 }

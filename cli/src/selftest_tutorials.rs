@@ -27,6 +27,7 @@ pub(super) fn vector_add(n: usize) -> Case {
         tolerance: vec![0.0; n],
         bytes: 3 * n * 4,
         flops: 0,
+        fortran: &[],
     }
 }
 
@@ -55,6 +56,7 @@ pub(super) fn softmax(rows: usize, cols: usize) -> Case {
         tolerance,
         bytes: 2 * rows * cols * 4,
         flops: 0,
+        fortran: &[],
     }
 }
 
@@ -91,6 +93,7 @@ pub(super) fn layer_norm(rows: usize, cols: usize) -> Case {
         tolerance,
         bytes: (2 * rows * cols + 2 * cols + 2 * rows) * 4,
         flops: 0,
+        fortran: &[],
     }
 }
 
@@ -113,6 +116,7 @@ pub(super) fn gelu(n: usize) -> Case {
         tolerance,
         bytes: 2 * n * 4,
         flops: 0,
+        fortran: &[],
     }
 }
 
@@ -146,5 +150,6 @@ pub(super) fn matmul(m: usize, n: usize, k: usize) -> Case {
         reference,
         bytes: (m * k + k * n + m * n) * 4,
         flops: 2 * m * n * k,
+        fortran: &[],
     }
 }
