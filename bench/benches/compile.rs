@@ -1,8 +1,8 @@
 //! Compile latency of `lanes_matvec` to PTX, whole processes on one machine in one run:
 //! Phobos cold (`--no-cache`: a real compile) next to Triton's cold compile in a fresh process
 //! with a fresh cache (`../shared/anchors/triton_compile.py --once`), alternating, pair by pair;
-//! Phobos's kernel-cache hit, labelled as such; and Phobos's warm compile in process (the
-//! library API, repeated).
+//! Phobos's kernel-cache hit, labelled as such; Phobos's warm compile in process (the library
+//! API, repeated); and `phobos.compile` in Python, cold and served by the cache.
 //!
 //!   cargo bench -p phobos-bench --bench compile [-- --runs N]
 
@@ -81,9 +81,33 @@ fn main() {
         "time_passes_process_wall_ms": (wall_ms * 1e3).round() / 1e3,
         "time_passes_before_main_cpu_ms": before_main_ms,
     });
+    if let Some((cold_ms, hit_ms)) = python_compiles(&src, runs) {
+        report["python_compile_cold_ms"] = summary(&cold_ms);
+        report["python_compile_cache_hit_ms"] = summary(&hit_ms);
+    }
     if !tri.is_empty() {
         report["triton_cold_process_s"] = summary(&tri);
         report["ratio_triton_over_phobos_by_pair"] = summary(&ratios);
     }
     println!("{report}");
+}
+
+/// `phobos.compile` of `src` in new Python processes (the package built by
+/// `scripts/test-python.sh`, when it is there), timed inside each: with an empty cache, then
+/// served by the disk cache. Milliseconds.
+fn python_compiles(src: &std::path::Path, runs: usize) -> Option<(Vec<f64>, Vec<f64>)> {
+    let python = root().join("target/py-venv/bin/python");
+    if !python.exists() {
+        return None;
+    }
+    let script = "import sys, time, phobos\nt = time.perf_counter()\nphobos.compile(sys.argv[1])\nprint((time.perf_counter() - t) * 1e3)";
+    let (mut cold, mut hit) = (Vec::new(), Vec::new());
+    for i in 0..runs {
+        let cache = std::env::temp_dir().join(format!("phobos-bench-py-cache-{}-{i}", std::process::id()));
+        let once = || run(Command::new(&python).arg("-c").arg(script).arg(src).env("PHOBOS_CACHE_DIR", &cache)).trim().parse::<f64>().ok();
+        cold.push(once()?);
+        hit.push(once()?);
+        let _ = std::fs::remove_dir_all(&cache);
+    }
+    Some((cold, hit))
 }

@@ -75,6 +75,11 @@ impl Cache {
     /// The entry under `key`; a miss when there is none, or it is not a regular file of at most
     /// [`MAX_ENTRY_BYTES`], or it does not parse.
     pub fn get(&self, key: &str) -> Option<Entry> {
+        serde_json::from_slice(&self.get_bytes(key)?).ok()
+    }
+
+    /// The bytes stored under `key` (any serialized value); None as [`Cache::get`] misses.
+    pub fn get_bytes(&self, key: &str) -> Option<Vec<u8>> {
         use std::io::Read;
         use std::os::unix::fs::OpenOptionsExt;
         let path = self.path(key);
@@ -87,15 +92,22 @@ impl Cache {
         if !f.metadata().is_ok_and(|m| regular(&m)) {
             return None;
         }
-        let mut text = Vec::new();
-        f.take(MAX_ENTRY_BYTES + 1).read_to_end(&mut text).ok()?;
-        serde_json::from_slice(&text).ok()
+        let mut bytes = Vec::new();
+        f.take(MAX_ENTRY_BYTES + 1).read_to_end(&mut bytes).ok()?;
+        Some(bytes)
     }
     /// Stores `entry`; a cache that cannot be written is skipped (with a log line).
     pub fn put(&self, key: &str, entry: &Entry) {
+        self.put_bytes(key, &serde_json::to_vec(entry).expect("entries serialize"));
+    }
+    /// Stores `bytes` under `key` (larger than [`MAX_ENTRY_BYTES`]: not stored, as it would
+    /// never be read).
+    pub fn put_bytes(&self, key: &str, bytes: &[u8]) {
+        if bytes.len() as u64 > MAX_ENTRY_BYTES {
+            return;
+        }
         let tmp = self.dir.join(format!("{key}.{}.tmp", std::process::id()));
-        let r =
-            std::fs::write(&tmp, serde_json::to_vec(entry).expect("entries serialize")).and_then(|_| std::fs::rename(&tmp, self.path(key)));
+        let r = std::fs::write(&tmp, bytes).and_then(|_| std::fs::rename(&tmp, self.path(key)));
         if let Err(e) = r {
             tracing::warn!("kernel cache {}: {e}", self.dir.display());
             let _ = std::fs::remove_file(&tmp);

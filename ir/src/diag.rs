@@ -10,7 +10,7 @@ use crate::{Loc, Op, SrcLoc};
 use std::sync::{Arc, Mutex};
 
 /// How serious a diagnostic is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub enum Severity {
     Error,
@@ -31,7 +31,7 @@ impl Severity {
 }
 
 /// One diagnostic, with the notes attached to it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct Diagnostic {
     pub severity: Severity,

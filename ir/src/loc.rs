@@ -4,7 +4,7 @@ use crate::*;
 use mlir_sys::*;
 
 /// A source position: file, line and column (1-based).
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct SrcLoc {
     pub file: String,

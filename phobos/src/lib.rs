@@ -26,6 +26,7 @@
 pub mod build;
 pub mod embed;
 pub mod program;
+mod program_cache;
 /// Scalar parameters' values (`eps: f32`) from literals.
 pub use phobos_runtime::scalar;
 mod stages;

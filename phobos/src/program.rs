@@ -53,12 +53,7 @@ impl Compiler {
         let (kernels, lowered) = self.compile(&module, opts, Some((filename, source)), true)?;
         let diagnostics = self.session.diags.take();
         let mut ir = crate::stages::staged_of(lowered, true);
-        ir.ptx = kernels.iter().fold(Vec::new(), |mut v: Vec<(String, String)>, k| {
-            if !v.iter().any(|(m, _)| *m == k.gpu_module) {
-                v.push((k.gpu_module.clone(), k.ptx.clone()));
-            }
-            v
-        });
+        ir.ptx = crate::program_cache::ptx_of(&kernels);
         let mut names: Vec<&str> = Vec::new();
         for e in &entries {
             if !names.contains(&e.kernel.as_str()) {

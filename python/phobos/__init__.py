@@ -270,6 +270,8 @@ class Module:
         self.kernels: List[str] = program.kernels()
         self.manifest: Dict[str, Any] = json.loads(program.manifest())
         self.diagnostics: List[str] = program.diagnostics()
+        # Served by the disk kernel cache (PHOBOS_CACHE_DIR): compiled by an earlier process.
+        self.from_cache: bool = program.from_cache()
 
     @property
     def ptx(self) -> str:

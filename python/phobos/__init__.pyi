@@ -71,6 +71,7 @@ class Module:
     kernels: List[str]
     manifest: Dict[str, Any]
     diagnostics: List[str]
+    from_cache: bool
     @property
     def ptx(self) -> str: ...
     def ir(self, stage: str) -> str: ...

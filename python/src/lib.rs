@@ -72,6 +72,8 @@ struct Program {
     /// What compiled it, for the strided twins compiled when a strided GPU view first comes.
     source: (String, String, phobos::Options),
     strided: std::sync::OnceLock<phobos::Program>,
+    /// The program compiled again for its IR, when `inner` came from the disk cache.
+    full: std::sync::OnceLock<phobos::Program>,
 }
 
 /// Compiles `source` (named `filename` in diagnostics) for `chip`.
@@ -97,11 +99,15 @@ fn compile(
         .with_exchange(exchange)
         .with_lineinfo(lineinfo);
     opts.defines = defines;
-    let inner = py.detach(|| {
-        let compiler = phobos::Compiler::new()?;
-        compiler.compile_program(&source, &filename, &opts)
-    });
-    Ok(Program { inner: inner.map_err(raise)?, chip, source: (source, filename, opts), strided: std::sync::OnceLock::new() })
+    // The disk cache serves a compile made before: no MLIR context, the IR compiled when asked.
+    let inner = py.detach(|| phobos::Program::compile_cached(&source, &filename, &opts));
+    Ok(Program {
+        inner: inner.map_err(raise)?,
+        chip,
+        source: (source, filename, opts),
+        strided: std::sync::OnceLock::new(),
+        full: std::sync::OnceLock::new(),
+    })
 }
 
 #[pymethods]
@@ -156,18 +162,24 @@ impl Program {
     }
 
     /// The module's text at a stage (`l1`, `simt`, `llvm`; `ptx` is `ptx()`), or None.
-    fn stage(&self, name: &str) -> Option<String> {
-        self.inner.ir.stages.iter().find(|(s, _)| s.name() == name).map(|(_, t)| t.clone())
+    fn stage(&self, py: Python<'_>, name: &str) -> PyResult<Option<String>> {
+        Ok(self.ir(py)?.stages.iter().find(|(s, _)| s.name() == name).map(|(_, t)| t.clone()))
     }
 
     /// The stages reached, in order.
-    fn stages(&self) -> Vec<String> {
-        self.inner.ir.stages.iter().map(|(s, _)| s.name().to_string()).collect()
+    fn stages(&self, py: Python<'_>) -> PyResult<Vec<String>> {
+        Ok(self.ir(py)?.stages.iter().map(|(s, _)| s.name().to_string()).collect())
     }
 
     /// The IR after every pass: `(pass, stage, text)` in run order.
-    fn passes(&self) -> Vec<(String, String, String)> {
-        self.inner.ir.passes.iter().map(|p| (p.pass.clone(), p.stage.name().to_string(), p.ir.clone())).collect()
+    fn passes(&self, py: Python<'_>) -> PyResult<Vec<(String, String, String)>> {
+        Ok(self.ir(py)?.passes.iter().map(|p| (p.pass.clone(), p.stage.name().to_string(), p.ir.clone())).collect())
+    }
+
+    /// Whether the disk kernel cache served the compile (the IR is then compiled when asked).
+    #[pyo3(name = "from_cache")]
+    fn served_from_cache(&self) -> bool {
+        self.inner.served_from_cache()
     }
 
     /// The compile's warnings and remarks, rendered.
@@ -279,6 +291,19 @@ impl Program {
 }
 
 impl Program {
+    /// Every stage's IR: the program's own, or (served from the cache) compiled again, once.
+    fn ir(&self, py: Python<'_>) -> PyResult<&phobos::Staged> {
+        if !self.inner.served_from_cache() {
+            return Ok(&self.inner.ir);
+        }
+        if let Some(p) = self.full.get() {
+            return Ok(&p.ir);
+        }
+        let (source, filename, opts) = &self.source;
+        let compiled = py.detach(|| phobos::Compiler::new()?.compile_program(source, filename, opts)).map_err(raise)?;
+        Ok(&self.full.get_or_init(|| compiled).ir)
+    }
+
     /// The program compiled again with strided twins (once; later calls reuse it).
     fn strided_program(&self, py: Python<'_>) -> PyResult<&phobos::Program> {
         if let Some(p) = self.strided.get() {

@@ -28,7 +28,7 @@ pub struct SimBounds {
 }
 
 /// What a kernel takes, and what its compiled entries fix.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Signature {
     /// The kernel's name.
     pub kernel: String,

@@ -5,7 +5,7 @@
 use crate::{error::Diagnostics, launch::LoadedCache, Error};
 
 /// A kernel parameter, in launch order.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub enum Param {
     /// A global-memory buffer of elements of `elem` (`f32`, `i32`, ...).
@@ -34,7 +34,9 @@ impl Param {
     }
 }
 
-/// A compiled kernel, independent of the compiler that made it.
+/// A compiled kernel, independent of the compiler that made it. It serializes whole (the PTX
+/// and the simulator's program): a program cache stores it.
+#[derive(serde::Serialize, serde::Deserialize)]
 pub struct Kernel {
     /// The entry's name (the `gpu.func`'s symbol).
     pub name: String,
@@ -57,6 +59,8 @@ pub struct Kernel {
     /// The simulator's program, or why the simulator cannot run the kernel: a GPU compile does
     /// not depend on the simulator; a launch there reports it (located).
     pub(crate) sim: Result<phobos_sim::Kernel, phobos_sim::Unsupported>,
+    /// Modules loaded on GPUs: per process, never stored.
+    #[serde(skip)]
     pub(crate) loaded: LoadedCache,
 }
 

@@ -9,7 +9,7 @@ use phobos_ir::SrcLoc;
 
 /// Scalar element types as the simulator stores them: every element is a u64 of raw bits
 /// (integers zero-extended to 64 bits, floats as their IEEE bits).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Prim {
     I1,
     I8,
@@ -62,14 +62,14 @@ impl Prim {
 }
 
 /// A register slot: `len` elements per lane starting at `off` (in u64 words, times 32 lanes).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Slot {
     pub off: u32,
     pub len: u32,
 }
 
 /// Where a memref points.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum MemSrc {
     /// Kernel argument `i` (a global buffer).
     Arg(usize),
@@ -83,7 +83,7 @@ pub enum MemSrc {
 }
 
 /// A memref value: its memory, element type and static row-major strides (in elements).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct MemRef {
     pub src: MemSrc,
     pub elem: Prim,
@@ -92,7 +92,7 @@ pub struct MemRef {
     pub name: String,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum BinOp {
     Add,
     Sub,
@@ -124,7 +124,7 @@ pub enum BinOp {
     FMinNum,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum UnOp {
     FNeg,
     CtPop,
@@ -136,7 +136,7 @@ pub enum UnOp {
 /// The functions of MLIR's `math` dialect the simulator runs: `math.exp` is `Exp`, and so on
 /// (`math.powf` is `Pow`). Each is computed in f64 and rounded once to the type
 /// (`exec::math`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum MathFn {
     Exp,
     Exp2,
@@ -227,7 +227,7 @@ impl MathFn {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum CastOp {
     ExtS,
     ExtU,
@@ -243,7 +243,7 @@ pub enum CastOp {
 }
 
 /// Comparison predicates (arith.cmpi and arith.cmpf numbering is folded into these).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Pred {
     Eq,
     Ne,
@@ -267,7 +267,7 @@ pub enum Pred {
     FUno,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum FRel {
     Eq,
     Ne,
@@ -277,7 +277,7 @@ pub enum FRel {
     Ge,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum ShflKind {
     Up,
     Down,
@@ -285,7 +285,7 @@ pub enum ShflKind {
     Idx,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Id {
     ThreadId(u8),
     BlockId(u8),
@@ -294,7 +294,7 @@ pub enum Id {
     LaneId,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum AtomicKind {
     AddI,
     AddF,
@@ -310,7 +310,7 @@ pub enum AtomicKind {
     Exchange,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum RedKind {
     Add,
     Mul,
@@ -322,7 +322,7 @@ pub enum RedKind {
 }
 
 /// One instruction. `loc` indexes [`Kernel::locs`] for fault messages.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub enum Inst {
     Const {
         dst: Slot,
@@ -600,7 +600,7 @@ pub enum Inst {
 }
 
 /// A translated kernel.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Kernel {
     pub name: String,
     pub insts: Vec<Inst>,
@@ -646,7 +646,7 @@ impl Kernel {
 }
 
 /// What a kernel argument is.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum ArgKind {
     /// A buffer of `elem`, named `name` (from `phobos.tensor` when present), whose address is a
     /// multiple of `align` bytes (`llvm.align`, else the element's size).

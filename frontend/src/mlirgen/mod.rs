@@ -66,7 +66,7 @@ pub struct Options {
 }
 
 /// One parameter of an entry's ABI.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum AbiParam {
     /// A 64-bit pointer to a row-major, contiguous, 16-byte-aligned tensor.
@@ -85,7 +85,7 @@ pub enum AbiParam {
 }
 
 /// One PTX entry: a kernel, or one specialization of an autotuned kernel.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Entry {
     /// The PTX entry name: the kernel's, or `kernel__K256` for a specialization.
     pub name: String,
@@ -104,7 +104,7 @@ pub struct Entry {
     /// The strided twin of the entry named without `__strided`: its tensors may be any
     /// strided view (the stride parameters follow the dimensions), not aligned beyond their
     /// elements. A launch picks it only for views that are not row-major and contiguous.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub strided: bool,
 }
 

@@ -16,7 +16,7 @@ use phobos_ir::{Attr, Blk, Op, SrcLoc, Ty, Val};
 use std::collections::HashMap;
 
 /// Why a kernel cannot be simulated.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Unsupported {
     pub message: String,
     pub loc: Option<SrcLoc>,
