@@ -19,7 +19,8 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
 fn main() {
     let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets it")).join("..");
     let mut files = Vec::new();
-    for d in ["ir", "source", "dialects", "passes", "frontend", "compiler", "layout", "sim"] {
+    // runtime and phobos: the program cache stores their kernels and programs as they serialize.
+    for d in ["ir", "source", "dialects", "passes", "frontend", "compiler", "layout", "sim", "runtime", "phobos"] {
         for sub in ["src", "irdl"] {
             let dir = root.join(d).join(sub);
             if dir.exists() {
