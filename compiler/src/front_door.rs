@@ -205,9 +205,18 @@ pub fn signature(entries: &[phobos_frontend::Entry], kernel: &str) -> Signature 
     Signature {
         kernel: kernel.to_string(),
         params: mine.first().map(|e| e.params.clone()).unwrap_or_default(),
-        entries: mine.iter().map(|e| (e.name.clone(), e.fixed.clone())).collect(),
+        // An entry's meta-parameters join what it fixes: no bound value names them, so every
+        // candidate matches the dimensions, and the first is the default.
+        entries: mine.iter().map(|e| (e.name.clone(), e.fixed.clone().into_iter().chain(e.meta.clone()).collect())).collect(),
         aligned: mine.first().map(|e| e.aligned.clone()).unwrap_or_default(),
-        autotune: mine.first().map(|e| e.autotune.clone()).unwrap_or_default(),
+        autotune: mine
+            .first()
+            .map(|e| e.autotune.iter().filter(|(n, _)| !e.meta.contains_key(*n)).map(|(n, v)| (n.clone(), v.clone())).collect())
+            .unwrap_or_default(),
+        meta: mine
+            .first()
+            .map(|e| e.autotune.iter().filter(|(n, _)| e.meta.contains_key(*n)).map(|(n, v)| (n.clone(), v.clone())).collect())
+            .unwrap_or_default(),
     }
 }
 
@@ -252,6 +261,7 @@ fn mlir_signature(module: &OwnedModule, kernel: Option<&str>) -> Result<Signatur
         entries: vec![(kernel, BTreeMap::new())],
         aligned: BTreeMap::new(),
         autotune: BTreeMap::new(),
+        meta: BTreeMap::new(),
     })
 }
 

@@ -23,10 +23,12 @@
 
 #![warn(missing_docs)]
 
+mod autotune;
 pub mod build;
 pub mod embed;
 pub mod program;
 mod program_cache;
+pub use autotune::GridFn;
 /// Scalar parameters' values (`eps: f32`) from literals.
 pub use phobos_runtime::scalar;
 mod stages;

@@ -24,6 +24,8 @@ pub struct Program {
     pub ir: Staged,
     /// The compile's warnings and remarks (the shared-memory plan, barriers elided, ...).
     pub diagnostics: Vec<Diagnostic>,
+    /// The autotuner's choices so far ([`Program::run_tuned`]).
+    pub(crate) tuned: crate::autotune::Tuned,
 }
 
 /// What [`Program::run`] launched, and what came back.
@@ -38,6 +40,9 @@ pub struct Ran {
     pub dims: BTreeMap<String, i64>,
     /// The launch's time and counts.
     pub report: LaunchReport,
+    /// The values of the `@autotune` meta-parameters of the entry that ran (the autotuner's
+    /// choice; empty for a kernel without them).
+    pub meta: BTreeMap<String, i64>,
 }
 
 impl Compiler {
@@ -68,7 +73,7 @@ impl Compiler {
                 ..e.clone()
             })
             .collect();
-        Ok(Program { kernels, signatures, entries, ir, diagnostics })
+        Ok(Program { kernels, signatures, entries, ir, diagnostics, tuned: Default::default() })
     }
 }
 
@@ -89,7 +94,7 @@ impl Program {
     }
 
     /// The signature of `kernel`, when it has one and `grid` is a grid CUDA launches.
-    fn launchable(&self, kernel: &str, grid: [u32; 3]) -> Result<&Signature, Error> {
+    pub(crate) fn launchable(&self, kernel: &str, grid: [u32; 3]) -> Result<&Signature, Error> {
         let sig = self
             .signature(kernel)
             .ok_or_else(|| Error::Launch(format!("no kernel named '{kernel}' (the program has: {})", self.kernel_names().join(", "))))?;
@@ -111,21 +116,8 @@ impl Program {
         device: &super::Device,
         opts: &LaunchOptions,
     ) -> Result<Ran, Error> {
-        let sig = self.launchable(kernel, grid)?;
-        let mut named = BTreeMap::new();
-        for (name, a) in arrays {
-            // The name stands where `phobos run` names the .npy file.
-            let label = PathBuf::from(format!("argument '{name}'"));
-            if named.insert(name.clone(), (a, label)).is_some() {
-                return Err(Error::Launch(format!("argument '{name}' is given twice")));
-            }
-        }
-        let bound = phobos_runtime::bind::prepare(sig, &named, dims).map_err(Error::Launch)?;
-        let entry = bound.entry.clone();
-        let dims = bound.dims.clone();
-        let compiled = self.entry(&entry).ok_or_else(|| Error::Launch(format!("entry {entry} was not compiled")))?;
-        let (outputs, report) = bound.launch(compiled, device, grid, opts)?;
-        Ok(Ran { entry, outputs, dims, report })
+        self.launchable(kernel, grid)?;
+        self.run_tuned(kernel, arrays, dims, &|_| Ok(grid), device, opts)
     }
 
     /// [`Program::run`] on another library's GPU memory (PyTorch or CuPy tensors), with no
@@ -267,7 +259,7 @@ impl Program {
             }
         };
         let report = compiled.launch_with(device, grid, &mut args, opts)?;
-        Ok(Ran { entry, outputs: Vec::new(), dims, report })
+        Ok(Ran { entry, outputs: Vec::new(), dims, report, meta: BTreeMap::new() })
     }
 }
 

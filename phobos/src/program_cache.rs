@@ -47,7 +47,14 @@ impl Program {
         if let (Some(c), Some(k)) = (&cache, &key) {
             if let Some(p) = c.get_bytes(k).and_then(|b| serde_json::from_slice::<Stored>(&b).ok()) {
                 let ir = Staged { ptx: ptx_of(&p.kernels), ..Default::default() };
-                return Ok(Program { kernels: p.kernels, signatures: p.signatures, entries: p.entries, ir, diagnostics: p.diagnostics });
+                return Ok(Program {
+                    kernels: p.kernels,
+                    signatures: p.signatures,
+                    entries: p.entries,
+                    ir,
+                    diagnostics: p.diagnostics,
+                    tuned: Default::default(),
+                });
             }
         }
         let program = Compiler::new()?.compile_program(source, filename, opts)?;

@@ -15,6 +15,7 @@ without a copy. Dimensions bind from the arrays' shapes as ``phobos run`` binds 
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import os
 from dataclasses import dataclass, field
@@ -272,6 +273,8 @@ class Module:
         self.diagnostics: List[str] = program.diagnostics()
         # Served by the disk kernel cache (PHOBOS_CACHE_DIR): compiled by an earlier process.
         self.from_cache: bool = program.from_cache()
+        # The autotuner's choice at each kernel's last launch (Kernel.best_config).
+        self._best: Dict[str, Dict[str, int]] = {}
 
     @property
     def ptx(self) -> str:
@@ -419,8 +422,17 @@ class Kernel:
         missing = [n for k, n, _, _ in self.params if k != "dim" and n not in given]
         if missing:
             raise MissingArgument(f"{self.name}: missing argument {missing[0]}", "missing argument")
+        grids: List[Tuple[Dict[str, int], Tuple[int, int, int]]] = []
         if callable(grid):
-            grid = grid(self._meta(tensors, given, dims))
+            base = self._meta(tensors, given, dims)
+            # With @autotune meta-parameters, a grid for each combination: the autotuner's
+            # candidates (those -D fixed excepted).
+            metas = self.module._program.meta(self.name)
+            for values in itertools.product(*metas.values()):
+                combo = dict(zip(metas, values))
+                if all(dims.get(k, v) == v for k, v in combo.items()):
+                    grids.append((combo, _dims3(grid({**base, **combo}), "grid")))
+            grid = grids[0][1] if grids else grid(base)
         g = _dims3(grid, "grid")
         cuda = [n for n, v in tensors.items() if _is_cuda(v)]
         if cuda and len(cuda) != len(tensors):
@@ -433,7 +445,14 @@ class Kernel:
             if device not in (None, "cuda"):
                 raise LaunchError(f"{self.name}: GPU arrays cannot run on device '{device}'", "device")
             return self._run_cuda(tensors, scalars, dims, g)
-        return self._run_host(tensors, scalars, dims, g, device or "sim", sim)
+        return self._run_host(tensors, scalars, dims, g, device or "sim", sim, grids)
+
+    @property
+    def best_config(self) -> Optional[Dict[str, int]]:
+        """The ``@autotune`` meta-parameter values the autotuner chose at the last launch (on
+        the simulator by its cost model, the warp instructions issued; on a GPU by time); None
+        before a launch, and ``{}`` for a kernel without meta-parameters."""
+        return self.module._best.get(self.name)
 
     def _meta(self, tensors: Dict[str, Any], given: Dict[str, Any], dims: Dict[str, int]) -> Dict[str, Any]:
         """What a grid function gets: every dimension (from the arrays' shapes, keywords and
@@ -453,7 +472,14 @@ class Kernel:
         return meta
 
     def _run_host(
-        self, tensors: Dict[str, Any], scalars: List[Tuple[str, str]], dims: Dict[str, int], grid: Tuple[int, int, int], device: str, sim: Dict[str, Any]
+        self,
+        tensors: Dict[str, Any],
+        scalars: List[Tuple[str, str]],
+        dims: Dict[str, int],
+        grid: Tuple[int, int, int],
+        device: str,
+        sim: Dict[str, Any],
+        grids: List[Tuple[Dict[str, int], Tuple[int, int, int]]],
     ) -> Launched:
         arrays, targets = [], {}
         for name, value in tensors.items():
@@ -461,7 +487,8 @@ class Kernel:
             arrays.append(native)
             targets[name] = (array, native[3])
         _check_views(self, {n: t[0] for n, t in targets.items()})
-        entry, outputs, report = _native(self.module._program.run, self.name, arrays, scalars, dims, grid, device, sim)
+        entry, outputs, report, meta = _native(self.module._program.run, self.name, arrays, scalars, dims, grid, device, sim, grids)
+        self.module._best[self.name] = dict(meta)
         _write_back(targets, outputs)
         stats = {k: int(v) for k, v in report.items() if k != "ms"}
         return Launched(entry, "sim" if stats else "cuda", report.get("ms", 0.0), stats)

@@ -93,6 +93,8 @@ class Kernel:
     def __call__(
         self, *args: Any, grid: Union[Extents, Callable[[Dict[str, Any]], Extents]], device: Optional[str] = None, **kwargs: Any
     ) -> Launched: ...
+    @property
+    def best_config(self) -> Optional[Dict[str, int]]: ...
 
 class Layout:
     expr: str

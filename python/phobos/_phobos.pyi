@@ -30,7 +30,9 @@ class Program:
         grid: Tuple[int, int, int],
         device: str,
         sim: Dict[str, int],
-    ) -> Tuple[str, List[Tuple[str, bytes]], Dict[str, float]]: ...
+        grids: List[Tuple[Dict[str, int], Tuple[int, int, int]]] = ...,
+    ) -> Tuple[str, List[Tuple[str, bytes]], Dict[str, float], Dict[str, int]]: ...
+    def meta(self, kernel: str) -> Dict[str, List[int]]: ...
     def run_cuda(
         self,
         kernel: str,

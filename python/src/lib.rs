@@ -195,8 +195,12 @@ impl Program {
 
     /// Launches `kernel` on `device` (`sim`, `cuda` or `auto`) with host arrays given as
     /// `(name, dtype descr, shape, bytes)` and dimensions by name; returns the entry that ran,
-    /// every tensor after the launch as `(name, bytes)`, and the launch's counts.
-    #[pyo3(signature = (kernel, arrays, scalars, dims, grid, device, sim))]
+    /// every tensor after the launch as `(name, bytes)`, the launch's counts, and the
+    /// meta-parameters of the entry that ran. `grids`: the grid for each combination of the
+    /// kernel's meta-parameters (a grid function's values), for the autotuner's search; `grid`
+    /// otherwise.
+    #[pyo3(signature = (kernel, arrays, scalars, dims, grid, device, sim, grids=Vec::new()))]
+    #[allow(clippy::too_many_arguments, clippy::type_complexity)]
     fn run<'py>(
         &self,
         py: Python<'py>,
@@ -207,7 +211,8 @@ impl Program {
         grid: (u32, u32, u32),
         device: &str,
         sim: BTreeMap<String, u64>,
-    ) -> PyResult<(String, Vec<(String, Bound<'py, PyBytes>)>, BTreeMap<String, f64>)> {
+        grids: Vec<(BTreeMap<String, i64>, (u32, u32, u32))>,
+    ) -> PyResult<(String, Vec<(String, Bound<'py, PyBytes>)>, BTreeMap<String, f64>, BTreeMap<String, i64>)> {
         let mut named = self.scalars(&kernel, scalars)?;
         for (name, descr, shape, data) in arrays {
             let dtype = dtype_of(&name, &descr)?;
@@ -224,7 +229,18 @@ impl Program {
         sim_options.cancel = Some(cancel.clone());
         let opts = LaunchOptions::default().with_sim(sim_options);
         let grid = [grid.0, grid.1, grid.2];
-        let ran = interruptible(py, &cancel, || self.inner.run(&kernel, named, &dims, grid, &device, &opts))?.map_err(raise)?;
+        // A candidate's grid: the one given for its meta-parameters' values.
+        let grid_of = |values: &BTreeMap<String, i64>| -> Result<[u32; 3], Error> {
+            if grids.is_empty() {
+                return Ok(grid);
+            }
+            grids
+                .iter()
+                .find(|(meta, _)| meta.iter().all(|(k, v)| values.get(k) == Some(v)))
+                .map(|(_, g)| [g.0, g.1, g.2])
+                .ok_or_else(|| Error::Launch(format!("the grid function gave no grid for {values:?}")))
+        };
+        let ran = interruptible(py, &cancel, || self.inner.run_tuned(&kernel, named, &dims, &grid_of, &device, &opts))?.map_err(raise)?;
         let outputs = ran.outputs.iter().map(|(n, a)| (n.clone(), PyBytes::new(py, &a.data))).collect();
         let mut report = BTreeMap::new();
         report.insert("ms".to_string(), ran.report.ms);
@@ -234,7 +250,14 @@ impl Program {
             report.insert("thread_instructions".into(), s.thread_insts as f64);
             report.insert("bank_conflicts".into(), s.bank_conflicts as f64);
         }
-        Ok((ran.entry, outputs, report))
+        Ok((ran.entry, outputs, report, ran.meta))
+    }
+
+    /// The `@autotune` meta-parameters of `kernel` and their values (names that are no
+    /// dimension), for the grid function of each candidate.
+    fn meta(&self, kernel: &str) -> PyResult<BTreeMap<String, Vec<i64>>> {
+        let sig = self.inner.signature(kernel).ok_or_else(|| launch_error(format!("no kernel named '{kernel}'")))?;
+        Ok(sig.meta.clone())
     }
 
     /// Launches `kernel` on the GPU with arrays of its memory given as `(name, dtype descr,

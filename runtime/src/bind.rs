@@ -40,6 +40,10 @@ pub struct Signature {
     pub aligned: BTreeMap<String, i64>,
     /// `@autotune` lists: a dimension and the values an entry is compiled for.
     pub autotune: BTreeMap<String, Vec<i64>>,
+    /// `@autotune` lists of meta-parameters (names that are no dimension): a launch searches
+    /// the entries that differ in them ([`candidates`]).
+    #[serde(default)]
+    pub meta: BTreeMap<String, Vec<i64>>,
 }
 
 /// Parses `X[,Y[,Z]]` (an extent of 0: a grid that launches nothing).
@@ -231,6 +235,23 @@ pub fn select_entry(sig: &Signature, values: &BTreeMap<String, i64>) -> Result<S
     Err(format!("no compiled entry of {} matches the bound dimensions", sig.kernel))
 }
 
+/// The entries a launch with the bound `values` chooses among, each with its meta-parameters:
+/// the entry [`select_entry`] picks, and those compiled for the same dimensions with other
+/// meta-parameter values (the candidates of a search), in the order listed.
+pub fn candidates(sig: &Signature, values: &BTreeMap<String, i64>) -> Vec<(String, BTreeMap<String, i64>)> {
+    let matches = |fixed: &BTreeMap<String, i64>| fixed.iter().all(|(k, v)| values.get(k).is_none_or(|b| b == v));
+    let dims_of = |fixed: &BTreeMap<String, i64>| -> BTreeMap<String, i64> {
+        fixed.iter().filter(|(k, _)| !sig.meta.contains_key(*k)).map(|(k, v)| (k.clone(), *v)).collect()
+    };
+    let Some((_, first)) = sig.entries.iter().find(|(_, f)| matches(f)) else { return Vec::new() };
+    let dims = dims_of(first);
+    sig.entries
+        .iter()
+        .filter(|(_, f)| matches(f) && dims_of(f) == dims)
+        .map(|(n, f)| (n.clone(), f.iter().filter(|(k, _)| sig.meta.contains_key(*k)).map(|(k, v)| (k.clone(), *v)).collect()))
+        .collect()
+}
+
 /// The simulator's options for `chip` (its shared-memory limit) and the bounds the command line
 /// gave.
 pub fn sim_options(chip: &str, b: &SimBounds) -> Result<phobos_sim::Options, String> {
@@ -285,7 +306,7 @@ pub fn read_arrays(kernel: &str, params: &[AbiParam], args: &[(String, PathBuf)]
 
 /// Named arrays bound to a kernel's signature: the entry to run, the tensors in parameter order
 /// and the dimensions' values.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Bound {
     /// The entry the bound values pick (an `@autotune` specialization, or the kernel).
     pub entry: String,

@@ -214,3 +214,30 @@ fn strided_views_run_the_twin_and_are_checked_before_the_gpu() {
     let m = run(&p, (vec![32, 4], fake(0x10000, 128)), (vec![32, 4], y));
     assert!(m.contains("(X) of k: GPU memory"), "{m}");
 }
+
+#[test]
+fn the_autotuner_searches_meta_parameters_with_a_grid_per_candidate() {
+    let c = Compiler::new().unwrap();
+    let src = "@autotune(BLOCK in [32, 64], VEC in [1, 2])\n@launch(BLOCK)\nkernel scale(X: tensor<f32>[N], Y: tensor<f32>[N]) {\n  let base = (ctx.block.x * BLOCK + ctx.thread) * VEC\n  for k in range(0, VEC) {\n    if base + k < N { Y[base + k] = X[base + k] * 2.0 }\n  }\n}\n";
+    let p = c.compile_program(src, "scale.phobos", &Options::default()).unwrap();
+    assert_eq!(p.signature("scale").unwrap().meta.get("BLOCK"), Some(&vec![32, 64]));
+    let x: Vec<f32> = (0..300).map(|i| i as f32).collect();
+    let arrays = || vec![("X".to_string(), f32_array(&[300], &x)), ("Y".to_string(), f32_array(&[300], &[0.0; 300]))];
+    let seen = std::cell::RefCell::new(Vec::new());
+    let grid = |m: &BTreeMap<String, i64>| {
+        seen.borrow_mut().push((m["BLOCK"], m["VEC"], m["N"]));
+        let per = (m["BLOCK"] * m["VEC"]) as u32;
+        Ok([300u32.div_ceil(per), 1, 1])
+    };
+    let ran = p.run_tuned("scale", arrays(), &BTreeMap::new(), &grid, &Device::Simulator, &LaunchOptions::default()).unwrap();
+    assert_eq!(floats(&ran.outputs[1].1.data), x.iter().map(|v| v * 2.0).collect::<Vec<_>>());
+    // Every candidate got its own grid, then the chosen one ran.
+    let mut candidates: Vec<_> = seen.borrow()[..4].to_vec();
+    candidates.sort();
+    assert_eq!(candidates, vec![(32, 1, 300), (32, 2, 300), (64, 1, 300), (64, 2, 300)]);
+    assert_eq!(ran.entry, format!("scale__BLOCK{}_VEC{}", ran.meta["BLOCK"], ran.meta["VEC"]));
+    // The choice is kept for these dimensions: no second search.
+    seen.borrow_mut().clear();
+    let again = p.run_tuned("scale", arrays(), &BTreeMap::new(), &grid, &Device::Simulator, &LaunchOptions::default()).unwrap();
+    assert_eq!((again.entry, seen.borrow().len()), (ran.entry, 1));
+}

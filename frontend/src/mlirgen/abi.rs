@@ -12,6 +12,7 @@ impl<'a> Gen<'a> {
         k: &Kernel,
         entry: &str,
         fixed: &BTreeMap<String, i64>,
+        meta: &BTreeMap<String, i64>,
         aligned: &BTreeMap<String, i64>,
     ) -> Result<(String, Vec<AbiParam>)> {
         // Step 1. The signature: tensors and scalars in source order, then the dimensions bound
@@ -75,6 +76,10 @@ impl<'a> Gen<'a> {
                 mine.push(self.emit(format!("arith.index_cast {arg} : i64 to index"), Ty::scalar(Scalar::I64), p.name.span).s);
             }
             strides.insert(p.name.name.clone(), mine);
+        }
+        // The meta-parameters: constants, as a fixed dimension is.
+        for (name, v) in meta {
+            self.bind(name, Bind::Dim(Dim::Const(*v)));
         }
         // Step 2. Bind the dimensions (i32 values and index values) and the tensors.
         for d in &dim_order {

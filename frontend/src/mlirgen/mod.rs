@@ -106,6 +106,11 @@ pub struct Entry {
     /// elements. A launch picks it only for views that are not row-major and contiguous.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub strided: bool,
+    /// The values of the `@autotune` meta-parameters (names that are no dimension: constants of
+    /// the kernel) this entry is compiled for. Entries differing only here are the candidates a
+    /// launch searches.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub meta: BTreeMap<String, i64>,
 }
 
 /// The name of `entry`'s strided twin.
@@ -161,9 +166,13 @@ pub fn generate(file: &File, src: &Source, opts: &Options) -> std::result::Resul
         });
         errors.push(Diag::error(at.unwrap_or_default(), "the file defines no kernel"));
     }
-    // -D names a dimension of a kernel being compiled, with a value a launch could give it.
+    // -D names a dimension (or an @autotune meta-parameter) of a kernel being compiled, with a
+    // value a launch could give it.
     for (name, v) in &opts.defines {
-        let has = |k: &&Kernel| k.params.iter().any(|p| p.dims.iter().any(|d| matches!(d, DimSpec::Name(i) if &i.name == name)));
+        let autotuned =
+            |k: &&Kernel| k.attrs.iter().any(|a| matches!(a, Attr::Autotune { dims, .. } if dims.iter().any(|(d, _)| &d.name == name)));
+        let has =
+            |k: &&Kernel| k.params.iter().any(|p| p.dims.iter().any(|d| matches!(d, DimSpec::Name(i) if &i.name == name))) || autotuned(k);
         if !kernels.is_empty() && !kernels.iter().any(has) {
             let which =
                 if kernels.len() == 1 { format!("kernel '{}' has", kernels[0].name.name) } else { "no kernel of the file has".into() };
@@ -272,39 +281,49 @@ fn unusable_entry_name(name: &str) -> Option<String> {
 
 /// Attribute values of one kernel.
 struct KernelAttrs {
-    launch: i64,
+    /// The thread count, an expression of constants and meta-parameters (one value per entry).
+    launch: Expr,
     fast_math: bool,
     aligned: BTreeMap<String, i64>,
-    autotune: Vec<(String, Vec<i64>, Span)>,
+    /// Each list: its name, values, span, and whether it is a meta-parameter (a name that is no
+    /// dimension: a constant of the kernel, searched at launch) rather than a dimension.
+    autotune: Vec<(String, Vec<i64>, Span, bool)>,
 }
 
 fn const_of(e: &Expr, what: &str) -> Result<i64> {
-    fn go(e: &Expr) -> Option<i64> {
-        match &e.kind {
-            ExprKind::Int(v) => Some(*v),
-            ExprKind::Unary(UnOp::Neg, x) => go(x).map(|v| -v),
-            ExprKind::Binary(op, a, b) => {
-                let (a, b) = (go(a)?, go(b)?);
-                match op {
-                    BinOp::Add => a.checked_add(b),
-                    BinOp::Sub => a.checked_sub(b),
-                    BinOp::Mul => a.checked_mul(b),
-                    BinOp::Div if b != 0 => Some(a / b),
-                    BinOp::Shl if (0..63).contains(&b) => Some(a << b),
-                    _ => None,
-                }
+    const_in(e, what, &BTreeMap::new())
+}
+
+/// [`const_of`], with the names in `env` (meta-parameters) as their values.
+fn const_in(e: &Expr, what: &str, env: &BTreeMap<String, i64>) -> Result<i64> {
+    const_go(e, env).ok_or_else(|| Diag::error(e.span, format!("{what} must be an integer constant")))
+}
+
+fn const_go(e: &Expr, env: &BTreeMap<String, i64>) -> Option<i64> {
+    match &e.kind {
+        ExprKind::Int(v) => Some(*v),
+        ExprKind::Name(n) => env.get(n).copied(),
+        ExprKind::Unary(UnOp::Neg, x) => const_go(x, env).map(|v| -v),
+        ExprKind::Binary(op, a, b) => {
+            let (a, b) = (const_go(a, env)?, const_go(b, env)?);
+            match op {
+                BinOp::Add => a.checked_add(b),
+                BinOp::Sub => a.checked_sub(b),
+                BinOp::Mul => a.checked_mul(b),
+                BinOp::Div if b != 0 => Some(a / b),
+                BinOp::Shl if (0..63).contains(&b) => Some(a << b),
+                _ => None,
             }
-            _ => None,
         }
+        _ => None,
     }
-    go(e).ok_or_else(|| Diag::error(e.span, format!("{what} must be an integer constant")))
 }
 
 fn kernel_attrs(k: &Kernel) -> Result<KernelAttrs> {
     let mut launch = None;
     let mut fast_math = false;
     let mut aligned = BTreeMap::new();
-    let mut autotune = Vec::new();
+    let mut autotune: Vec<(String, Vec<i64>, Span, bool)> = Vec::new();
     let dims: HashSet<String> = k
         .params
         .iter()
@@ -316,14 +335,8 @@ fn kernel_attrs(k: &Kernel) -> Result<KernelAttrs> {
                 if launch.is_some() {
                     return Err(Diag::error(*span, "@launch is given twice"));
                 }
-                let t = const_of(threads, "the @launch thread count")?;
-                if !(32..=1024).contains(&t) || t % 32 != 0 {
-                    return Err(Diag::error(
-                        threads.span,
-                        format!("@launch needs a whole number of warps: a multiple of 32 from 32 to 1024, got {t}"),
-                    ));
-                }
-                launch = Some(t);
+                // Checked per entry (it may name meta-parameters): `launch_threads`.
+                launch = Some(threads.clone());
             }
             Attr::FastMath { span } => {
                 if fast_math {
@@ -345,8 +358,17 @@ fn kernel_attrs(k: &Kernel) -> Result<KernelAttrs> {
             }
             Attr::Autotune { dims: list, .. } => {
                 for (d, vals) in list {
-                    if !dims.contains(&d.name) {
-                        return Err(Diag::error(d.span, format!("@autotune names '{}', which is not a dimension of this kernel", d.name)));
+                    // A name that is no dimension is a meta-parameter: a constant of the kernel.
+                    let meta = !dims.contains(&d.name);
+                    if let Some(p) = k.params.iter().find(|p| meta && p.name.name == d.name) {
+                        let what = if p.scalar { "a scalar" } else { "a tensor" };
+                        return Err(Diag::error(
+                            d.span,
+                            format!("@autotune names '{}', which is {what} parameter, not a dimension or a meta-parameter", d.name),
+                        ));
+                    }
+                    if autotune.iter().any(|(n, ..)| *n == d.name) {
+                        return Err(Diag::error(d.span, format!("@autotune lists '{}' twice", d.name)));
                     }
                     let mut vs = Vec::new();
                     for e in vals {
@@ -359,7 +381,7 @@ fn kernel_attrs(k: &Kernel) -> Result<KernelAttrs> {
                         }
                         vs.push(v);
                     }
-                    autotune.push((d.name.clone(), vs, d.span));
+                    autotune.push((d.name.clone(), vs, d.span, meta));
                 }
             }
         }
@@ -368,17 +390,78 @@ fn kernel_attrs(k: &Kernel) -> Result<KernelAttrs> {
     Ok(KernelAttrs { launch, fast_math, aligned, autotune })
 }
 
+/// The thread count of the entry whose meta-parameters have the values in `meta`.
+fn launch_threads(e: &Expr, meta: &BTreeMap<String, i64>) -> Result<i64> {
+    let what =
+        if meta.is_empty() { "the @launch thread count" } else { "the @launch thread count (of integers and @autotune meta-parameters)" };
+    let t = const_in(e, what, meta)?;
+    if !(32..=1024).contains(&t) || t % 32 != 0 {
+        let of = if meta.is_empty() { String::new() } else { format!(" (with {})", spec_text(meta)) };
+        return Err(Diag::error(e.span, format!("@launch needs a whole number of warps: a multiple of 32 from 32 to 1024, got {t}{of}")));
+    }
+    Ok(t)
+}
+
+/// Whether the constant expression `e` names `name`.
+fn mentions(e: &Expr, name: &str) -> bool {
+    match &e.kind {
+        ExprKind::Name(n) => n == name,
+        ExprKind::Unary(_, x) => mentions(x, name),
+        ExprKind::Binary(_, a, b) => mentions(a, name) || mentions(b, name),
+        _ => false,
+    }
+}
+
+/// `A=1, B=2`.
+fn spec_text(spec: &BTreeMap<String, i64>) -> String {
+    spec.iter().map(|(n, v)| format!("{n}={v}")).collect::<Vec<_>>().join(", ")
+}
+
+/// Every combination of one value from each list.
+fn product<'a>(lists: impl Iterator<Item = (&'a String, Vec<i64>)>) -> Vec<BTreeMap<String, i64>> {
+    let mut specs: Vec<BTreeMap<String, i64>> = vec![BTreeMap::new()];
+    for (name, vals) in lists {
+        specs = specs
+            .into_iter()
+            .flat_map(|s| {
+                vals.iter().map(move |v| {
+                    let mut s = s.clone();
+                    s.insert(name.clone(), *v);
+                    s
+                })
+            })
+            .collect();
+    }
+    specs
+}
+
 /// Generates every specialization of one kernel.
 fn kernel(k: &Kernel, fns: &HashMap<String, &FnDef>, src: &Source, opts: &Options) -> Result<Vec<(String, Entry)>> {
     let attrs = kernel_attrs(k)?;
+    // A meta-parameter is used (in the body or @launch): a name used nowhere is a typo of a
+    // dimension's, more likely than a search over nothing.
+    let body = src.text.get(k.body.span.start as usize..k.body.span.end as usize).unwrap_or("");
+    let words: HashSet<String> = crate::lexer::lex(body)
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|t| if let crate::lexer::Tok::Ident(n) = t.tok { Some(n) } else { None })
+        .collect();
+    for (name, _, span, meta) in &attrs.autotune {
+        if *meta && !words.contains(name) && !mentions(&attrs.launch, name) {
+            return Err(Diag::error(
+                *span,
+                format!("@autotune names '{name}', which is neither a dimension of this kernel nor used in it"),
+            ));
+        }
+    }
     // Step 1. The specializations: the product of the @autotune lists, narrowed by -D.
     let count = attrs
         .autotune
         .iter()
-        .map(|(name, vals, _)| if opts.defines.contains_key(name) { 1 } else { vals.len() })
+        .map(|(name, vals, ..)| if opts.defines.contains_key(name) { 1 } else { vals.len() })
         .fold(1usize, |a, n| a.saturating_mul(n));
     if count > MAX_SPECIALIZATIONS {
-        let lists: Vec<String> = attrs.autotune.iter().map(|(n, v, _)| format!("{n}: {}", v.len())).collect();
+        let lists: Vec<String> = attrs.autotune.iter().map(|(n, v, ..)| format!("{n}: {}", v.len())).collect();
         return Err(Diag::error(
             attrs.autotune[0].2,
             format!(
@@ -387,8 +470,9 @@ fn kernel(k: &Kernel, fns: &HashMap<String, &FnDef>, src: &Source, opts: &Option
             ),
         ));
     }
-    let mut specs: Vec<BTreeMap<String, i64>> = vec![BTreeMap::new()];
-    for (name, vals, span) in &attrs.autotune {
+    // Each list narrowed by -D.
+    let mut lists = Vec::new();
+    for (name, vals, span, meta) in &attrs.autotune {
         let vals: Vec<i64> = match opts.defines.get(name) {
             Some(v) if vals.contains(v) => vec![*v],
             Some(v) => {
@@ -402,17 +486,9 @@ fn kernel(k: &Kernel, fns: &HashMap<String, &FnDef>, src: &Source, opts: &Option
             }
             None => vals.clone(),
         };
-        specs = specs
-            .into_iter()
-            .flat_map(|s| {
-                vals.iter().map(move |v| {
-                    let mut s = s.clone();
-                    s.insert(name.clone(), *v);
-                    s
-                })
-            })
-            .collect();
+        lists.push((name, vals, *meta));
     }
+    let specs = product(lists.iter().map(|(n, v, _)| (*n, v.clone())));
     for (name, a) in &attrs.aligned {
         if let Some(v) = opts.defines.get(name) {
             if v % a != 0 {
@@ -423,23 +499,25 @@ fn kernel(k: &Kernel, fns: &HashMap<String, &FnDef>, src: &Source, opts: &Option
             }
         }
     }
-    let autotuned: BTreeMap<String, Vec<i64>> = attrs.autotune.iter().map(|(n, v, _)| (n.clone(), v.clone())).collect();
+    let autotuned: BTreeMap<String, Vec<i64>> = attrs.autotune.iter().map(|(n, v, ..)| (n.clone(), v.clone())).collect();
+    let metas: HashSet<&String> = attrs.autotune.iter().filter(|a| a.3).map(|a| &a.0).collect();
     let mut out = Vec::new();
-    // After the specializations, the generic entry (the bare kernel name) for sizes no list has,
-    // when the kernel compiles without fixing its autotuned dimensions (a tile extent or a
-    // run's length needs one fixed: then there is none, and such a size is a launch error).
-    let generic = attrs.autotune.iter().any(|(n, _, _)| !opts.defines.contains_key(n));
-    let specs = specs.into_iter().map(Some).chain(generic.then_some(None));
-    for spec in specs {
-        let is_generic = spec.is_none();
-        let spec = spec.unwrap_or_default();
+    // After the specializations, the generic entries (the bare kernel name, or one per value of
+    // the meta-parameters) for sizes no list has, when the kernel compiles without fixing its
+    // autotuned dimensions (a tile extent or a run's length needs one fixed: then there is
+    // none, and such a size is a launch error).
+    let generic = attrs.autotune.iter().any(|(n, _, _, meta)| !meta && !opts.defines.contains_key(n));
+    let generics = if generic { product(lists.iter().filter(|l| l.2).map(|(n, v, _)| (*n, v.clone()))) } else { Vec::new() };
+    let specs = specs.into_iter().map(|s| (s, false)).chain(generics.into_iter().map(|s| (s, true)));
+    for (spec, is_generic) in specs {
         let entry_name = if spec.is_empty() {
             k.name.name.clone()
         } else {
             let suffix: Vec<String> = spec.iter().map(|(n, v)| format!("{n}{v}")).collect();
             format!("{}__{}", k.name.name, suffix.join("_"))
         };
-        let mut fixed = spec.clone();
+        let (meta, mut fixed): (BTreeMap<String, i64>, BTreeMap<String, i64>) =
+            spec.clone().into_iter().partition(|(n, _)| metas.contains(n));
         for p in &k.params {
             for d in &p.dims {
                 if let DimSpec::Name(d) = d {
@@ -449,12 +527,13 @@ fn kernel(k: &Kernel, fns: &HashMap<String, &FnDef>, src: &Source, opts: &Option
                 }
             }
         }
+        let threads = launch_threads(&attrs.launch, &meta)?;
         let generate = |strided: bool, name: &str| {
-            let mut g = Gen::new(src, fns, attrs.launch);
+            let mut g = Gen::new(src, fns, threads);
             g.fma = !opts.no_fma;
             g.fast_math = opts.fast_math || attrs.fast_math;
             g.strided = strided;
-            g.kernel_fn(k, name, &fixed, &attrs.aligned)
+            g.kernel_fn(k, name, &fixed, &meta, &attrs.aligned)
         };
         let (text, params) = match generate(false, &entry_name) {
             Ok(x) => x,
@@ -465,8 +544,9 @@ fn kernel(k: &Kernel, fns: &HashMap<String, &FnDef>, src: &Source, opts: &Option
             name: entry_name.clone(),
             kernel: k.name.name.clone(),
             params,
-            block: [attrs.launch as u32, 1, 1],
+            block: [threads as u32, 1, 1],
             fixed: fixed.clone(),
+            meta: meta.clone(),
             aligned: attrs.aligned.clone(),
             autotune: autotuned.clone(),
             dynamic_shared_bytes: 0,
