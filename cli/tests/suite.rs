@@ -48,6 +48,10 @@ mod workspace;
 #[path = "suite/patterns.rs"]
 mod patterns;
 
+// The op enums against the IRDL files.
+#[path = "suite/vocabulary.rs"]
+mod vocabulary;
+
 #[path = "suite/embedder.rs"]
 mod embedder;
 

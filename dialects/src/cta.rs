@@ -1,6 +1,7 @@
 //! The `cta` dialect: the Rust half of its verification.
 
 use crate::lane;
+use crate::ops::{CtaOp, PhobosOp};
 use phobos_ir::{diag::Diagnostic, Op};
 use phobos_layout::{exchange, expr, Map};
 
@@ -8,15 +9,16 @@ pub fn verify(op: Op) -> Result<(), Diagnostic> {
     if op.attr("width").is_some() {
         return Err(Diagnostic::op_error(op, "a CTA collective takes no width"));
     }
-    match op.name().as_str() {
-        "cta.reduce" => {
+    let Some(PhobosOp::Cta(which)) = PhobosOp::of(op) else { return Ok(()) };
+    match which {
+        CtaOp::Reduce => {
             let kind = op.str_attr("kind").unwrap_or_default();
             lane::verify_kind_type(op, &kind, op.operand(0).ty())
         }
-        "cta.reduce_with" => lane::verify_combine(op),
-        "cta.exchange" | "cta.gather" => verify_source_layout(op, &verify_redistribution(op)?),
-        "cta.scatter" => verify_redistribution(op).map(|_| ()),
-        _ => Ok(()),
+        CtaOp::Argmax => Ok(()),
+        CtaOp::ReduceWith => lane::verify_combine(op),
+        CtaOp::Exchange | CtaOp::Gather => verify_source_layout(op, &verify_redistribution(op)?),
+        CtaOp::Scatter => verify_redistribution(op).map(|_| ()),
     }
 }
 

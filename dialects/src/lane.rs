@@ -1,5 +1,6 @@
 //! The `lane` dialect: accessors and the Rust verifiers for what its IRDL cannot say.
 
+use crate::ops::{LaneOp, PhobosOp};
 use phobos_ir::{diag::Diagnostic, Op, Ty};
 
 /// Lanes in a warp on every NVIDIA GPU Phobos targets.
@@ -167,19 +168,20 @@ pub fn verify_combine(op: Op) -> Result<(), Diagnostic> {
 
 /// The Rust half of the `lane` ops' verification (IRDL did the rest at parse time).
 pub fn verify(op: Op) -> Result<(), Diagnostic> {
-    match op.name().as_str() {
-        "lane.reduce" => {
+    let Some(PhobosOp::Lane(which)) = PhobosOp::of(op) else { return Ok(()) };
+    match which {
+        LaneOp::Reduce => {
             verify_width(op)?;
             let kind = op.str_attr("kind").unwrap_or_default();
             verify_kind_type(op, &kind, op.operand(0).ty())
         }
-        "lane.argmax" | "lane.argmin" => verify_width(op),
-        "lane.reduce_with" | "lane.scan_with" => {
+        LaneOp::Argmax | LaneOp::Argmin => verify_width(op),
+        LaneOp::ReduceWith | LaneOp::ScanWith => {
             verify_width(op)?;
             verify_combine(op)
         }
-        "lane.scan" => verify_width(op),
-        "lane.shuffle" => {
+        LaneOp::Scan => verify_width(op),
+        LaneOp::Shuffle => {
             verify_width(op)?;
             let w = width(op);
             let m = op.str_attr("mode").unwrap_or_default();
@@ -192,7 +194,6 @@ pub fn verify(op: Op) -> Result<(), Diagnostic> {
             }
             Ok(())
         }
-        _ => Ok(()),
     }
 }
 

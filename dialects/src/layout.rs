@@ -2,6 +2,7 @@
 //! seed 001 (a composition needs the first map's range to be exactly the second's coordinate
 //! set; nothing maps out of physical space; a restriction is not composable).
 
+use crate::ops::{LayoutOp, PhobosOp};
 use phobos_ir::{diag::Diagnostic, Op};
 use phobos_layout::{check_space, expr, Layout, Map, Space};
 
@@ -92,12 +93,15 @@ fn verify_place(op: Op) -> Result<(), Diagnostic> {
 }
 
 pub fn verify(op: Op) -> Result<(), Diagnostic> {
-    if op.is("layout.place") {
-        return verify_place(op);
+    match PhobosOp::of(op) {
+        Some(PhobosOp::Layout(LayoutOp::Place)) => verify_place(op),
+        Some(PhobosOp::Layout(LayoutOp::Apply | LayoutOp::Restrict)) => verify_mapping(op),
+        _ => Ok(()),
     }
-    if !op.is("layout.apply") && !op.is("layout.restrict") {
-        return Ok(());
-    }
+}
+
+/// `layout.apply` and `layout.restrict`.
+fn verify_mapping(op: Op) -> Result<(), Diagnostic> {
     let t = typed(op)?;
     let n = op.num_operands();
     if op.is("layout.restrict") {

@@ -9,6 +9,7 @@ pub mod cta;
 pub mod kernel;
 pub mod lane;
 pub mod layout;
+pub mod ops;
 pub mod tile;
 
 use melior::{dialect::DialectRegistry, ir::Module, Context};
@@ -182,14 +183,13 @@ pub fn is_phobos_op(op: Op) -> bool {
 pub fn verify(root: Op, diags: &Diagnostics) -> bool {
     let mut ok = true;
     for op in root.walk() {
-        let name = op.name();
-        let r = match name.split_once('.') {
-            Some(("lane", _)) => lane::verify(op),
-            Some(("cta", _)) => cta::verify(op),
-            Some(("tile", _)) => tile::verify(op),
-            Some(("layout", _)) => layout::verify(op),
-            Some(("gpu", "func")) => kernel::verify(op),
-            _ => Ok(()),
+        let r = match ops::PhobosOp::of(op) {
+            Some(ops::PhobosOp::Lane(_)) => lane::verify(op),
+            Some(ops::PhobosOp::Cta(_)) => cta::verify(op),
+            Some(ops::PhobosOp::Tile(_)) => tile::verify(op),
+            Some(ops::PhobosOp::Layout(_)) => layout::verify(op),
+            None if op.is("gpu.func") => kernel::verify(op),
+            None => Ok(()),
         };
         if let Err(d) = r {
             diags.emit(d);

@@ -1,5 +1,6 @@
 //! The `tile` dialect: the Rust half of its verification.
 
+use crate::ops::{PhobosOp, TileOp};
 use phobos_ir::{diag::Diagnostic, Op};
 
 /// The name a tile or shared buffer goes by (in the shared-memory plan, the lowered view's
@@ -21,12 +22,14 @@ pub fn fill<'a>(op: Op<'a>) -> Option<phobos_ir::Val<'a>> {
 }
 
 pub fn verify(op: Op) -> Result<(), Diagnostic> {
-    if op.is("tile.alloc") {
-        return verify_alloc(op);
+    match PhobosOp::of(op) {
+        Some(PhobosOp::Tile(TileOp::Alloc)) => verify_alloc(op),
+        Some(PhobosOp::Tile(TileOp::Copy)) => verify_copy(op),
+        _ => Ok(()),
     }
-    if !op.is("tile.copy") {
-        return Ok(());
-    }
+}
+
+fn verify_copy(op: Op) -> Result<(), Diagnostic> {
     let Some(shape) = op.attr("shape").and_then(|a| a.dense_ints()) else {
         return Err(Diagnostic::op_error(op, "shape must be an array<i64: ...>"));
     };

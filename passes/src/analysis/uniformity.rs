@@ -6,8 +6,11 @@
 //! loads of global memory the kernel also writes (another thread or CTA may change it between
 //! two threads' loads) and loads from private memory vary per lane;
 //! `gpu.subgroup_id` is warp-uniform; a full-warp lane fold's result is warp-uniform (uniform if
-//! its operand was); a CTA fold's result is uniform. Other ops take the join of their operands
-//! (loads included: the same address gives the same value). Structured control flow joins the
+//! its operand was); a CTA fold's result is uniform; a scan's and a redistribution's
+//! (`cta.exchange`, `scatter`, `gather`) vary. Every Phobos op has its arm (the vocabulary is
+//! closed: a new op does not compile without one). Other ops of the dialects Phobos knows take
+//! the join of their operands (loads included: the same address gives the same value); an op
+//! of another dialect, or inline assembly, varies. Structured control flow joins the
 //! values that reach a region's results with what steers it: an `scf.if` result with its
 //! condition, an `scf.for` result with its bounds and step (a loop that runs a different number
 //! of times per lane ends with different values), an `scf.while` result with its condition.
@@ -17,7 +20,14 @@
 //! Each non-uniform fact remembers where its non-uniformity came from, so a rejection can say
 //! "depends on the lane id".
 
+use phobos_dialects::lane;
+use phobos_dialects::ops::{CtaOp, LaneOp, LayoutOp, PhobosOp, TileOp};
 use phobos_ir::{Op, Val};
+
+/// Dialects whose ops compute in each thread from their operands alone (memory and control
+/// flow have their own arms): any other dialect's result is varying for the analysis.
+const PURE_DIALECTS: &[&str] =
+    &["arith", "math", "index", "vector", "memref", "scf", "cf", "func", "ub", "affine", "complex", "gpu", "llvm", "nvvm", "builtin"];
 use std::collections::HashMap;
 
 /// How far a value is the same across threads.
@@ -51,6 +61,9 @@ pub enum Reason {
     WarpFold,
     SegmentedFold,
     Scan,
+    /// A redistribution between threads (`cta.exchange`, `scatter`, `gather`): each thread
+    /// gets other items.
+    Exchange,
     Atomic,
     Private,
     /// A load of global memory the kernel writes.
@@ -96,6 +109,7 @@ impl<'a> Fact<'a> {
             Reason::WarpFold => format!("a full-warp fold ({}), the same within a warp only", op.name()),
             Reason::SegmentedFold => format!("a fold over pieces narrower than the warp ({})", op.name()),
             Reason::Scan => format!("a prefix scan: each lane gets its own prefix ({})", op.name()),
+            Reason::Exchange => format!("a redistribution between threads ({}): each gets its own items", op.name()),
             Reason::Atomic if op.attr("phobos.ordering").is_some() => {
                 "an acquire load (memory other threads write: each thread may see another value)".to_string()
             }
@@ -168,6 +182,11 @@ impl<'a> Uniformity<'a> {
                 changed |= u.raise(r, f);
             }
         };
+        if let Some(p) = PhobosOp::of(op) {
+            let f = self.phobos_fact(op, p);
+            set_all(self, f);
+            return changed;
+        }
         match name.as_str() {
             "gpu.thread_id" | "gpu.global_id" | "nvvm.read.ptx.sreg.tid.x" | "nvvm.read.ptx.sreg.tid.y" | "nvvm.read.ptx.sreg.tid.z" => {
                 set_all(self, Fact::new(Level::Varying, op, Reason::ThreadId))
@@ -191,35 +210,8 @@ impl<'a> Uniformity<'a> {
                 };
                 set_all(self, f);
             }
-            "cta.reduce" | "cta.argmax" | "cta.reduce_with" => set_all(self, Fact::UNIFORM),
-            "lane.reduce" | "lane.reduce_with" => {
-                let w = phobos_dialects::lane::width(op);
-                let f = self.fact(ops[0]);
-                let f = if w == 32 { f.cap(Level::Warp, op, Reason::WarpFold) } else { f };
-                set_all(self, f);
-            }
-            // A prefix differs from lane to lane whatever its operand.
-            "lane.scan" | "lane.scan_with" => set_all(self, Fact::new(Level::Varying, op, Reason::Scan)),
-            "lane.argmax" | "lane.argmin" => {
-                let w = phobos_dialects::lane::width(op);
-                let f = if w == 32 {
-                    self.fact(ops[0]).cap(Level::Warp, op, Reason::WarpFold)
-                } else {
-                    Fact::new(Level::Varying, op, Reason::SegmentedFold)
-                };
-                set_all(self, f);
-            }
-            "lane.shuffle" | "gpu.shuffle" => {
-                // Every lane reads some lane's value in its warp: no more varying than the value,
-                // and `from s` with s the same in the whole warp gives one value per warp.
-                let value = self.fact(ops[0]);
-                let full_from = if name == "lane.shuffle" {
-                    phobos_dialects::lane::mode(op) == phobos_dialects::lane::Mode::From && phobos_dialects::lane::width(op) == 32
-                } else {
-                    op.attr("mode").is_some_and(|m| m.to_string().contains("idx")) && ops.get(2).and_then(|w| w.const_int()) == Some(32)
-                };
-                let f =
-                    if full_from && self.fact(ops[1]).level <= Level::Warp { value.cap(Level::Warp, op, Reason::WarpFold) } else { value };
+            "gpu.shuffle" => {
+                let f = self.shuffle_fact(op, false);
                 set_all(self, f);
                 if op.num_results() > 1 {
                     changed |= self.raise(op.result(1), self.fact(ops[1]));
@@ -291,12 +283,70 @@ impl<'a> Uniformity<'a> {
                     }
                 }
             }
-            _ => {
+            // Inline assembly may read anything (a special register, a clock).
+            "llvm.inline_asm" => set_all(self, Fact::new(Level::Varying, op, Reason::Unknown)),
+            // Per-thread computation in the dialects Phobos knows: a function of the operands.
+            _ if PURE_DIALECTS.iter().any(|d| name.split_once('.').is_some_and(|(dialect, _)| dialect == *d)) => {
                 let f = self.join_all(&ops);
                 set_all(self, f);
             }
+            // An op of another dialect (inline assembly too): nothing is proven of it.
+            _ => set_all(self, Fact::new(Level::Varying, op, Reason::Unknown)),
         }
         changed
+    }
+
+    /// The fact of a Phobos op's results: one arm per op of the vocabulary.
+    fn phobos_fact(&self, op: Op<'a>, which: PhobosOp) -> Fact<'a> {
+        let ops = op.operands();
+        match which {
+            PhobosOp::Lane(l) => match l {
+                LaneOp::Reduce | LaneOp::ReduceWith => {
+                    let f = self.fact(ops[0]);
+                    if lane::width(op) == 32 {
+                        f.cap(Level::Warp, op, Reason::WarpFold)
+                    } else {
+                        f
+                    }
+                }
+                // A prefix differs from lane to lane whatever its operand.
+                LaneOp::Scan | LaneOp::ScanWith => Fact::new(Level::Varying, op, Reason::Scan),
+                LaneOp::Argmax | LaneOp::Argmin => {
+                    if lane::width(op) == 32 {
+                        self.fact(ops[0]).cap(Level::Warp, op, Reason::WarpFold)
+                    } else {
+                        Fact::new(Level::Varying, op, Reason::SegmentedFold)
+                    }
+                }
+                LaneOp::Shuffle => self.shuffle_fact(op, true),
+            },
+            PhobosOp::Cta(c) => match c {
+                CtaOp::Reduce | CtaOp::Argmax | CtaOp::ReduceWith => Fact::UNIFORM,
+                CtaOp::Exchange | CtaOp::Scatter | CtaOp::Gather => Fact::new(Level::Varying, op, Reason::Exchange),
+            },
+            // The tile's buffer is the CTA's: as uniform as what places it.
+            PhobosOp::Tile(TileOp::Copy | TileOp::Alloc) => self.join_all(&ops),
+            // Layout functions of their operands.
+            PhobosOp::Layout(LayoutOp::Apply | LayoutOp::Restrict | LayoutOp::Place) => self.join_all(&ops),
+        }
+    }
+
+    /// A shuffle's value (`lane.shuffle` or `gpu.shuffle`): every lane reads some lane's value
+    /// in its warp, so no more varying than the value, and `from s` with `s` the same in the
+    /// whole warp gives one value per warp.
+    fn shuffle_fact(&self, op: Op<'a>, is_lane: bool) -> Fact<'a> {
+        let ops = op.operands();
+        let value = self.fact(ops[0]);
+        let full_from = if is_lane {
+            lane::mode(op) == lane::Mode::From && lane::width(op) == 32
+        } else {
+            op.attr("mode").is_some_and(|m| m.to_string().contains("idx")) && ops.get(2).and_then(|w| w.const_int()) == Some(32)
+        };
+        if full_from && self.fact(ops[1]).level <= Level::Warp {
+            value.cap(Level::Warp, op, Reason::WarpFold)
+        } else {
+            value
+        }
     }
 }
 

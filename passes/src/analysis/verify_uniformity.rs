@@ -18,22 +18,30 @@ use crate::{
     analysis::uniformity::{offending_control, Level, Uniformity},
     external::PassCx,
 };
+use phobos_dialects::ops::{CtaOp, LaneOp, LayoutOp, PhobosOp, TileOp};
 use phobos_ir::{
     diag::{Diagnostic, Severity},
     Op, Val,
 };
 
-/// The control an op needs, if it is a collective.
+/// The control an op needs, if it is a collective: one arm per Phobos op.
 fn required<'a>(op: Op<'a>) -> Option<(Level, &'static str)> {
-    let n = op.name();
-    if n.starts_with("lane.")
-        || matches!(n.as_str(), "gpu.shuffle" | "gpu.subgroup_reduce" | "nvvm.shfl.sync" | "nvvm.vote.sync" | "nvvm.redux.sync")
-    {
-        Some((Level::Warp, "every lane of its warp (warp-uniform control)"))
-    } else if n.starts_with("cta.") || n == "gpu.barrier" || n == "gpu.all_reduce" {
-        Some((Level::Uniform, "every thread of its CTA (uniform control)"))
-    } else {
-        None
+    let warp = Some((Level::Warp, "every lane of its warp (warp-uniform control)"));
+    let cta = Some((Level::Uniform, "every thread of its CTA (uniform control)"));
+    if let Some(p) = PhobosOp::of(op) {
+        return match p {
+            PhobosOp::Lane(
+                LaneOp::Reduce | LaneOp::Argmax | LaneOp::Argmin | LaneOp::ReduceWith | LaneOp::Scan | LaneOp::ScanWith | LaneOp::Shuffle,
+            ) => warp,
+            PhobosOp::Cta(CtaOp::Reduce | CtaOp::Argmax | CtaOp::ReduceWith | CtaOp::Exchange | CtaOp::Scatter | CtaOp::Gather) => cta,
+            // A tile copy's barriers are placed by `infer-barriers`; layouts compute per thread.
+            PhobosOp::Tile(TileOp::Copy | TileOp::Alloc) | PhobosOp::Layout(LayoutOp::Apply | LayoutOp::Restrict | LayoutOp::Place) => None,
+        };
+    }
+    match op.name().as_str() {
+        "gpu.shuffle" | "gpu.subgroup_reduce" | "nvvm.shfl.sync" | "nvvm.vote.sync" | "nvvm.redux.sync" => warp,
+        "gpu.barrier" | "gpu.all_reduce" => cta,
+        _ => None,
     }
 }
 

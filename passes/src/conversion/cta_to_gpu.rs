@@ -29,15 +29,22 @@ use crate::{
     patterns::{self, Illegal, Pattern, DISABLE_PATTERNS},
 };
 use phobos_dialects::lane::{self, Kind};
+use phobos_dialects::ops::CtaOp;
 use phobos_ir::{diag::Diagnostic, Builder, Op, Ty, Val};
 
-/// The patterns of `convert-cta-to-gpu`, one per `cta` op.
+/// The patterns of `convert-cta-to-gpu`, one per `cta` fold (an exhaustive match: a new op
+/// names the pass that lowers it).
 pub fn populate_cta_to_gpu_patterns(patterns: &mut Vec<Pattern>) {
-    patterns.extend([
-        Pattern::new("cta.reduce", lower_reduce),
-        Pattern::new("cta.argmax", lower_argmax),
-        Pattern::new("cta.reduce_with", lower_reduce_with),
-    ]);
+    patterns.extend(CtaOp::ALL.iter().filter_map(|op| {
+        let lower: crate::patterns::Lower = match op {
+            CtaOp::Reduce => lower_reduce,
+            CtaOp::Argmax => lower_argmax,
+            CtaOp::ReduceWith => lower_reduce_with,
+            // convert-exchange-to-gpu.
+            CtaOp::Exchange | CtaOp::Scatter | CtaOp::Gather => return None,
+        };
+        Some(Pattern::new(op.name(), lower))
+    }));
 }
 
 pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {

@@ -34,19 +34,26 @@ use crate::{
     patterns::{self, Illegal, Pattern, DISABLE_PATTERNS},
 };
 use phobos_dialects::cta::{verify_redistribution, Redistribution};
+use phobos_dialects::ops::CtaOp;
 use phobos_ir::{
     diag::{Diagnostic, Severity},
     Builder, Op, Ty, Val,
 };
 use phobos_layout::{banks, exchange, warp_shuffle, Map};
 
-/// The patterns of `convert-exchange-to-gpu`.
+/// The patterns of `convert-exchange-to-gpu`, one per `cta` redistribution (an exhaustive
+/// match: a new op names the pass that lowers it).
 pub fn populate_exchange_to_gpu_patterns(patterns: &mut Vec<Pattern>) {
-    patterns.extend([
-        Pattern::new("cta.exchange", lower_exchange),
-        Pattern::new("cta.scatter", lower_scatter),
-        Pattern::new("cta.gather", lower_gather),
-    ]);
+    patterns.extend(CtaOp::ALL.iter().filter_map(|op| {
+        let lower: crate::patterns::Lower = match op {
+            CtaOp::Exchange => lower_exchange,
+            CtaOp::Scatter => lower_scatter,
+            CtaOp::Gather => lower_gather,
+            // convert-cta-to-gpu.
+            CtaOp::Reduce | CtaOp::Argmax | CtaOp::ReduceWith => return None,
+        };
+        Some(Pattern::new(op.name(), lower))
+    }));
 }
 
 pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {

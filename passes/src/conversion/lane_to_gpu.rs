@@ -26,19 +26,24 @@ use crate::{
     patterns::{self, Illegal, Pattern, DISABLE_PATTERNS},
 };
 use phobos_dialects::lane::{self, Mode};
+use phobos_dialects::ops::LaneOp;
 use phobos_ir::{diag::Diagnostic, Builder, Op, Val};
 
-/// The patterns of `convert-lane-to-gpu`, one per `lane` op.
+/// The patterns of `convert-lane-to-gpu`, one per `lane` op (an exhaustive match: a new op
+/// does not compile without its lowering).
 pub fn populate_lane_to_gpu_patterns(patterns: &mut Vec<Pattern>) {
-    patterns.extend([
-        Pattern::new("lane.reduce", lower_reduce),
-        Pattern::new("lane.reduce_with", lower_reduce_with),
-        Pattern::new("lane.argmax", lower_argmax),
-        Pattern::new("lane.argmin", lower_argmin),
-        Pattern::new("lane.shuffle", lower_shuffle),
-        Pattern::new("lane.scan", lower_scan),
-        Pattern::new("lane.scan_with", lower_scan_with),
-    ]);
+    patterns.extend(LaneOp::ALL.iter().map(|op| {
+        let lower: patterns::Lower = match op {
+            LaneOp::Reduce => lower_reduce,
+            LaneOp::ReduceWith => lower_reduce_with,
+            LaneOp::Argmax => lower_argmax,
+            LaneOp::Argmin => lower_argmin,
+            LaneOp::Shuffle => lower_shuffle,
+            LaneOp::Scan => lower_scan,
+            LaneOp::ScanWith => lower_scan_with,
+        };
+        Pattern::new(op.name(), lower)
+    }));
 }
 
 pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {

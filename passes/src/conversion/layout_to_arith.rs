@@ -19,17 +19,20 @@ use crate::{
     patterns::{self, Illegal, Pattern, DISABLE_PATTERNS},
 };
 use phobos_dialects::layout::{fixed, named, typed};
+use phobos_dialects::ops::LayoutOp;
 use phobos_ir::{diag::Diagnostic, Builder, Op, Val};
 use phobos_layout::{Layout, Map};
 use std::{cell::RefCell, collections::HashMap};
 
 /// The patterns of `convert-layout-to-arith`, one per `layout` op.
 pub fn populate_layout_to_arith_patterns(patterns: &mut Vec<Pattern>) {
-    patterns.extend([
-        Pattern::new("layout.apply", lower_apply),
-        Pattern::new("layout.restrict", lower_apply),
-        Pattern::new("layout.place", lower_place),
-    ]);
+    patterns.extend(LayoutOp::ALL.iter().map(|op| {
+        let lower: crate::patterns::Lower = match op {
+            LayoutOp::Apply | LayoutOp::Restrict => lower_apply,
+            LayoutOp::Place => lower_place,
+        };
+        Pattern::new(op.name(), lower)
+    }));
 }
 
 pub fn run<'a>(root: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {

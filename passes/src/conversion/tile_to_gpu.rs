@@ -27,6 +27,7 @@ use crate::{
     external::PassCx,
     patterns::{self, Illegal, Pattern, DISABLE_PATTERNS},
 };
+use phobos_dialects::ops::TileOp;
 use phobos_ir::{diag::Diagnostic, Builder, Op, Val};
 
 /// The name of the dynamic shared memory global.
@@ -37,10 +38,15 @@ fn dynamic_smem<'a>(module: Op<'a>, b: Builder<'a>) -> Val<'a> {
     workgroup_global(module, b, DYNAMIC_SMEM, mty, true)
 }
 
-/// The patterns of `convert-tile-to-gpu`.
+/// The patterns of `convert-tile-to-gpu`, one per `tile` op (an exhaustive match).
 pub fn populate_tile_to_gpu_patterns(patterns: &mut Vec<Pattern>) {
-    patterns.push(Pattern::new("tile.copy", lower_copy));
-    patterns.push(Pattern::new("tile.alloc", lower_alloc));
+    patterns.extend(TileOp::ALL.iter().map(|op| {
+        let lower: crate::patterns::Lower = match op {
+            TileOp::Copy => lower_copy,
+            TileOp::Alloc => lower_alloc,
+        };
+        Pattern::new(op.name(), lower)
+    }));
 }
 
 pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
