@@ -2,36 +2,50 @@
 //! (`phobos-cli`'s `crash` module) prints it in the one line a crash inside MLIR or LLVM gives.
 //! The compiler only records; it never installs a handler, prints or exits.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
 
 const CAP: usize = 512;
 
 /// The text before and after the stage in the crash line, and the stage, each a fixed buffer
-/// with its length: a signal handler may only read memory and call `write`.
+/// with its length: a signal handler may only read memory and call `write`. Every byte is an
+/// atomic, so threads that set it while a handler reads it (Python compiling on two threads)
+/// race on nothing: a reader may see a mix of two texts, never undefined behaviour. Writers
+/// take turns.
 pub struct Buf {
-    bytes: std::cell::UnsafeCell<[u8; CAP]>,
+    bytes: [AtomicU8; CAP],
     len: AtomicUsize,
+    writing: AtomicBool,
 }
-
-// SAFETY: written only by `set` (the driver's main thread, before and between stages), read
-// only by the handler; a torn read prints a garbled line, never anything worse.
-unsafe impl Sync for Buf {}
 
 impl Buf {
     const fn new() -> Buf {
-        Buf { bytes: std::cell::UnsafeCell::new([0; CAP]), len: AtomicUsize::new(0) }
+        Buf { bytes: [const { AtomicU8::new(0) }; CAP], len: AtomicUsize::new(0), writing: AtomicBool::new(false) }
     }
     pub fn set(&self, s: &str) {
+        while self.writing.compare_exchange_weak(false, true, Ordering::Acquire, Ordering::Relaxed).is_err() {
+            std::hint::spin_loop();
+        }
         let n = s.len().min(CAP);
         self.len.store(0, Ordering::SeqCst);
-        // SAFETY: see `unsafe impl Sync`.
-        unsafe { std::ptr::copy_nonoverlapping(s.as_ptr(), self.bytes.get() as *mut u8, n) };
+        for (b, v) in self.bytes.iter().zip(s.as_bytes()) {
+            b.store(*v, Ordering::Relaxed);
+        }
         self.len.store(n, Ordering::SeqCst);
+        self.writing.store(false, Ordering::Release);
+    }
+    /// A copy of the text's bytes (no allocation: a signal handler calls it).
+    fn snapshot(&self) -> ([u8; CAP], usize) {
+        let n = self.len.load(Ordering::SeqCst).min(CAP);
+        let mut out = [0u8; CAP];
+        for (o, b) in out.iter_mut().zip(&self.bytes).take(n) {
+            *o = b.load(Ordering::Relaxed);
+        }
+        (out, n)
     }
     pub fn write(&self, fd: i32) {
-        let n = self.len.load(Ordering::SeqCst);
-        // SAFETY: `write` is async-signal-safe; the buffer lives for the whole process.
-        unsafe { libc::write(fd, self.bytes.get() as *const libc::c_void, n) };
+        let (bytes, n) = self.snapshot();
+        // SAFETY: `write` is async-signal-safe; `bytes` holds `n` initialized bytes.
+        unsafe { libc::write(fd, bytes.as_ptr() as *const libc::c_void, n) };
     }
 }
 
@@ -43,9 +57,8 @@ pub static STAGE: Buf = Buf::new();
 impl Buf {
     /// The text, for a panic hook (not a signal handler: it allocates).
     pub fn text(&self) -> String {
-        let n = self.len.load(Ordering::SeqCst);
-        // SAFETY: see `unsafe impl Sync`; the buffer lives for the whole process.
-        String::from_utf8_lossy(unsafe { std::slice::from_raw_parts(self.bytes.get() as *const u8, n) }).into_owned()
+        let (bytes, n) = self.snapshot();
+        String::from_utf8_lossy(&bytes[..n]).into_owned()
     }
 }
 

@@ -106,7 +106,11 @@ pub fn run_pipeline(
     }
     crate::crash_stage::stage(&format!("running the pass pipeline '{pipeline_text}' on {input}"));
     // Module-scope printing (IR dumps) needs a single-threaded context: MLIR aborts otherwise.
-    let single = printing.module_scope && session.threading;
+    // And Phobos's passes run on a gpu.module: with MLIR's threads, sibling gpu.modules would be
+    // rewritten at once, and a pass body can reach a sibling through its op's parent. A module
+    // with several runs them on one thread.
+    let gpu_modules = module.op().region(0).first_block().map_or(0, |b| b.ops().filter(|o| o.is("gpu.module")).count());
+    let single = (printing.module_scope || gpu_modules > 1) && session.threading;
     if single {
         session.ctx.enable_multi_threading(false);
     }

@@ -48,6 +48,7 @@ impl<'a> Builder<'a> {
         attrs: &[(&str, Attr<'a>)],
         regions: Vec<OwnedRegion<'a>>,
     ) -> Op<'a> {
+        self.check_same_ir(name, operands, results);
         let ops: Vec<MlirValue> = operands.iter().map(|v| v.raw).collect();
         let tys: Vec<MlirType> = results.iter().map(|t| t.raw).collect();
         let regs: Vec<MlirRegion> = regions.into_iter().map(OwnedRegion::into_raw).collect();
@@ -68,6 +69,28 @@ impl<'a> Builder<'a> {
         assert!(!op.is_null(), "phobos bug: could not create `{name}`");
         self.place(op.raw);
         op
+    }
+
+    /// Handles share one lifetime brand, so the compiler cannot tell two contexts' or two
+    /// modules' apart: a value of another context, or of another module (which may be dropped
+    /// while the new op still uses it), is a checked error here.
+    fn check_same_ir(self, name: &str, operands: &[Val<'a>], results: &[Ty<'a>]) {
+        let foreign_ctx = operands.iter().map(|v| v.ty()).chain(results.iter().copied()).any(|t| t.ctx() != self.ctx);
+        assert!(!foreign_ctx, "phobos bug: building '{name}' with a value or type of another MLIR context");
+        let here = match self.at {
+            At::Before(op) => Some(op),
+            At::End(blk) => blk.parent_op(),
+        }
+        .and_then(root);
+        for v in operands {
+            let owner = match v.def() {
+                Some(d) => Some(d),
+                None => v.block_arg().and_then(|(b, _)| b.parent_op()),
+            };
+            if let (Some(here), Some(there)) = (here, owner.and_then(root)) {
+                assert!(here == there, "phobos bug: building '{name}' with a value of another module");
+            }
+        }
     }
 
     /// Inserts an op that is in no block (a clone); returns it, now in place.
@@ -192,4 +215,14 @@ impl<'a> Builder<'a> {
     pub fn cast(self, name: &str, v: Val<'a>, ty: Ty<'a>) -> Val<'a> {
         self.op_value(name, &[v], ty, &[])
     }
+}
+
+/// The module `op` is in: the outermost op around it when that is a `builtin.module`; None for
+/// an op whose outermost op is something else (detached: an erased op, or a region being built).
+fn root(op: Op) -> Option<Op> {
+    let mut o = op;
+    while let Some(p) = o.parent() {
+        o = p;
+    }
+    o.is("builtin.module").then_some(o)
 }

@@ -18,8 +18,18 @@
 //! through a [`Rewriter`], which defers destruction until no handle can remain and ignores a
 //! second erase of the same op. Every `unsafe` block says why it is sound (`SAFETY:`, enforced
 //! by clippy's `undocumented_unsafe_blocks`). `tests/ui/` holds each misuse that must not compile,
-//! with its exact error (`tests/compile_fail.rs`, trybuild). What safe code can still do wrong
-//! is MLIR's business (ill-formed IR fails MLIR's verifier), not memory safety.
+//! with its exact error (`tests/compile_fail.rs`, trybuild).
+//!
+//! The brand is one lifetime, so the compiler cannot tell two modules or two contexts apart;
+//! the misuses it cannot refuse are checked errors (panics, which a pass turns into an error at
+//! its op), each under test in the CLI suite (`embedding.rs`): building an op with a value or
+//! type of another context or another module; erasing an op that is in no block (an
+//! [`OwnedOp`]'s lent handle); moving an op before an op inside it; and a value of an erased op
+//! used again, which [`Rewriter::finish`] reports while keeping the op (no use after free).
+//! MLIR's threads never run Phobos's passes on sibling gpu.modules at once (a module with
+//! several is compiled on one thread), so a pass reaching its parent races with nothing. What
+//! safe code can still do wrong is MLIR's business (ill-formed IR fails MLIR's verifier), not
+//! memory safety.
 
 mod build;
 pub mod diag;

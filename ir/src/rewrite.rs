@@ -2,7 +2,10 @@
 //!
 //! An erased op is unlinked from its block at once and its operands dropped (so it keeps no
 //! value alive), but destroyed only when the rewriter is dropped. Handles to it, and to the ops
-//! inside it, stay valid until then; erasing it twice is a no-op. A pass gets its rewriter from
+//! inside it, stay valid until then; erasing it twice is a no-op. A value of an erased op that
+//! was used again after the erase (a bug) would dangle once the op is destroyed: such an op is
+//! kept (leaked) instead, and [`Rewriter::finish`] reports it, so the bug is an error, never a
+//! use after free. A pass gets its rewriter from
 //! the pass wrapper, which drops it after the pass body returns, when no handle of the body can
 //! remain (they are branded by the body's lifetime).
 
@@ -44,6 +47,13 @@ impl<'a> Rewriter<'a> {
         if self.erased.borrow().contains(&op) {
             return;
         }
+        // An op in no block is an OwnedOp's (a clone not yet inserted): erasing it here and
+        // inserting it later would give MLIR an op it destroys.
+        assert!(
+            op.block().is_some(),
+            "phobos bug: erasing '{}', which is in no block (drop an op that was never inserted instead)",
+            op.name()
+        );
         if let Some(a) = self.anchor {
             let around = std::iter::successors(Some(a), |o| o.parent()).any(|o| o == op);
             assert!(!around, "phobos bug: a pass erased '{}', the op it runs on or one around it", op.name());
@@ -79,12 +89,33 @@ impl<'a> Rewriter<'a> {
     }
 }
 
-impl Drop for Rewriter<'_> {
-    fn drop(&mut self) {
+impl Rewriter<'_> {
+    /// Destroys what was erased; an error names an erased op whose value was used again after
+    /// the erase (that op is kept, so the use does not dangle).
+    pub fn finish(mut self) -> Result<(), String> {
+        self.destroy()
+    }
+
+    fn destroy(&mut self) -> Result<(), String> {
+        let mut used_again = None;
         for op in self.erased.get_mut().drain(..) {
-            // SAFETY: each op was unlinked and its operands dropped when erased; `new`'s
-            // contract says no handle to it is used from here on.
+            // Erasing dropped every operand inside `op`: a use of one of its values now is new.
+            let used = op.walk().iter().any(|o| o.results().iter().any(|r| !r.users().is_empty()));
+            if used {
+                used_again.get_or_insert_with(|| format!("phobos bug: a value of '{}' was used after the op was erased", op.name()));
+                continue;
+            }
+            // SAFETY: the op was unlinked and its operands dropped when erased, and no value of
+            // it is used; `new`'s contract says no handle to it is used from here on.
             unsafe { mlirOperationDestroy(op.to_raw()) }
         }
+        used_again.map_or(Ok(()), Err)
+    }
+}
+
+impl Drop for Rewriter<'_> {
+    fn drop(&mut self) {
+        // Not finished: an op used again is kept all the same (the error has no one to go to).
+        let _ = self.destroy();
     }
 }

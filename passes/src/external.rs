@@ -41,6 +41,10 @@ impl<'a> PassCx<'a> {
     pub fn replace(&self, op: Op<'a>, vals: &[Val<'a>]) {
         self.rewriter.replace(op, vals)
     }
+    /// Ends the run: destroys what was erased; see [`Rewriter::finish`].
+    pub fn finish(self) -> Result<(), String> {
+        self.rewriter.finish()
+    }
 }
 
 /// A pass body: rewrites `op` (the anchor op) in place. On failure it has reported at least one
@@ -133,7 +137,12 @@ impl<'c> RunExternalPass<'c> for Wrapper {
                 false
             }
         };
-        drop(cx);
+        let diags = cx.diags.clone();
+        let finished = cx.finish();
+        if let Err(m) = &finished {
+            diags.emit(Diagnostic::error_at(op.loc(), format!("internal error in a Phobos pass: {m}")));
+        }
+        let ok = ok && finished.is_ok();
         // Step 2. The Rust verifiers run after every Phobos pass, on what it produced.
         let verified = phobos_dialects::verify(op, &self.state.diags);
         if !ok || !verified {

@@ -873,3 +873,72 @@ fn moving_an_op_into_its_own_region_is_refused() {
     let inner = *ops.iter().find(|o| o.is("arith.addi")).unwrap();
     for_op.move_before(inner);
 }
+
+/// A value of an op erased through a rewriter, used again afterwards, is an error when the
+/// rewriter finishes, and the op is kept: no use of freed IR.
+#[test]
+fn a_value_used_after_its_op_was_erased_is_an_error_not_a_dangling_use() {
+    let c = Compiler::new().unwrap();
+    let src = "func.func @f() -> index {\n  %a = arith.constant 1 : index\n  %b = arith.constant 2 : index\n  return %a : index\n}\n";
+    let module = c.session().parse(src, "erased.mlir").unwrap();
+    let ops = module.op().walk();
+    let b = ops.iter().copied().find(|o| o.is("arith.constant") && o.to_string().contains("2 : index")).unwrap();
+    let ret = ops.iter().copied().find(|o| o.is("func.return")).unwrap();
+    // SAFETY: the rewriter is finished below, before the module (which outlives every handle).
+    let rw = unsafe { phobos::ir::Rewriter::new() };
+    rw.erase(b);
+    let stale = b.result(0);
+    phobos::ir::Builder::before(ret).bin("arith.addi", stale, stale);
+    let err = rw.finish().unwrap_err();
+    assert!(err.contains("a value of 'arith.constant' was used after the op was erased"), "{err}");
+    // The module can still be printed: the used op was kept.
+    assert!(module.op().to_string().contains("arith.addi"));
+    // Erased and unused: destroyed without an error.
+    let fresh = c.session().parse(src, "erased2.mlir").unwrap();
+    let b = fresh.op().walk().into_iter().find(|o| o.is("arith.constant") && o.to_string().contains("2 : index")).unwrap();
+    // SAFETY: as above.
+    let rw = unsafe { phobos::ir::Rewriter::new() };
+    rw.erase(b);
+    assert_eq!(rw.finish(), Ok(()));
+}
+
+/// An op cloned (an `OwnedOp`) is not in a block: erasing it through a handle it lent, then
+/// inserting it, would hand MLIR a destroyed op. The erase is refused.
+#[test]
+#[should_panic(expected = "which is in no block")]
+fn erasing_an_op_never_inserted_is_refused() {
+    let c = Compiler::new().unwrap();
+    let module = c.session().parse("func.func @f() {\n  %a = arith.constant 1 : index\n  return\n}\n", "owned.mlir").unwrap();
+    let constant = module.op().walk().into_iter().find(|o| o.is("arith.constant")).unwrap();
+    let copy = constant.clone_op();
+    // SAFETY: the rewriter is dropped before the module.
+    let rw = unsafe { phobos::ir::Rewriter::new() };
+    rw.erase(copy.op());
+}
+
+/// Handles carry one lifetime brand, so values of two modules, or of two contexts, type-check
+/// together: building an op of one with a value of the other is a checked error.
+#[test]
+fn values_of_another_module_or_context_are_refused() {
+    let src = "func.func @f() -> index {\n  %a = arith.constant 1 : index\n  return %a : index\n}\n";
+    let c = Compiler::new().unwrap();
+    let one = c.session().parse(src, "one.mlir").unwrap();
+    let two = c.session().parse(src, "two.mlir").unwrap();
+    fn find<'m>(m: &'m phobos::OwnedModule<'_>, name: &str) -> phobos::ir::Op<'m> {
+        m.op().walk().into_iter().find(|o| o.is(name)).unwrap()
+    }
+    let value_of = |m| find(m, "arith.constant").result(0);
+    let ret_of = |m| find(m, "func.return");
+    // The two handles' lifetimes shrink to one: the compiler cannot tell the modules apart.
+    fn build<'a>(at: phobos::ir::Op<'a>, v: phobos::Val<'a>) -> std::thread::Result<phobos::Val<'a>> {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| phobos::ir::Builder::before(at).bin("arith.addi", v, v)))
+    }
+    let err = build(ret_of(&two), value_of(&one)).unwrap_err();
+    assert!(err.downcast_ref::<String>().unwrap().contains("a value of another module"));
+    // The same module: fine.
+    assert!(build(ret_of(&one), value_of(&one)).is_ok());
+    let other = Compiler::new().unwrap();
+    let three = other.session().parse(src, "three.mlir").unwrap();
+    let err = build(ret_of(&three), value_of(&one)).unwrap_err();
+    assert!(err.downcast_ref::<String>().unwrap().contains("of another MLIR context"));
+}
