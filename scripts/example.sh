@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The main job: compile the seed kernel lanes_matvec (examples/lanes_matvec.phobos) to PTX for
+# The main job: compile the example kernel lanes_matvec (examples/lanes_matvec.phobos) to PTX for
 # sm_90 with the IR of every pass written out, check the PTX with ptxas, then run the kernel on
 # random data (N = 1000, K = 512) on the best backend here (a GPU if usable, else the simulator)
 # and compare y with NumPy's W @ x. Installs what is missing first.

@@ -5,7 +5,7 @@
 #   bash gpu-check.sh phobos.xz SUMMARY.txt
 #
 # Unpacks the binary (xz, or Python's lzma where xz is missing), checks its shared libraries,
-# runs every seed kernel on the GPU against the CPU reference and the simulator
+# runs every example kernel on the GPU against the CPU reference and the simulator
 # (`phobos selftest --gpu`: each case in its own process, so one fault or hang does not poison
 # the rest), then the benchmarks (`phobos bench`, each row in its own process), then the Python
 # package's tests when python.tar.xz is beside it (each test file in its own pytest process),

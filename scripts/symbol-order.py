@@ -4,7 +4,7 @@ of spread over its 57 MB. A compile then faults in fewer pages of code (docs/per
 
   python3 scripts/symbol-order.py [--phobos target/release/phobos]
 
-Needs valgrind. Runs callgrind over cold compiles of the seed kernels and the tutorials (any
+Needs valgrind. Runs callgrind over cold compiles of the example kernels and the tutorials (any
 function callgrind saw run is listed, in the order it first reports them), keeps the C and C++
 symbols the binary defines, and leaves out Rust's (their hashes change with every edit of the
 crate that defines them; a name the linker does not find is skipped, so a stale list costs only

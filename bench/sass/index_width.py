@@ -1,5 +1,5 @@
-"""64-bit against 32-bit index arithmetic in the SASS of each seed kernel and tutorial (issue 23,
-item 5): the same SIMT-level IR lowered twice, once as `phobos compile` lowers it (MLIR's
+"""64-bit against 32-bit index arithmetic in the SASS of each example kernel and tutorial: the
+same SIMT-level IR lowered twice, once as `phobos compile` lowers it (MLIR's
 `index` is 64 bits) and once with `convert-gpu-to-nvvm{index-bitwidth=32}`, both assembled by
 the same ptxas for sm_90a and counted with nvdisasm. No GPU.
 

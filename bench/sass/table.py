@@ -1,4 +1,4 @@
-"""The SASS of each seed kernel and tutorial next to Triton's for the same kernel: registers
+"""The SASS of each example kernel and tutorial next to Triton's for the same kernel: registers
 (ptxas -v), instructions, global loads and stores, shuffles (nvdisasm), for sm_90a, both
 assembled by the same ptxas (Triton's CUDA 13.4 one, which takes the PTX 9.4 Triton emits). No GPU.
 

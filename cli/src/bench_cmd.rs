@@ -1,4 +1,4 @@
-//! `phobos bench`: each seed kernel and tutorial at a size that fills the GPU, timed by CUDA
+//! `phobos bench`: each example kernel and tutorial at a size that fills the GPU, timed by CUDA
 //! events (median of `reps` after 5 warm-up launches), checked against its CPU reference and
 //! compared with a device-to-device copy of the same bytes in the same run; then the in-place
 //! rotate from 1 MiB to 4 GiB. Each row runs in a process of its own (killed after
@@ -123,7 +123,7 @@ fn row_name(i: usize) -> String {
     }
 }
 
-/// The bytes and distance of rotate row `j`: small distances (seed 003's single pass, 2 bytes
+/// The bytes and distance of rotate row `j`: small distances (the single pass, 2 bytes
 /// of traffic per byte) and large (reversals, 4).
 fn rotate_size(j: usize) -> (usize, u64) {
     let n = ROTATE_MIB[j / 2] << 20;

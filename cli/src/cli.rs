@@ -25,7 +25,7 @@ enum Command {
     Run(RunArgs),
     /// Evaluate and check a layout expression (CuTe notation): print it, its table, its axes.
     Layout(crate::layout_cmd::LayoutArgs),
-    /// Run the seed kernels on random data against CPU references: on the simulator, and with
+    /// Run the example kernels on random data against CPU references: on the simulator, and with
     /// --gpu on the GPU too (also compared with the simulator).
     Selftest(crate::selftest::SelftestArgs),
     /// Step through a kernel as the compiler built it, statement by statement: the tensors'
@@ -35,7 +35,7 @@ enum Command {
     /// Rotate an array in place on the device, as np.roll(a, -D) on its flattened items:
     /// read IN.npy (never modified), write OUT.npy with IN's dtype and shape.
     Rotate(RotateArgs),
-    /// Time the seed kernels on the GPU (CUDA events) against a device-to-device copy of the
+    /// Time the example kernels on the GPU (CUDA events) against a device-to-device copy of the
     /// same bytes; needs a GPU.
     Bench(crate::bench_cmd::BenchArgs),
 }
@@ -677,7 +677,7 @@ fn rotate_cmd(a: &RotateArgs) -> i32 {
         Err(e) => return fail(e.to_string()),
     };
     if a.stats {
-        // Pinned lines (issue 25): the array's bytes, then the flags' on lines of their own.
+        // Pinned lines (tests read them): the array's bytes, then the flags' on lines of their own.
         errln!("scheme: {}", report.scheme);
         errln!("launches: {}", report.launches);
         if let Some(c) = report.counted {

@@ -1,4 +1,4 @@
-//! `phobos explain`'s command line: its flags (pinned by issue 16; extend, never rename) and
+//! `phobos explain`'s command line: its flags (pinned: outside tests rely on them; extend, never rename) and
 //! what it writes.
 
 use std::path::PathBuf;

@@ -21,7 +21,7 @@ pub struct LayoutArgs {
     /// Print the coarsest form of the result instead.
     #[arg(long)]
     coalesce: bool,
-    /// Check that the result may map into this space (seed 001's rule).
+    /// Check that the result may map into this space (docs/layouts.md, "Spaces").
     #[arg(long, value_name = "SPACE", value_parser = ["logical", "thread-value", "physical"])]
     into: Option<String>,
     /// The row-major logical shape (R,C,...) of an `S[...]` layout, or the grid of `--draw`.

@@ -1,4 +1,4 @@
-//! `phobos selftest [--gpu]` and `phobos bench`: the seed kernels (compiled into the binary) on
+//! `phobos selftest [--gpu]` and `phobos bench`: the example kernels (compiled into the binary) on
 //! random data, checked against CPU references computed here. The self-test runs each on the
 //! simulator, and with `--gpu` on the GPU too (compared with both the reference and the
 //! simulator); the benchmark times them on the GPU with CUDA events against a device-to-device
@@ -16,7 +16,7 @@ use std::{collections::BTreeMap, path::PathBuf};
 #[path = "selftest_tutorials.rs"]
 mod tutorials;
 
-/// One seed kernel on one input.
+/// One example kernel on one input.
 pub(crate) struct Case {
     pub(crate) name: &'static str,
     pub(crate) file: &'static str,

@@ -61,7 +61,7 @@ mod explain;
 #[path = "suite/program.rs"]
 mod program;
 
-// explain draws the accesses of the PTX (issue 25).
+// explain draws the accesses of the PTX.
 #[path = "suite/explain_ptx.rs"]
 mod explain_ptx;
 

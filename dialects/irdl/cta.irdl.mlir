@@ -1,4 +1,4 @@
-// The `cta` dialect: collectives over every thread of a CTA (seed 002, "A fold over the CTA").
+// The `cta` dialect: collectives over every thread of a CTA.
 // A CTA fold runs a lane butterfly per warp, then exchanges the warps' results through shared
 // memory behind three barriers. It takes no width (checked in src/cta.rs, so that a frontend's
 // `width` on a CTA fold is reported by the dialect), needs uniform control, and its result is
@@ -62,7 +62,7 @@ irdl.dialect @cta {
     irdl.regions(combine: %body)
   }
 
-  // Redistributions of register arrays (issue 14, seed 000). The CTA's T threads hold n items
+  // Redistributions of register arrays (docs/language.md). The CTA's T threads hold n items
   // each (a vector<n x T>); a thread/value layout (a string in `phobos layout` notation) maps
   // index t + T*i of item i of thread t to a position in [0, T*n). The Rust verifier
   // (src/cta.rs) parses the layouts, checks them as bijections of shape (T, n), and the ranks'

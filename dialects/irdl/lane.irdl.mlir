@@ -1,4 +1,4 @@
-// The `lane` dialect: collectives and shuffles among the 32 lanes of a warp (seed 002).
+// The `lane` dialect: collectives and shuffles among the 32 lanes of a warp.
 // Source of truth for the ops' operands, results and required attributes. What IRDL cannot say
 // (a width that is a power of two from 1 to 32, a constant xor mask below the width, any/all of
 // conditions only, the combine region's shape) is checked by the Rust verifiers in src/lane.rs.

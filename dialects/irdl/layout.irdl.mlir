@@ -1,9 +1,9 @@
-// The `layout` dialect: layouts (CuTe shape:stride, seed 000/001) as attributes on the ops that
+// The `layout` dialect: layouts (CuTe shape:stride, docs/layouts.md) as attributes on the ops that
 // apply them to index coordinates. The `layout` attribute is an expression of the `phobos
 // layout` language ("(4,3):(3,1)", "blocked(4,3)", "compose(A,B)", "swizzle(3,4,3,L)"), parsed
 // and checked by the Rust verifier (src/layout.rs), which also checks what IRDL cannot say:
 // the spaces (optional `from` and `into`: "logical", "thread-value", "physical"), the operand
-// count, and that a composition (an apply of an apply) is legal under seed 001's rule.
+// count, and that a composition (an apply of an apply) is legal (docs/layouts.md, "Spaces").
 irdl.dialect @layout {
   // The layout's value at a coordinate: one flat index, or one index per top-level mode.
   //   %o = "layout.apply"(%x) {layout = "(4,8):(8,1)", from = "thread-value", into = "logical"}
@@ -32,7 +32,7 @@ irdl.dialect @layout {
     irdl.attributes { "layout" = %str, "fixed" = %arr }
   }
 
-  // A layout over named hardware axes (seed 004): the row-major flat logical index's digits over
+  // A layout over named hardware axes: the row-major flat logical index's digits over
   // the extents (the last fastest), each adding stride × digit to its axis. One result per axis,
   // in order of first appearance, then `reg` when a stride is unnamed.
   //   %lane, %warp, %reg = "layout.place"(%x) {layout = "S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)]"}

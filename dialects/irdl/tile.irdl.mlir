@@ -1,5 +1,5 @@
-// The `tile` dialect: CTA-cooperative copies of tensor tiles into shared memory (seed 002,
-// "Tiles and lanes in one kernel"). The Rust verifier (src/tile.rs) checks what IRDL cannot say:
+// The `tile` dialect: CTA-cooperative copies of tensor tiles into shared memory (staged once,
+// then read by the lanes). The Rust verifier (src/tile.rs) checks what IRDL cannot say:
 // the shape (positive extents), the operand count (a start and a size per dimension), and that
 // the result is a static workgroup memref of the shape and the source's element type.
 irdl.dialect @tile {

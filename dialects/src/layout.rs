@@ -1,6 +1,6 @@
-//! The `layout` dialect: the Rust half of its verification, and the typed-composition rule of
-//! seed 001 (a composition needs the first map's range to be exactly the second's coordinate
-//! set; nothing maps out of physical space; a restriction is not composable).
+//! The `layout` dialect: the Rust half of its verification, and the typed-composition rule
+//! (docs/layouts.md, "Spaces"): a composition needs the first map's range to be exactly the
+//! second's coordinate set; nothing maps out of physical space; a restriction is not composable.
 
 use crate::ops::{LayoutOp, PhobosOp};
 use phobos_ir::{diag::Diagnostic, Op};
@@ -172,7 +172,7 @@ fn verify_mapping(op: Op) -> Result<(), Diagnostic> {
     Ok(())
 }
 
-/// Seed 001's rule for `op ∘ p`: p's range is exactly op's coordinate set, in matching spaces.
+/// The composition rule for `op ∘ p`: p's range is exactly op's coordinate set, in matching spaces.
 fn check_composition(p: Op, op: Op, t: &Typed) -> Result<(), Diagnostic> {
     let pt = typed(p)?;
     let fail = |msg: String| {

@@ -25,7 +25,7 @@ def check(name: str, got: np.ndarray, want: np.ndarray, tol: float) -> None:
     print(f"{name}: max |error| {err:.2e} (tolerance {tol:.0e}) {'ok' if ok else 'MISMATCH'}")
 
 
-# Seed 002's lanes matvec: one warp per row of W, a butterfly of shuffles per warp.
+# The lanes matvec (examples/lanes_matvec.phobos): one warp per row of W, a butterfly of shuffles per warp.
 matvec = phobos.compile(EXAMPLES / "lanes_matvec.phobos")
 N, K = 64, 512
 W = rng.uniform(-1, 1, (N, K)).astype(np.float32)

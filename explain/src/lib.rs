@@ -1,5 +1,5 @@
 //! `phobos explain`: a kernel stepped through as the compiler built it, one source statement
-//! at a time, as text or as a self-contained HTML page (seed 002's figures).
+//! at a time, as text or as a self-contained HTML page.
 //!
 //! The facts come from the compiler itself and from one simulator run of the whole grid:
 //! - the shared-memory plan: `tile-plan-shared-memory`'s remarks (name, offset, bytes), and the

@@ -1,4 +1,4 @@
-//! The Phobos kernel language (seed 002): lexer, parser, type checker and the generator of L1
+//! The Phobos kernel language (docs/language.md): lexer, parser, type checker and the generator of L1
 //! MLIR text. Pure Rust with no MLIR link, so it is cheap to test and fuzz; the driver parses the
 //! text it produces into MLIR.
 //!

@@ -154,7 +154,7 @@ proptest! {
         let _ = compile(&src, &Options::default());
     }
 
-    /// The seed kernels with one token replaced, deleted or duplicated: near-misses of valid code
+    /// The example kernels with one token replaced, deleted or duplicated: near-misses of valid code
     /// reach the type checker and code generator.
     #[test]
     fn frontend_never_panics_on_mutated_seeds(which in 0usize..5, at in 0usize..400, op in 0u8..3, piece in 0..PIECES.len()) {

@@ -1,4 +1,4 @@
-//! The shared-memory bank model (issue 14, pinned): 32 banks of 4-byte words. For one
+//! The shared-memory bank model (pinned): 32 banks of 4-byte words. For one
 //! warp-wide access of `w` bytes per lane (`w < 4` counts as 4), the active lanes split into
 //! phases of `128 / w` consecutive lanes; a phase costs the largest number of distinct 4-byte
 //! words that fall in one bank (1 when there is no conflict). An access's conflicts are the sum

@@ -1,4 +1,4 @@
-//! Thread/value layouts of a CTA's register arrays (seed 000, issue 14): `T` threads hold `n`
+//! Thread/value layouts of a CTA's register arrays: `T` threads hold `n`
 //! items each, `T·n` logical positions. A thread/value layout maps the index `t + T·i` (thread
 //! fastest) of item `i` of thread `t` to its position; it must be a bijection onto `[0, T·n)`.
 //!

@@ -1,7 +1,7 @@
 //! The Phobos layout algebra: hierarchical shape:stride layouts in CuTe notation, CuTe's
 //! operations (coalesce, composition, complement, divides, products, inverses, swizzles) with
-//! checked results, the rocPRIM thread layouts of seed 000, spaces and their proofs (seed 001),
-//! and named hardware axes (seed 004). Pure Rust, no MLIR: fast to test and fuzz.
+//! checked results, the rocPRIM thread layouts (blocked, striped, warp_striped), spaces and
+//! their proofs, and named hardware axes. Pure Rust, no MLIR: fast to test and fuzz.
 //!
 //! ```text
 //! compose(A, B) = x ↦ A(B(x)): an error when B leaves A's domain; a layout with B's mode
@@ -27,7 +27,7 @@ pub use map::Map;
 pub use named::Named;
 pub use tuple::Tuple;
 
-/// The spaces a layout maps into (seed 001).
+/// The spaces a layout maps into (docs/layouts.md, "Spaces").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Space {
     /// A bijection onto [0, N).

@@ -1,4 +1,4 @@
-//! Layouts over named hardware axes (seed 004): `S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)]`.
+//! Layouts over named hardware axes: `S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)]`.
 //!
 //! A logical coordinate is flattened row-major over the logical shape, split into mixed-radix
 //! digits over the layout's shape (the last extent fastest), and each digit adds stride × digit

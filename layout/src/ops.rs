@@ -1,5 +1,5 @@
 //! CuTe's divides and products, by-mode composition with a tiler, and the rocPRIM thread
-//! layouts of seed 000.
+//! layouts (blocked, striped, warp_striped).
 
 use crate::{
     layout::{Layout, LayoutError, Result},

@@ -12,7 +12,7 @@ pub struct Query {
     pub table: bool,
     /// The coarsest form of the result instead of the result.
     pub coalesce: bool,
-    /// Check that the result may map into this space (seed 001's rule).
+    /// Check that the result may map into this space (docs/layouts.md, "Spaces").
     pub into: Option<Space>,
     /// The row-major logical shape of an `S[...]` layout, or the grid of the drawing.
     pub logical: Option<Vec<i64>>,

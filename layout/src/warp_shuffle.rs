@@ -1,4 +1,4 @@
-//! Warp exchanges by shuffles (seed 000, issue 25): a schedule that moves an exchange whose
+//! Warp exchanges by shuffles: a schedule that moves an exchange whose
 //! values stay in their warp in `n` rounds of one indexed shuffle each, with no shared memory.
 //!
 //! Every item moves in one round. The item going from item `si` of thread `s` to item `m` of

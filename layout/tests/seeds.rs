@@ -1,4 +1,4 @@
-//! The seed documents' examples and CuTe's documented results.
+//! Worked examples of the thread layouts and named axes, and CuTe's documented results.
 
 use phobos_layout::{expr::eval, expr::Value, Map};
 
@@ -19,7 +19,7 @@ fn seed_000_thread_layouts() {
             assert_eq!(b.eval(t + 4 * i), t * 3 + i);
         }
     }
-    // Striped: item i of thread t is t + i*4 (the seed's typo corrected: (4,3):(1,4)).
+    // Striped: item i of thread t is t + i*4, which is (4,3):(1,4).
     let s = ev("striped(4,3)");
     assert_eq!(s.to_string(), "(4,3):(1,4)");
     assert_eq!((0..3).map(|i| s.eval(4 * i)).collect::<Vec<_>>(), vec![0, 4, 8]);

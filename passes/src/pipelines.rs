@@ -3,7 +3,7 @@
 //! - `phobos-to-simt`: Phobos dialects (L1) to the SIMT level (L2): upstream gpu, arith, scf,
 //!   memref, vector and nvvm only. The simulator executes exactly this level.
 //! - `phobos-simt-to-llvm{chip O libdevice}`: L2 to the LLVM dialect inside the gpu.module, with
-//!   the NVVM target attached (MLIR's own passes; notes §1.1 of the toolchain notes).
+//!   the NVVM target attached (MLIR's own passes).
 //! - `phobos-to-ptx{chip O libdevice}`: both, then `gpu-module-to-binary{format=isa}`, which
 //!   replaces each gpu.module by a gpu.binary holding PTX.
 
@@ -156,7 +156,7 @@ pub fn check_libdevice(path: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// The upstream pipeline from L2 to the LLVM dialect (notes §1.1); with `lineinfo`, every
+/// The upstream pipeline from L2 to the LLVM dialect; with `lineinfo`, every
 /// llvm.func gets a debug scope, so that LLVM keeps the ops' source lines as line tables.
 pub fn simt_to_llvm(t: &Target) -> String {
     let lines = if t.lineinfo { ",ensure-debug-info-scope-on-llvm-func{emission-kind=LineTablesOnly}" } else { "" };

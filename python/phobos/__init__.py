@@ -688,7 +688,7 @@ class Layout:
 
     def check(self, space: str) -> "Layout":
         """Raises :class:`LaunchError` unless the layout may map into ``space`` (``logical``,
-        ``thread-value`` or ``physical``: seed 001's rule); returns ``self``."""
+        ``thread-value`` or ``physical``, as docs/layouts.md defines them); returns ``self``."""
         _native(_phobos.layout, self.expr, into=space)
         return self
 

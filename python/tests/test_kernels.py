@@ -1,4 +1,4 @@
-"""Every tutorial and seed kernel on the simulator, from NumPy arrays, against NumPy."""
+"""Every tutorial and example kernel on the simulator, from NumPy arrays, against NumPy."""
 
 import numpy as np
 import pytest

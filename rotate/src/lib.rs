@@ -1,10 +1,10 @@
-//! `rotate` (issue 15, seed 003): a buffer rotated left in place, `np.roll(a, -d)` on its
+//! `rotate`: a buffer rotated left in place, `np.roll(a, -d)` on its
 //! flattened items, as library kernels written in Phobos and launched on any [`Device`], on host
 //! bytes or on a [`DeviceBuffer`].
 //!
 //! Three kernels (docs/rotate.md):
 //! - every distance whose head (the shorter way round: left by d, or right by n - d) fits in
-//!   the tiles the device holds in flight: seed 003's single pass over bytes (`bytes.phobos`),
+//!   the tiles the device holds in flight: the single pass over bytes (`bytes.phobos`),
 //!   persistent CTAs, release/acquire flags per tile, 16-byte aligned vector loads and stores
 //!   at any offset and distance (realigned with funnel shifts); 2 bytes of traffic per byte;
 //! - the same pass over items (`tiles.phobos`) for buffers of 2 GiB and more, whose byte
@@ -21,7 +21,7 @@ pub const ITEM_BYTES: [usize; 4] = [1, 2, 4, 8];
 /// Threads per CTA of the kernels (their `@launch`).
 const THREADS: u64 = 256;
 
-/// Bytes of a tile of the single-pass scheme (seed 003's 32 KiB).
+/// Bytes of a tile of the single-pass scheme (32 KiB).
 pub const TILE_BYTES: usize = 32 << 10;
 
 /// The largest index the kernels' `i32` arithmetic takes.
@@ -244,7 +244,7 @@ fn plan(
     if let Some(bytes) = single {
         let k = if bytes { kernel(1, "rotate_bytes")? } else { kernel(item, "rotate_tiles")? };
         // The head's tiles wait, held in shared memory, for the last tiles: they and at least
-        // one more CTA must be resident at once (seed 003's bound on the distance). By choice
+        // one more CTA must be resident at once (this bounds the distance). By choice
         // the head takes at most half of them, so that the other half moves the tiles.
         let tile = TILE_BYTES as u64 / b;
         let (d, heads) = (dist / b, (dist / b).div_ceil(tile));

@@ -117,7 +117,7 @@ pub fn run(c: &Compiled, kernel: &str, grid: [u32; 3], inputs: Vec<(&str, Array)
 }
 
 // --------------------------------------------------------------------------------------------
-// The seed kernels
+// The example kernels
 
 fn examples() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples")

@@ -1,4 +1,4 @@
-//! The embedding API from a frontend's side (issue 13): staged IR in memory, device buffers and
+//! The embedding API from a frontend's side: staged IR in memory, device buffers and
 //! streams, typed builders for every Phobos op, several kernels and 2-D blocks in one module, and
 //! Phobos in an embedder's own MLIR context.
 

@@ -1,4 +1,4 @@
-//! Register arrays redistributed over the CTA (issue 14, seed 000): every exchange between
+//! Register arrays redistributed over the CTA: every exchange between
 //! blocked, striped and warp_striped, quoted layouts, scatter and gather, on the simulator,
 //! against references computed here from the definitions (not from the compiler's tables).
 
@@ -7,7 +7,7 @@ use phobos_compiler::session::Session;
 use phobos_passes::pipelines::Exchange;
 use phobos_runtime::npy::{Array, Dtype};
 
-/// Position of item `i` of thread `t` under a named layout, from issue 14's definitions.
+/// Position of item `i` of thread `t` under a named layout, from the definitions in docs/language.md.
 fn position(layout: &str, threads: i64, n: i64, t: i64, i: i64) -> i64 {
     match layout {
         "blocked" => t * n + i,
@@ -291,9 +291,9 @@ fn quoted_layouts_match_the_reference() {
 
 #[test]
 fn seed_000_examples() {
-    // Seed 000's two worked examples, widened to a 32-thread CTA (threads 0-3 carry the seed's
-    // values A..H = 1..8; the others keep their items in place). Scatter to blocked: ranks
-    // [7, 0], [6, 1], [5, 2], [4, 3]. Gather from striped: the seed's rank r (of 4 threads) is
+    // Two worked examples of 4 threads x 2 items (docs/language.md), widened to a 32-thread CTA
+    // (threads 0-3 carry values A..H = 1..8; the others keep their items in place). Scatter to
+    // blocked: ranks [7, 0], [6, 1], [5, 2], [4, 3]. Gather from striped: a rank r (of 4 threads) is
     // position r % 4 + 32 * (r / 4) of 32 threads, so ranks [7, 6] become [35, 34].
     let session = Session::new(true).unwrap();
     let src = "@launch(32)\nkernel k(X: tensor<i32>[32, 2], R: tensor<i32>[32, 2], G: tensor<i32>[32, 2], S: tensor<i32>[32, 2], T: tensor<i32>[32, 2]) {\n  let t = ctx.thread\n  var v: i32[2]\n  var r: i32[2]\n  var g: i32[2]\n  for i in range(0, 2) {\n    v[i] = X[t, i]\n    r[i] = R[t, i]\n    g[i] = G[t, i]\n  }\n  let s = scatter<blocked>(v, r)\n  let u = gather<striped>(v, g)\n  for i in range(0, 2) {\n    S[t, i] = s[i]\n    T[t, i] = u[i]\n  }\n}\n";

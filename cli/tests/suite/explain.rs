@@ -1,4 +1,4 @@
-//! `phobos explain`'s pages in a real browser: each seed kernel's page (and two kernels that
+//! `phobos explain`'s pages in a real browser: each example kernel's page (and two kernels that
 //! show extra 128-byte lines and masked elements) opened in headless Chromium, stepped through
 //! with the page's own Next button by its `#selftest` mode, which checks that every step draws
 //! the ruler, the barriers, the threads and warp 0's lanes and that nothing reached the

@@ -1,4 +1,4 @@
-//! `phobos explain` draws the accesses the GPU makes (issue 25): for every seed kernel, tutorial,
+//! `phobos explain` draws the accesses the GPU makes: for every example kernel, tutorial,
 //! rotate kernel and exchange, the widths explain shows per statement are the PTX's, read back
 //! from the PTX's line table (`--lineinfo`); a statement outside loops makes no more global
 //! accesses per thread than its PTX has instructions (a 16-byte load drawn as four 4-byte ones
@@ -186,7 +186,7 @@ fn explain_draws_the_accesses_of_the_ptx() {
     let root = super::workspace_root();
     let read = |p: &str| std::fs::read_to_string(root.join(p)).unwrap();
     let mut compared = 0;
-    // The seed kernels and the tutorials.
+    // The example kernels and the tutorials.
     let cases: &[(&str, &str, [u32; 3], &[(&str, i64)])] = &[
         ("examples/lanes_matvec.phobos", "lanes_matvec", [8, 1, 1], &[("N", 32), ("K", 1024)]),
         ("examples/lane_max.phobos", "lane_max", [1, 1, 1], &[]),

@@ -443,7 +443,7 @@ fn known_crashes() -> Vec<(String, String)> {
         .collect()
 }
 
-/// Kernels generated around the features whose passes once crashed or hung (issue 26):
+/// Kernels generated around the features whose passes once crashed or hung:
 /// exchanges between random layouts, atomics and ordered accesses on tensors the kernel does or
 /// does not write, and `while` loops nested deep around shared-buffer accesses.
 fn generated_kernels(rng: &mut Rng, n: usize) -> Vec<Vec<u8>> {

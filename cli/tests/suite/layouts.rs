@@ -138,7 +138,7 @@ fn cases() -> Vec<Case> {
             _ => out.push(flat(&text)),
         }
     }
-    // Named axes (seed 004): one case per axis of random S[...] layouts that hardware can hold
+    // Named axes: one case per axis of random S[...] layouts that hardware can hold
     // (lanes < 32, warps < 4 in this 128-thread CTA, injective but for broadcasts).
     let mut k = 0;
     while k < 60 {

@@ -1,5 +1,5 @@
-//! Atomics, ordered accesses, fences, `while`/`break` and funnel shifts (issue 15's
-//! built-ins) on the simulator, across CTAs, against references computed here.
+//! Atomics, ordered accesses, fences, `while`/`break` and funnel shifts
+//! on the simulator, across CTAs, against references computed here.
 
 use super::e2e::{compile, run, values};
 use phobos_compiler::session::Session;

@@ -1,4 +1,4 @@
-//! `rotate` (issue 15) on the simulator: every item size, sizes around the edges and tiles,
+//! `rotate` on the simulator: every item size, sizes around the edges and tiles,
 //! distances 0, 1, n - 1, n / 2, n + 3 and random ones, sub-ranges at byte offsets 1 to 31,
 //! against `rotate_left` (which is `np.roll(a, -d)` on the flattened items); every scheme forced
 //! too; device buffers; the PTX of the byte pass.
@@ -95,7 +95,7 @@ fn every_scheme_matches_the_reference() {
     assert_eq!(r.counted.map(|c| c.array_read + c.array_written), Some(4 << 20));
 }
 
-/// Seed 003's speed of light for every distance whose head fits in the tiles in flight, left
+/// The speed of light for every distance whose head fits in the tiles in flight, left
 /// and right (the shorter way round): the simulator counts 2 bytes moved per byte of the array
 /// and no bank conflict, for every item size, and the result is `np.roll`'s.
 #[test]

@@ -22,7 +22,7 @@ fn simt_of_every_example() {
     });
 }
 
-/// `phobos explain --format text` of the four seed kernels (seed 002's figures as text).
+/// `phobos explain --format text` of four of the example kernels, for sm_75.
 #[test]
 fn explain_text_of_the_seed_kernels() {
     let root = super::workspace_root();

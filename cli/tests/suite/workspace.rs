@@ -1,4 +1,4 @@
-//! The workspace's shape (issue 21): libraries with one job each under a thin CLI package. Read
+//! The workspace's shape: libraries with one job each under a thin CLI package. Read
 //! from `cargo metadata` and the sources, so a change that breaks the shape fails here.
 
 use std::collections::BTreeMap;

@@ -1,4 +1,4 @@
-//! Atomics, ordered accesses and funnel shifts (issue 15): `atomic_add(t[i], v)`, `atomic_max`,
+//! Atomics, ordered accesses and funnel shifts: `atomic_add(t[i], v)`, `atomic_max`,
 //! `atomic_min`, `atomic_exch`, `atomic_cas(t[i], expected, desired)` (each returns the old
 //! value), `load_acquire(t[i])`, `store_release(t[i], v)`, `fence()`, `barrier()` and
 //! `funnel_shift_left/right(lo, hi, n)`. All at GPU scope, on tensors and shared buffers.

@@ -1,4 +1,4 @@
-//! Redistributions of register arrays over the CTA (issue 14, seed 000):
+//! Redistributions of register arrays over the CTA:
 //! `exchange<A, B>(v)`, `scatter<B>(v, ranks)`, `gather<A>(v, ranks)` as `cta.exchange`,
 //! `cta.scatter` and `cta.gather`, whose layouts are resolved and checked here so that a bad
 //! layout is an error at the call.

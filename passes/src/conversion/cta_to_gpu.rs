@@ -1,6 +1,6 @@
 //! `convert-cta-to-gpu`: lowers the `cta` dialect (folds over every thread of a CTA).
 //!
-//! Each fold is (seed 002, "A fold over the CTA"):
+//! Each fold is:
 //! 1. a full-warp xor butterfly in every warp (5 shuffles; argmax: 10, value and thread);
 //! 2. barrier 1 (before the scratch is written: an earlier fold may still be reading it);
 //!    lane 0 of each warp writes its warp's result to `scratch[warp]`;

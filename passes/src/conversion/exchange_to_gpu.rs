@@ -1,5 +1,5 @@
-//! `convert-exchange-to-gpu`: lowers `cta.exchange`, `cta.scatter` and `cta.gather` (issue 14,
-//! seed 000) with the cheapest mechanism the two layouts allow, decided from the layouts alone
+//! `convert-exchange-to-gpu`: lowers `cta.exchange`, `cta.scatter` and `cta.gather` with the
+//! cheapest mechanism the two layouts allow, decided from the layouts alone
 //! and reported in a remark (mechanism, shuffles, shared bytes, barriers, bank conflicts):
 //!
 //! 1. **identity**: both layouts are the same function; nothing is emitted.
@@ -444,7 +444,7 @@ pub const PASS: PassInfo = PassInfo {
     flag: "convert-exchange-to-gpu",
     name: "ConvertExchangeToGpu",
     summary: "cta.exchange/scatter/gather to registers, shuffles or shared-memory staging, the cheapest the layouts allow",
-    description: "Lowers the CTA's register-array redistributions (seed 000): nothing for an identity, \
+    description: "Lowers the CTA's register-array redistributions: nothing for an identity, \
     register moves when no value changes thread, a shuffle or warp-synchronised staging when values stay in their warp, \
     staging between CTA barriers otherwise and for scatter/gather by rank. The staging buffer (a tile.alloc) is padded \
     as the bank-conflict count of its accesses says. A remark names the mechanism and its cost.",

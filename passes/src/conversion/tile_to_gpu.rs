@@ -2,7 +2,7 @@
 //! kernel's dynamic shared memory, with the barriers the copy needs.
 //!
 //! - The tile is a `memref.view` at its planned `offset` (from `tile-plan-shared-memory`) of
-//!   `@__phobos_dynamic_smem`, an external zero-length workgroup global (toolchain notes §1.3:
+//!   `@__phobos_dynamic_smem`, an external zero-length workgroup global (MLIR's
 //!   `gpu.dynamic_shared_memory` would overlap static shared memory).
 //! - The copy moves chunks of V elements along the tile's last dimension: V is 16 bytes' worth
 //!   when the tile's row length, the start and the source's row stride are provably multiples of
@@ -17,7 +17,7 @@
 //!   may drop a redundant one).
 //!
 //! Limits: no `cp.async` yet (the copy goes through registers); no swizzle or padding (reads of
-//! the seed kernels' tiles are along rows).
+//! the example kernels' tiles are along rows).
 
 use crate::registry::PassInfo;
 use crate::{

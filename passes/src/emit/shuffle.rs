@@ -1,9 +1,9 @@
 //! Moving values between lanes as 32-bit words, and the combines of the built-in folds.
 //!
 //! The shuffle hardware moves 32 bits. A narrower value is widened to one word; a 64-bit value
-//! moves as two words with the same source lane (seed 002: "two for a 64-bit value").
+//! moves as two words with the same source lane.
 //! Full-warp shuffles, and xor shuffles of any width, use `gpu.shuffle` with width 32 (MLIR's
-//! `width` means "the first N lanes are active", not CUDA's segments: toolchain notes §1.3).
+//! `width` means "the first N lanes are active", not CUDA's segments).
 //! Segmented `down`/`up`/`from` use `nvvm.shfl.sync` with the segment mask packed into its clamp
 //! operand, so that a source outside the lane's piece reads the lane's own value in hardware.
 

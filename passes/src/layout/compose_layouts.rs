@@ -5,7 +5,7 @@
 //! composite comes from the checked algebra (`phobos_layout::Map::compose`): a layout when the
 //! composite is one (coalesced: fully for a flat coordinate, mode by mode for per-mode
 //! coordinates, so the operands still match), else kept as `compose(B,A)`, which the lowering
-//! emits naively. The verifier has already checked seed 001's rule, so a fold cannot fail on
+//! emits naively. The verifier has already checked the composition rule, so a fold cannot fail on
 //! verified input; the inner apply stays while it has other users.
 //! Postcondition: no apply takes another apply's result as its one coordinate.
 

@@ -2,7 +2,7 @@
 //!
 //! `vector.reduction <add>` of `arith.muli(ext(a), ext(b))`, with `a` and `b` vectors of N i8
 //! (N a multiple of 4) and `ext` a sign or zero extension to i32, becomes N/4
-//! `nvvm.dot.accumulate.4way` on four-byte slices, each adding into the next (seed 002's
+//! `nvvm.dot.accumulate.4way` on four-byte slices, each adding into the next (the language's
 //! `sum(i32(a) * i32(b))`). `sum(i32(a))` alone is a dp4a against ones. Whatever computed `a`
 //! and `b` (an `&` with a mask, a shift) stays elementwise on the packed bytes, so a nibble
 //! decode is still one dp4a per word.

@@ -304,7 +304,7 @@ mod round_tests {
     /// `cvt.rn` does: checked against exact rational rounding of the bit patterns.
     #[test]
     fn f64_to_f16_and_bf16_round_once() {
-        // The case: just past the halfway point between -231.25 and -231.375.
+        // A case once rounded wrong: just past the halfway point between -231.25 and -231.375.
         assert_eq!(fget(Prim::F16, fput(Prim::F16, -231.31250119019325)), -231.375);
         assert_eq!(fget(Prim::F16, fput(Prim::F16, -231.3125)), -231.25, "a tie goes to even");
         for (ty, bits) in [(Prim::F16, 0x7c00u16), (Prim::BF16, 0x7f80)] {

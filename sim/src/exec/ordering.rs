@@ -1,4 +1,4 @@
-//! The race checker of global memory across CTAs, for kernels that synchronise CTAs (issue 15).
+//! The race checker of global memory across CTAs, for kernels that synchronise CTAs.
 //!
 //! Each CTA is one agent with a vector clock (CTA -> count). A release store snapshots the
 //! releasing CTA's clock on the location, then ticks its own count; an acquire load joins the

@@ -103,7 +103,7 @@ func.func @swizzle(%x: index) -> index {
 }
 
 // -----
-// Seed 004: S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] over the row-major (8,16) index
+// Named axes: S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] over the row-major (8,16) index
 // x = 16i + j: laneid = 4i + j/2 mod 4, warpid = j/8 mod 2, reg = j mod 2; shifts and masks only,
 // no mask on the outermost digit (i = x >> 4).
 // CHECK-LABEL: func.func @place

@@ -1,5 +1,5 @@
 // RUN: phobos-opt %s --split-input-file --verify-diagnostics
-// The layout dialect's verifier: the layout attribute, the spaces (seed 001), the operand count,
+// The layout dialect's verifier: the layout attribute, the spaces, the operand count,
 // and the composition rule (the first map's range is exactly the second's coordinate set).
 
 func.func @f(%x: index) -> index {

@@ -1,9 +1,9 @@
 // REQUIRES: ptxas
 // Every collective and shuffle form through phobos-to-ptx, for sm_90 and sm_80: the shuffle and
-// barrier counts of seed 002's cost table (64-bit values move as two words), no shared memory
+// barrier counts the lowerings promise (64-bit values move as two words), no shared memory
 // and no barrier for lane collectives, and ptxas accepts each with no spills.
 // The CTA forms use 4 warps (128 threads): 5 + 2 shuffles per fold. convert-cta-to-gpu emits
-// the seed's three barriers (conversion/convert-cta-to-gpu.mlir counts them); here, alone in its
+// its three barriers (conversion/convert-cta-to-gpu.mlir counts them); here, alone in its
 // kernel, elide-barriers drops the first (no shared access before it) and the last (none after
 // it), and one barrier is left between the scratch's write and its read.
 // RUN: phobos-opt %s --pass-pipeline='builtin.module(phobos-to-ptx{chip=sm_90})' --emit=ptx -o %t.sm90.ptx

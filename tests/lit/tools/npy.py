@@ -14,7 +14,7 @@
   npy.py typed OUT SHAPE DTYPE SEED          random bytes viewed as DTYPE (any dtype: uint, bool, ...)
   npy.py reversed X Y                         Y == X reversed along its last axis
   npy.py exchange X Y A B T N                Y == exchange<A, B> of X (item i of thread t at
-                                             index t*N + i; A, B named layouts of issue 14)
+                                             index t*N + i; A, B named layouts, e.g. blocked)
 Exits 1 with a message on a mismatch.
 """
 import sys
@@ -27,7 +27,7 @@ def shape(s):
 
 
 def positions(layout, T, N):
-    """pos[t, i]: the position item i of thread t holds under a named layout (issue 14)."""
+    """pos[t, i]: the position item i of thread t holds under a named layout."""
     t, i = np.meshgrid(np.arange(T), np.arange(N), indexing="ij")
     if layout == "blocked":
         return t * N + i
