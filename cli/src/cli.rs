@@ -347,7 +347,7 @@ fn verify_cmd(a: &CompileArgs) -> i32 {
         Ok(d) => d,
         Err(e) => return fail(e),
     };
-    let target = match Target::parse(&format!("chip={}", a.chip)) {
+    let target = match (Target { chip: a.chip.clone(), ..Target::default() }).checked() {
         Ok(t) => t,
         Err(e) => return fail(e),
     };
@@ -424,12 +424,25 @@ fn verify_cmd(a: &CompileArgs) -> i32 {
 fn compile_one(a: &CompileArgs) -> i32 {
     let mut clock = a.time_passes.then(crate::time_passes::Clock::start);
     let libdevice = a.libdevice.clone().or_else(|| crate::env::get("PHOBOS_LIBDEVICE").map(PathBuf::from));
-    let mut opts_text =
-        format!("chip={} fma={} fast-math={} exchange={} lineinfo={}", a.chip, !a.no_fma, a.fast_math, a.exchange, a.lineinfo);
-    if let Some(l) = &libdevice {
-        opts_text.push_str(&format!(" libdevice={}", l.display()));
-    }
-    let target = match Target::parse(&opts_text) {
+    let exchange = match phobos_passes::pipelines::Exchange::parse(&a.exchange) {
+        Ok(e) => e,
+        Err(e) => return fail(e),
+    };
+    // Field by field: a value is never re-parsed from text (a libdevice path may hold spaces).
+    let target = Target {
+        chip: a.chip.clone(),
+        fma: !a.no_fma,
+        fast_math: a.fast_math,
+        exchange,
+        lineinfo: a.lineinfo,
+        // Given (an empty value: none), else the one the driver carries.
+        libdevice: match &libdevice {
+            Some(l) => Some(l.display().to_string()).filter(|l| !l.is_empty()),
+            None => Target::default().libdevice,
+        },
+        ..Target::default()
+    };
+    let target = match target.checked() {
         Ok(t) => t,
         Err(e) => return fail(e),
     };

@@ -158,8 +158,14 @@ pub fn load_text<'s>(
             }
         }
         Some(m) => {
-            let target = phobos_passes::pipelines::Target::parse(&format!("chip={chip} fma={} fast-math={}", !opts.no_fma, opts.fast_math))
-                .map_err(RunError::Usage)?;
+            let target = phobos_passes::pipelines::Target {
+                chip: chip.to_string(),
+                fma: !opts.no_fma,
+                fast_math: opts.fast_math,
+                ..Default::default()
+            }
+            .checked()
+            .map_err(RunError::Usage)?;
             compile::lower(session, m, Stage::Simt, &CompileOptions { target, ..Default::default() })
         }
         None => Err(compile::CompileError::Invalid),
@@ -270,7 +276,7 @@ fn mlir_signature(module: &OwnedModule, kernel: Option<&str>) -> Result<Signatur
 pub fn simt_to_ptx(session: &Session, module: &OwnedModule, entry: &str, chip: &str) -> Result<String, RunError> {
     let gm = gpu_module_of(module, entry)?.str_attr("sym_name").unwrap_or_default();
     let copy = module.clone_module();
-    let target = phobos_passes::pipelines::Target::parse(&format!("chip={chip}")).map_err(RunError::Usage)?;
+    let target = phobos_passes::pipelines::Target { chip: chip.to_string(), ..Default::default() }.checked().map_err(RunError::Usage)?;
     compile::lower_from(session, &copy, Stage::Simt, Stage::Ptx, &CompileOptions { target, ..Default::default() }).map_err(|e| {
         // The diagnostics say what failed; the error alone names only the pass.
         let why: Vec<String> =

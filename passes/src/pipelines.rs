@@ -117,11 +117,20 @@ impl Target {
                 _ => return Err(format!("no option '{k}' (options: chip, O, libdevice, fma, fast-math, exchange, lineinfo)")),
             }
         }
-        target::chip(&t.chip)?;
-        if let Some(l) = &t.libdevice {
+        t.checked()
+    }
+
+    /// The target, once its chip is known and its libdevice is a file LLVM can link (built
+    /// field by field, as the driver and the API do, or by [`Target::parse`]).
+    pub fn checked(self) -> Result<Target, String> {
+        target::chip(&self.chip)?;
+        if let Some(l) = &self.libdevice {
             check_libdevice(l)?;
+            if l.contains('"') {
+                return Err(format!("libdevice path '{l}' has a double quote, which a pass option cannot hold"));
+            }
         }
-        Ok(t)
+        Ok(self)
     }
 
     fn options(&self) -> String {
@@ -129,8 +138,9 @@ impl Target {
         if let Some(f) = target::chip(&self.chip).ok().map(|c| c.features).filter(|f| !f.is_empty()) {
             s.push_str(&format!(" features={f}"));
         }
+        // Quoted: a path may hold spaces.
         if let Some(l) = &self.libdevice {
-            s.push_str(&format!(" l={l}"));
+            s.push_str(&format!(" l=\"{l}\""));
         }
         s
     }

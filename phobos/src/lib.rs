@@ -211,15 +211,19 @@ impl Compiler {
 
     /// The lowering options `opts` stand for.
     fn compile_options(&self, opts: &Options) -> Result<CompileOptions, Error> {
-        let target = Target::parse(&format!(
-            "chip={} O={} fma={} fast-math={} exchange={} lineinfo={}",
-            opts.chip,
-            opts.opt_level,
-            !opts.no_fma,
-            opts.fast_math,
-            opts.exchange.name(),
-            opts.lineinfo
-        ))
+        if opts.opt_level > 3 {
+            return Err(Error::Compile(Diagnostics::unlocated(format!("O must be 0 to 3, got '{}'", opts.opt_level))));
+        }
+        let target = Target {
+            chip: opts.chip.clone(),
+            opt_level: opts.opt_level,
+            fma: !opts.no_fma,
+            fast_math: opts.fast_math,
+            exchange: opts.exchange,
+            lineinfo: opts.lineinfo,
+            ..Target::default()
+        }
+        .checked()
         .map_err(|e| Error::Compile(Diagnostics::unlocated(e)))?;
         Ok(CompileOptions { target, dump_dir: opts.dump_dir.clone(), ..Default::default() })
     }
