@@ -32,6 +32,34 @@ fn embedding_md_blocks_are_the_tested_ones() {
     }
 }
 
+/// Every complete kernel a page of the docs shows (a fenced block with `@launch` and `kernel`,
+/// and no `...` left for the reader) compiles as written.
+#[test]
+fn the_docs_kernel_examples_compile() {
+    let c = phobos::Compiler::new().unwrap();
+    let mut compiled = 0;
+    let docs = workspace_root().join("docs");
+    let mut pages: Vec<_> = std::fs::read_dir(&docs).unwrap().flatten().map(|e| e.path()).collect();
+    pages.retain(|p| p.extension().is_some_and(|e| e == "md"));
+    pages.push(workspace_root().join("README.md"));
+    pages.push(workspace_root().join("python/README.md"));
+    for page in pages {
+        let text = std::fs::read_to_string(&page).unwrap();
+        for (i, block) in text.split("```").enumerate().filter(|(i, _)| i % 2 == 1) {
+            let body = block.split_once('\n').map_or("", |(_, b)| b);
+            if !body.contains("@launch") || !body.contains("kernel ") || body.contains("...") || body.contains("import ") {
+                continue;
+            }
+            let name = format!("{}.block{i}.phobos", page.file_stem().unwrap().to_string_lossy());
+            if let Err(e) = c.compile_program(body, &name, &phobos::Options::default()) {
+                panic!("the kernel in {} (block {i}) does not compile:\n{body}\n{e}", page.display());
+            }
+            compiled += 1;
+        }
+    }
+    assert!(compiled >= 1, "{compiled} kernels found in the docs; the extraction is broken");
+}
+
 #[test]
 fn embedding_md_runs() {
     page().unwrap_or_else(|e| panic!("{e}"));

@@ -135,3 +135,41 @@ fn every_path_the_architecture_doc_names_exists() {
     let missing: Vec<&String> = named.iter().filter(|p| !root.join(p).exists()).collect();
     assert!(missing.is_empty(), "docs/architecture.md names paths that do not exist: {missing:?}");
 }
+
+/// Every repository path a README or a page of docs/ names in backticks exists (relative to the
+/// repository, or to the page's own folder), so the docs cannot point at files that moved.
+#[test]
+fn every_path_the_docs_name_exists() {
+    let root = super::workspace_root();
+    let tops: Vec<String> = std::fs::read_dir(&root).unwrap().flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
+    let mut pages = vec![root.join("README.md"), root.join("python/README.md")];
+    let mut docs: Vec<_> = std::fs::read_dir(root.join("docs")).unwrap().flatten().map(|e| e.path()).collect();
+    docs.retain(|p| p.extension().is_some_and(|e| e == "md"));
+    docs.sort();
+    pages.extend(docs);
+    let (mut named, mut missing) = (0, Vec::new());
+    for page in &pages {
+        let text = std::fs::read_to_string(page).unwrap();
+        let here = page.parent().unwrap();
+        for (i, piece) in text.split('`').enumerate() {
+            let looks_like_path = i % 2 == 1
+                && piece.contains('/')
+                && !piece.contains(['<', '>', '(', '{', ' ', '*', '=', '$'])
+                && piece.chars().next().is_some_and(|c| c.is_ascii_alphabetic());
+            // A path into the repository: its first part is one of the repository's own (build
+            // outputs under target/ excepted), or a file beside the page.
+            let path = piece.trim_end_matches(['.', ',', ':', ';']);
+            let first = path.split('/').next().unwrap_or("");
+            let ours = (tops.iter().any(|t| t == first) && first != "target") || here.join(first).exists();
+            if !looks_like_path || !ours {
+                continue;
+            }
+            named += 1;
+            if !root.join(path).exists() && !here.join(path).exists() {
+                missing.push(format!("{}: {path}", page.strip_prefix(&root).unwrap().display()));
+            }
+        }
+    }
+    assert!(named > 100, "the docs name {named} paths; the extraction is broken");
+    assert!(missing.is_empty(), "the docs name paths that do not exist: {missing:?}");
+}
