@@ -145,7 +145,7 @@ fn embedding_example_runs_on_the_gpu_when_present() {
     let device = match phobos::Device::cuda() {
         Ok(d) => d,
         Err(e) => {
-            eprintln!("skipped: no usable GPU ({e})");
+            skipped(&format!("no usable GPU ({e})"));
             return;
         }
     };
@@ -334,7 +334,7 @@ fn embedding_api_checks_arguments_the_same_on_every_device() {
     let mut devices = vec![Device::Simulator];
     match Device::cuda() {
         Ok(d) => devices.push(d),
-        Err(e) => eprintln!("GPU half skipped: {e}"),
+        Err(e) => skipped(&format!("the GPU half: {e}")),
     }
     let wants = [
         "argument 3 (N) of lanes_matvec is i64: pass Arg::I64, got Arg::I32",
@@ -428,7 +428,7 @@ fn embedding_api_gives_each_gpu_module_its_own_ptx() {
                 let out = Command::new(ptxas).args([&format!("-arch={}", k.chip), "-o", "/dev/null"]).arg(&f).output().unwrap();
                 assert!(out.status.success(), "ptxas rejects {}'s PTX: {}", k.name, String::from_utf8_lossy(&out.stderr));
             }
-            None => eprintln!("ptxas half skipped: no ptxas (run third_party/install.sh)"),
+            None => tool_missing("ptxas", "the ptxas half; third_party/install.sh installs it"),
         }
     }
     let x: Vec<u8> = (0..32).flat_map(|i| (i as f32).to_le_bytes()).collect();
@@ -681,4 +681,22 @@ fn embedding_api_typed_builders_build_a_whole_kernel() {
     let got: Vec<f32> = yb.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect();
     let want: Vec<f32> = (0..nrows).map(|r| xs[r * ncols..(r + 1) * ncols].iter().sum()).collect();
     assert_eq!(got, want);
+}
+
+/// Says that (part of) a test is skipped, on the terminal itself (cargo's capture would hide
+/// it): `skipped: ...`. A GPU is never required (CI has none).
+pub fn skipped(what: &str) {
+    use std::io::Write;
+    if let Ok(mut tty) = std::fs::OpenOptions::new().write(true).open("/dev/stderr") {
+        let _ = writeln!(tty, "skipped: {what}");
+    }
+}
+
+/// A tool a test needs (ptxas, nvdisasm, Chromium) is missing: skipped visibly, or, with
+/// `CI=true`, a failure (`third_party/install.sh` installs each; a CI machine must have them).
+pub fn tool_missing(tool: &str, why: &str) {
+    if std::env::var("CI").is_ok_and(|v| v == "true" || v == "1") {
+        panic!("CI=true and no {tool}: {why}");
+    }
+    skipped(&format!("no {tool} ({why})"));
 }

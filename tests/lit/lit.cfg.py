@@ -46,6 +46,9 @@ if not os.path.exists(ptxas):
 config.substitutions.append(("%ptxas-check", f"bash {os.path.join(config.test_source_root, 'tools', 'ptxas-check.sh')} {ptxas}"))
 if ptxas:
     config.available_features.add("ptxas")
+elif os.environ.get("CI") in ("true", "1"):
+    # Without ptxas the PTX tests would report UNSUPPORTED: on CI that is a failure.
+    lit_config.fatal("CI=true and no ptxas (third_party/install.sh installs it)")
     config.substitutions.append(("%ptxas", ptxas))
 libdevice = os.path.join(root, ".tools", "cuda", "nvidia", "cuda_nvcc", "nvvm", "libdevice", "libdevice.10.bc")
 config.substitutions.append(("%libdevice", libdevice))

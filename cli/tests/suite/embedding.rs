@@ -68,7 +68,7 @@ fn row_max_example_runs_on_the_simulator() {
 fn row_max_example_runs_on_the_gpu_when_present() {
     let device = match Device::cuda() {
         Ok(d) => d,
-        Err(e) => return eprintln!("skipped: no usable GPU ({e})"),
+        Err(e) => return super::skipped(&format!("no usable GPU ({e})")),
     };
     let r = row_max::run(&device).unwrap_or_else(|e| panic!("{e}"));
     for (got, want) in &r.launches {

@@ -49,7 +49,7 @@ fn browser(chrome: &Path, profile: &Path) -> Command {
 #[test]
 fn every_seed_kernels_page_steps_through_in_chromium() {
     let Some(chrome) = chromium() else {
-        println!("skipped: no chromium on PATH (third_party/install.sh installs Debian's chromium; PHOBOS_CHROMIUM names another)");
+        super::tool_missing("chromium", "third_party/install.sh installs Debian's chromium; PHOBOS_CHROMIUM names another");
         return;
     };
     let root = super::workspace_root();
