@@ -209,3 +209,10 @@ func.func @f(%x: index) -> index {
   %v = "layout.apply"(%x) {layout = "left_inverse((2,3):(5,3))"} : (index) -> index
   return %v : index
 }
+
+// -----
+func.func @f(%t: index, %v: index) -> index {
+  // expected-error @below {{fixed must be an array<i64: ...>}}
+  %o = "layout.restrict"(%t, %v) {layout = "(4,3):(3,1)", fixed = array<i8: 0>} : (index, index) -> index
+  return %o : index
+}

@@ -88,3 +88,23 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%x: memref<4096xf32>, %i: index) kernel {
+    // expected-error @below {{shape must be an array<i64: ...>}}
+    %t = "tile.copy"(%x, %i, %i) {shape = array<i8: 32>} : (memref<4096xf32>, index, index) -> memref<32xf32, 3>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k() kernel {
+    // expected-error @below {{shape must be an array<i64: ...>}}
+    %t = "tile.alloc"() {shape = array<i8: 32>} : () -> memref<32xf32, 3>
+    gpu.return
+  }
+}

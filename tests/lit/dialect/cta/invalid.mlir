@@ -164,3 +164,23 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%v: vector<2x2xf32>) kernel {
+    // expected-error @below {{moves a 1-D vector (n items per thread), got vector<2x2xf32>}}
+    %0 = "cta.exchange"(%v) {from = "blocked(32,4)", to = "striped(32,4)"} : (vector<2x2xf32>) -> vector<2x2xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%v: vector<4xf32>) kernel {
+    // expected-error @below {{from: layout "blocked(32,3)" has shape (32,3); a thread/value layout of 24 threads with 4 items each has shape (24, 4) (threads, then items)}}
+    %0 = "cta.exchange"(%v) {from = "blocked(32,3)", to = "blocked(32,3)"} : (vector<4xf32>) -> vector<4xf32>
+    gpu.return
+  }
+}

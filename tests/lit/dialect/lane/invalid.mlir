@@ -275,3 +275,18 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%x: f32) kernel {
+    // expected-error @below {{combine region must have one block}}
+    %0 = "lane.reduce_with"(%x) ({
+    ^bb0(%a: f32, %b: f32):
+      cf.br ^bb1(%a : f32)
+    ^bb1(%c: f32):
+      gpu.yield %c : f32
+    }) : (f32) -> f32
+    gpu.return
+  }
+}
