@@ -215,3 +215,37 @@ pub fn expand(name: &str, options: &str) -> Option<Result<String, String>> {
         _ => return None,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_target_quotes_its_libdevice_and_refuses_a_quote_in_it() {
+        let t = Target { libdevice: Some("/tmp/a b/libdevice.10.bc".into()), ..Target::default() };
+        assert!(t.options().ends_with(" l=\"/tmp/a b/libdevice.10.bc\""), "{}", t.options());
+        let bad = Target { libdevice: Some("/tmp/a\"b".into()), ..Target::default() };
+        assert!(bad.checked().is_err());
+        let chip = Target { chip: "sm_90 lineinfo=1".into(), ..Target::default() };
+        assert!(chip.checked().unwrap_err().contains("unsupported chip 'sm_90 lineinfo=1'"));
+    }
+
+    #[test]
+    fn target_options_parse_and_reject_unknown_ones() {
+        let t = Target::parse("chip=sm_80 O=2 fma=0 fast-math=1 exchange=staging lineinfo=1").unwrap();
+        assert_eq!(
+            (t.chip.as_str(), t.opt_level, t.fma, t.fast_math, t.exchange, t.lineinfo),
+            ("sm_80", 2, false, true, Exchange::Staging, true)
+        );
+        assert!(Target::parse("O=4").unwrap_err().contains("O must be 0 to 3"));
+        assert!(Target::parse("bogus=1").unwrap_err().contains("no option 'bogus'"));
+    }
+
+    #[test]
+    fn named_pipelines_expand_and_unknown_names_do_not() {
+        let ptx = expand("phobos-to-ptx", "chip=sm_80").unwrap().unwrap();
+        assert!(ptx.starts_with("gpu.module(") && ptx.ends_with("gpu-module-to-binary{format=isa}"), "{ptx}");
+        assert!(expand("phobos-to-simt", "bogus=1").unwrap().unwrap_err().contains("has no option 'bogus'"));
+        assert!(expand("canonicalize", "").is_none());
+    }
+}

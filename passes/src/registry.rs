@@ -136,3 +136,17 @@ pub fn parse_options(flag: &str, declared: &[OptInfo], text: &str) -> Result<Opt
     }
     Ok(opts)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::split_options;
+
+    #[test]
+    fn options_split_on_spaces_outside_quotes_and_braces() {
+        let got = split_options(r#"chip=sm_90 l="/a b/c.bc" nested={x=1 y=2} flag"#).unwrap();
+        let want = [("chip", "sm_90"), ("l", "/a b/c.bc"), ("nested", "{x=1 y=2}"), ("flag", "true")];
+        assert_eq!(got, want.map(|(k, v)| (k.to_string(), v.to_string())));
+        assert!(split_options("a=1 a=2").unwrap_err().contains("given twice"));
+        assert!(split_options("a=\"x").unwrap_err().contains("unterminated quote"));
+    }
+}
