@@ -158,6 +158,18 @@ impl<'a> Ty<'a> {
         // SAFETY: the type is live for `'a`; mlirTypeIsAVector only reads it.
         unsafe { mlirTypeIsAVector(self.raw) }
     }
+    /// The field types of an `!llvm.struct<(...)>`; None for another type.
+    pub fn struct_fields(self) -> Option<Vec<Ty<'a>>> {
+        // SAFETY: the type is live for `'a`; the struct getters run only once the IsA check says
+        // it is one, with indices below its field count.
+        unsafe {
+            if !mlirTypeIsALLVMStructType(self.raw) {
+                return None;
+            }
+            let n = mlirLLVMStructTypeGetNumElementTypes(self.raw);
+            Some((0..n).map(|i| Ty::wrap(mlirLLVMStructTypeGetElementType(self.raw, i))).collect())
+        }
+    }
     pub fn is_memref(self) -> bool {
         // SAFETY: the type is live for `'a`; mlirTypeIsAMemRef only reads it.
         unsafe { mlirTypeIsAMemRef(self.raw) }

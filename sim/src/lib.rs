@@ -6,6 +6,7 @@
 //! over a grid of CTAs with sanitizer checks ([`Fault`]).
 
 pub mod exec;
+pub mod mma;
 pub mod program;
 pub mod translate;
 

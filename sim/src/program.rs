@@ -466,6 +466,22 @@ pub enum Inst {
         src: Slot,
         offset: u32,
     },
+    /// A warp's tensor-core multiply-add `mma.sync.aligned.m16n8k{k}.row.col`: D = A·B + C over
+    /// the fragments each lane holds ([`crate::mma`]); every lane of the warp takes part. Each
+    /// operand list is the registers in order; a `packed` register is one 32-bit integer holding
+    /// 32 / bits elements (bf16, tf32, s8, u8 fragments), else a vector of them (f16).
+    Mma {
+        k: u32,
+        a_ty: crate::mma::MmaType,
+        b_ty: crate::mma::MmaType,
+        acc: crate::mma::MmaType,
+        a: Vec<Slot>,
+        b: Vec<Slot>,
+        c: Vec<Slot>,
+        packed: bool,
+        dst: Slot,
+        loc: u32,
+    },
     /// Reinterpret the bytes of a vector as another element type.
     VBitcast {
         dst: Slot,

@@ -82,6 +82,7 @@ pub(super) fn inst_loc(i: &Inst) -> Option<u32> {
         | Inst::Shfl { loc, .. }
         | Inst::GpuShfl { loc, .. }
         | Inst::Vote { loc, .. }
+        | Inst::Mma { loc, .. }
         | Inst::Barrier { loc }
         | Inst::Assert { loc, .. } => Some(*loc),
         _ => None,

@@ -27,6 +27,7 @@ mod lane;
 mod lanewise;
 pub mod math;
 mod memory;
+mod mma;
 mod ordering;
 mod progress;
 mod schedule;
@@ -160,6 +161,8 @@ pub struct Stats {
     pub ctas: u64,
     /// Shared-memory bank conflicts (the pinned model of `phobos_layout::banks`), summed.
     pub bank_conflicts: u64,
+    /// Tensor-core multiply-adds (`mma.sync`), one per warp that runs one.
+    pub mma: u64,
     /// Bytes of global memory each lane's loads (and atomics) read, per kernel argument (by its
     /// index; 0 for scalars).
     pub global_read: Vec<u64>,
@@ -174,6 +177,7 @@ impl Stats {
         self.warp_insts += s.warp_insts;
         self.thread_insts += s.thread_insts;
         self.bank_conflicts += s.bank_conflicts;
+        self.mma += s.mma;
         for (mine, theirs) in [(&mut self.global_read, &s.global_read), (&mut self.global_written, &s.global_written)] {
             if mine.len() < theirs.len() {
                 mine.resize(theirs.len(), 0);

@@ -110,6 +110,7 @@ impl Ctx<'_> {
                     self.exec_memory(cta, w, i)?
                 }
                 i @ (Inst::Shfl { .. } | Inst::GpuShfl { .. } | Inst::Vote { .. }) => self.exec_cross_lane(cta, w, i)?,
+                i @ Inst::Mma { .. } => self.exec_mma(cta, w, i)?,
                 Inst::Barrier { loc } => {
                     if mask != w.live {
                         let missing = w.live & !mask;

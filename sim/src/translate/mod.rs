@@ -40,6 +40,12 @@ fn unsupported<'a, T>(op: Op<'a>, message: impl Into<String>) -> R<T> {
 /// The element type and element count of a scalar or vector type.
 pub fn prim_of<'a>(t: Ty<'a>) -> Option<(Prim, u32)> {
     use phobos_ir::Scalar;
+    // A struct of one element type (an mma's fragments): its fields' elements, in order.
+    if let Some(fields) = t.struct_fields() {
+        let parts: Vec<(Prim, u32)> = fields.into_iter().map(prim_of).collect::<Option<_>>()?;
+        let p = parts.first()?.0;
+        return parts.iter().all(|(q, _)| *q == p).then(|| (p, parts.iter().map(|(_, n)| n).sum()));
+    }
     if t.is_vector() {
         let n: i64 = t.shape().iter().map(|d| d.unwrap_or(0)).product();
         let (p, _) = prim_of(t.element())?;
@@ -406,7 +412,7 @@ impl<'a> Tr<'a> {
         // the arithmetic they stand for.
         let family = match name.split_once('.').map(|(d, _)| d).unwrap_or("") {
             _ if name == "vector.load" || name == "vector.store" || name == "vector.maskedload" => Self::memref_op,
-            _ if name == "llvm.bitcast" => Self::vector_op,
+            _ if name == "llvm.bitcast" || name == "llvm.extractvalue" => Self::vector_op,
             "arith" | "math" | "llvm" => Self::arith_op,
             "gpu" => Self::gpu_op,
             "memref" => Self::memref_op,

@@ -1,6 +1,7 @@
 //! Translating `nvvm` ops: segmented shuffles, dp4a, byte permutes, votes.
 
 use super::*;
+use crate::mma::MmaType;
 
 impl<'a> Tr<'a> {
     pub(super) fn nvvm_op(&mut self, op: Op<'a>, name: &str) -> R<()> {
@@ -58,10 +59,65 @@ impl<'a> Tr<'a> {
                 let loc = self.loc(op);
                 self.insts.push(Inst::Vote { kind, dst, mask: s[0], pred: s[1], loc });
             }
+            "nvvm.mma.sync" => self.mma(op)?,
             // Warps run in lockstep here: a warp-level barrier orders nothing more.
             "nvvm.bar.warp.sync" => {}
             other => return unsupported(op, format!("the simulator does not support `{other}`")),
         }
+        Ok(())
+    }
+}
+
+impl<'a> Tr<'a> {
+    /// `nvvm.mma.sync` (m16n8k16 f16/bf16, m16n8k8 tf32, m16n8k32 s8/u8; A row, B col).
+    fn mma(&mut self, op: Op<'a>) -> R<()> {
+        let text = |key: &str| op.attr(key).map(|a| a.to_string()).unwrap_or_default();
+        let shape = text("shape");
+        let num = |key: &str| -> Option<u32> {
+            shape.split(&format!("{key} = ")).nth(1)?.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
+        };
+        let (Some(16), Some(8), Some(k)) = (num("m"), num("n"), num("k")) else {
+            return unsupported(op, format!("the simulator runs mma.sync of shapes m16n8k*, not {shape}"));
+        };
+        if !text("layoutA").contains("row") || !text("layoutB").contains("col") {
+            return unsupported(op, "the simulator runs mma.sync with A row-major and B column-major (.row.col)");
+        }
+        let segments = op.attr("operandSegmentSizes").and_then(|a| a.dense_ints()).unwrap_or_default();
+        let [na, nb, nc] = segments[..] else { return unsupported(op, "mma.sync without its operand segments") };
+        let (na, nb) = (na as usize, nb as usize);
+        // The operands' element types: named by the op, or f16 (vector<2xf16> registers).
+        let named = |key: &str| text(key).split('<').nth(1).and_then(|s| s.split('>').next()).and_then(MmaType::parse);
+        let a_ty = named("multiplicandAPtxType").unwrap_or(MmaType::F16);
+        let b_ty = named("multiplicandBPtxType").unwrap_or(a_ty);
+        if !crate::mma::supported(k, a_ty) || !crate::mma::supported(k, b_ty) {
+            return unsupported(op, format!("the simulator does not run mma.sync m16n8k{k} on {a_ty:?} x {b_ty:?}"));
+        }
+        let acc = match self.res_prim(op, 0)? {
+            Prim::F32 => MmaType::F32,
+            Prim::F16 => MmaType::F16,
+            Prim::I32 => MmaType::S32,
+            p => return unsupported(op, format!("mma.sync accumulating in {p:?}")),
+        };
+        let s = self.operands(op)?;
+        if s.len() != na + nb + nc as usize {
+            return unsupported(op, "mma.sync operands do not match their segments");
+        }
+        // A packed register is an i32 holding narrower elements (bf16, tf32 bits, s8, u8).
+        let packed = self.opd_prim(op, 0)? == Prim::I32;
+        let dst = self.result(op, 0)?;
+        let loc = self.loc(op);
+        self.insts.push(Inst::Mma {
+            k,
+            a_ty,
+            b_ty,
+            acc,
+            a: s[..na].to_vec(),
+            b: s[na..na + nb].to_vec(),
+            c: s[na + nb..].to_vec(),
+            packed,
+            dst,
+            loc,
+        });
         Ok(())
     }
 }

@@ -40,6 +40,19 @@ impl<'a> Tr<'a> {
                 let dst = self.result(op, 0)?;
                 self.insts.push(Inst::Broadcast { dst, src });
             }
+            // A field of a struct (held flat): the elements of the fields before it come first.
+            "llvm.extractvalue" => {
+                let pos = op.attr("position").and_then(|a| a.dense_ints()).unwrap_or_default();
+                let fields = op.operand(0).ty().struct_fields().unwrap_or_default();
+                let i = match pos[..] {
+                    [i] if (0..fields.len() as i64).contains(&i) => i as usize,
+                    _ => return unsupported(op, "llvm.extractvalue of a nested position"),
+                };
+                let offset = fields[..i].iter().map(|t| prim_of(*t).map_or(0, |(_, n)| n)).sum();
+                let src = self.use_(op.operand(0))?;
+                let dst = self.result(op, 0)?;
+                self.insts.push(Inst::ExtractSlice { dst, src, offset });
+            }
             "vector.extract" => {
                 let (pos, at) = self.vector_position(op, 1)?;
                 let src = self.use_(op.operand(0))?;

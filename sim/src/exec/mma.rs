@@ -1,0 +1,75 @@
+//! Tensor-core multiply-adds, as whole-warp operations over the ISA's fragments
+//! ([`crate::mma`]). Products are exact in f64 (f16, bf16 and tf32 products are) and summed
+//! there, then rounded once to the accumulator's type: within f32 accumulation error of a GPU,
+//! which does not fix the order of its additions. Integers wrap as the instruction does without
+//! `.satfinite`.
+
+use super::*;
+use crate::mma::{a_at, b_at, c_at, MmaType};
+
+impl Ctx<'_> {
+    pub(super) fn exec_mma(&mut self, cta: &mut Cta, w: &mut Warp, inst: &Inst) -> Result<(), Fault> {
+        let Inst::Mma { k, a_ty, b_ty, acc, a, b, c, packed, dst, loc } = inst else { return Ok(()) };
+        if w.mask != u32::MAX {
+            let message =
+                format!("mma.sync is .aligned: every lane of the warp runs it together, but only lanes {} are here", lane_list(w.mask));
+            return Err(self.fault(
+                FaultKind::DivergentShuffle,
+                cta,
+                Some((w, w.mask.trailing_zeros().min(31) as usize)),
+                Some(*loc),
+                message,
+            ));
+        }
+        let k = *k as usize;
+        // Each lane's fragment, element by element, in register order.
+        let elems = |w: &Warp, regs: &[Slot], ty: MmaType, packed: bool, lane: usize| -> Vec<u64> {
+            let mut out = Vec::new();
+            for r in regs {
+                if packed && ty.bits() < 32 {
+                    let word = w.regs[at(*r, 0, lane)];
+                    let per = 32 / ty.bits();
+                    out.extend((0..per).map(|i| (word >> (i * ty.bits())) & ((1u64 << ty.bits()) - 1)));
+                } else {
+                    out.extend((0..r.len).map(|e| w.regs[at(*r, e, lane)]));
+                }
+            }
+            out
+        };
+        let (mut am, mut bm, mut cm) = (vec![0f64; 16 * k], vec![0f64; k * 8], vec![0f64; 16 * 8]);
+        for lane in 0..32u32 {
+            for (e, bits) in elems(w, a, *a_ty, *packed, lane as usize).into_iter().enumerate() {
+                let (r, col) = a_at(k as u32, lane, e as u32);
+                am[r as usize * k + col as usize] = a_ty.value(bits);
+            }
+            for (e, bits) in elems(w, b, *b_ty, *packed, lane as usize).into_iter().enumerate() {
+                let (row, n) = b_at(k as u32, lane, e as u32);
+                bm[row as usize * 8 + n as usize] = b_ty.value(bits);
+            }
+            for (e, bits) in elems(w, c, *acc, false, lane as usize).into_iter().enumerate() {
+                let (r, n) = c_at(lane, e as u32);
+                cm[r as usize * 8 + n as usize] = acc.value(bits);
+            }
+        }
+        for lane in 0..32u32 {
+            for e in 0..dst.len {
+                let (r, n) = c_at(lane, e);
+                let (r, n) = (r as usize, n as usize);
+                let bits = if *acc == MmaType::S32 {
+                    // Exact: |products| < 2^14 and 32 of them, so i64 holds the sum; it wraps to i32.
+                    let s: i64 = (0..k).map(|i| am[r * k + i] as i64 * bm[i * 8 + n] as i64).sum::<i64>() + cm[r * 8 + n] as i64;
+                    s as i32 as u32 as u64
+                } else {
+                    let s: f64 = (0..k).map(|i| am[r * k + i] * bm[i * 8 + n]).sum::<f64>() + cm[r * 8 + n];
+                    match acc {
+                        MmaType::F16 => half::f16::from_f64(s).to_bits() as u64,
+                        _ => (s as f32).to_bits() as u64,
+                    }
+                };
+                w.regs[at(*dst, e, lane as usize)] = bits;
+            }
+        }
+        self.stats.mma += 1;
+        Ok(())
+    }
+}
