@@ -134,6 +134,7 @@ pub fn run(req: &RunRequest) -> Result<(), RunError> {
                 errln!("thread_instructions_per_s: {:.0}", stats.thread_insts as f64 / secs.max(1e-9));
                 errln!("bank_conflicts: {}", stats.bank_conflicts);
                 errln!("mma: {}", stats.mma);
+                errln!("ldmatrix: {}", stats.ldmatrix);
             }
             None => errln!("gpu_ms: {:.3}", run.report.ms),
         }

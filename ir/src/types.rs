@@ -158,6 +158,11 @@ impl<'a> Ty<'a> {
         // SAFETY: the type is live for `'a`; mlirTypeIsAVector only reads it.
         unsafe { mlirTypeIsAVector(self.raw) }
     }
+    /// True for an `!llvm.ptr` (of any address space).
+    pub fn is_llvm_pointer(self) -> bool {
+        // SAFETY: the type is live for `'a`; mlirTypeIsALLVMPointerType only reads it.
+        unsafe { mlirTypeIsALLVMPointerType(self.raw) }
+    }
     /// The field types of an `!llvm.struct<(...)>`; None for another type.
     pub fn struct_fields(self) -> Option<Vec<Ty<'a>>> {
         // SAFETY: the type is live for `'a`; the struct getters run only once the IsA check says

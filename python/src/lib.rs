@@ -250,6 +250,7 @@ impl Program {
             report.insert("thread_instructions".into(), s.thread_insts as f64);
             report.insert("bank_conflicts".into(), s.bank_conflicts as f64);
             report.insert("mma".into(), s.mma as f64);
+            report.insert("ldmatrix".into(), s.ldmatrix as f64);
         }
         Ok((ran.entry, outputs, report, ran.meta))
     }

@@ -466,6 +466,17 @@ pub enum Inst {
         src: Slot,
         offset: u32,
     },
+    /// A warp's `ldmatrix.sync.aligned.m8n8.x{num}.shared.b16` (`.trans` when `trans`): lanes
+    /// 8i..8i+7 give the row addresses of matrix i (16 bytes each); every lane gets one 32-bit
+    /// register per matrix, elements (l/4, 2(l%4)) and the next (transposed: rows 2(l%4) and
+    /// the next of column l/4).
+    LdMatrix {
+        num: u32,
+        trans: bool,
+        ptr: Slot,
+        dst: Slot,
+        loc: u32,
+    },
     /// A warp's tensor-core multiply-add `mma.sync.aligned.m16n8k{k}.row.col`: D = A·B + C over
     /// the fragments each lane holds ([`crate::mma`]); every lane of the warp takes part. Each
     /// operand list is the registers in order; a `packed` register is one 32-bit integer holding

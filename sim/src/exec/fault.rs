@@ -83,6 +83,7 @@ pub(super) fn inst_loc(i: &Inst) -> Option<u32> {
         | Inst::GpuShfl { loc, .. }
         | Inst::Vote { loc, .. }
         | Inst::Mma { loc, .. }
+        | Inst::LdMatrix { loc, .. }
         | Inst::Barrier { loc }
         | Inst::Assert { loc, .. } => Some(*loc),
         _ => None,

@@ -10,17 +10,7 @@ use crate::mma::{a_at, b_at, c_at, MmaType};
 impl Ctx<'_> {
     pub(super) fn exec_mma(&mut self, cta: &mut Cta, w: &mut Warp, inst: &Inst) -> Result<(), Fault> {
         let Inst::Mma { k, a_ty, b_ty, acc, a, b, c, packed, dst, loc } = inst else { return Ok(()) };
-        if w.mask != u32::MAX {
-            let message =
-                format!("mma.sync is .aligned: every lane of the warp runs it together, but only lanes {} are here", lane_list(w.mask));
-            return Err(self.fault(
-                FaultKind::DivergentShuffle,
-                cta,
-                Some((w, w.mask.trailing_zeros().min(31) as usize)),
-                Some(*loc),
-                message,
-            ));
-        }
+        self.whole_warp(cta, w, "mma.sync", *loc)?;
         let k = *k as usize;
         // Each lane's fragment, element by element, in register order.
         let elems = |w: &Warp, regs: &[Slot], ty: MmaType, packed: bool, lane: usize| -> Vec<u64> {
@@ -71,5 +61,59 @@ impl Ctx<'_> {
         }
         self.stats.mma += 1;
         Ok(())
+    }
+}
+
+impl Ctx<'_> {
+    pub(super) fn exec_ldmatrix(&mut self, cta: &mut Cta, w: &mut Warp, inst: &Inst) -> Result<(), Fault> {
+        let Inst::LdMatrix { num, trans, ptr, dst, loc } = inst else { return Ok(()) };
+        let (num, loc) = (*num as usize, *loc);
+        self.whole_warp(cta, w, "ldmatrix", loc)?;
+        let size = cta.shared.len();
+        // Each matrix's eight rows: 16 bytes at the address lane 8i + r gives, in shared memory.
+        let mut rows = vec![[0u16; 8]; 8 * num];
+        let mut banked = Vec::new();
+        for (lane, row) in rows.iter_mut().enumerate() {
+            let addr = w.regs[at(*ptr, 0, lane)] as usize;
+            if addr.checked_add(16).is_none_or(|end| end > size) {
+                let message = format!(
+                    "ldmatrix row {} of matrix {} at shared byte {addr}, past the {size} bytes of shared memory",
+                    lane % 8,
+                    lane / 8
+                );
+                return Err(self.fault(FaultKind::OutOfBounds, cta, Some((w, lane)), Some(loc), message));
+            }
+            if !addr.is_multiple_of(16) {
+                let message =
+                    format!("ldmatrix row {} of matrix {} at shared byte {addr}, which is not 16-byte aligned", lane % 8, lane / 8);
+                return Err(self.fault(FaultKind::Misaligned, cta, Some((w, lane)), Some(loc), message));
+            }
+            self.check_race(cta, w, lane, addr, 16, false, loc)?;
+            banked.push((lane as u32, addr as u64));
+            for (e, v) in row.iter_mut().enumerate() {
+                *v = u16::from_le_bytes([cta.shared[addr + 2 * e], cta.shared[addr + 2 * e + 1]]);
+            }
+        }
+        for lane in 0..32usize {
+            let (g, t) = (lane / 4, lane % 4);
+            for m in 0..num {
+                let pick = |i: usize| if *trans { rows[8 * m + 2 * t + i][g] } else { rows[8 * m + g][2 * t + i] };
+                w.regs[at(*dst, m as u32, lane)] = pick(0) as u64 | (pick(1) as u64) << 16;
+            }
+        }
+        self.stats.bank_conflicts += phobos_layout::banks::conflicts(&banked, 16);
+        self.stats.ldmatrix += 1;
+        Ok(())
+    }
+}
+
+impl Ctx<'_> {
+    /// A `.aligned` instruction: every lane of the warp runs it together.
+    fn whole_warp(&self, cta: &Cta, w: &Warp, what: &str, loc: u32) -> Result<(), Fault> {
+        if w.mask == u32::MAX {
+            return Ok(());
+        }
+        let message = format!("{what} is .aligned: every lane of the warp runs it together, but only lanes {} are here", lane_list(w.mask));
+        Err(self.fault(FaultKind::DivergentShuffle, cta, Some((w, w.mask.trailing_zeros().min(31) as usize)), Some(loc), message))
     }
 }

@@ -163,6 +163,8 @@ pub struct Stats {
     pub bank_conflicts: u64,
     /// Tensor-core multiply-adds (`mma.sync`), one per warp that runs one.
     pub mma: u64,
+    /// Matrix loads from shared memory (`ldmatrix`), one per warp that runs one.
+    pub ldmatrix: u64,
     /// Bytes of global memory each lane's loads (and atomics) read, per kernel argument (by its
     /// index; 0 for scalars).
     pub global_read: Vec<u64>,
@@ -178,6 +180,7 @@ impl Stats {
         self.thread_insts += s.thread_insts;
         self.bank_conflicts += s.bank_conflicts;
         self.mma += s.mma;
+        self.ldmatrix += s.ldmatrix;
         for (mine, theirs) in [(&mut self.global_read, &s.global_read), (&mut self.global_written, &s.global_written)] {
             if mine.len() < theirs.len() {
                 mine.resize(theirs.len(), 0);

@@ -111,6 +111,7 @@ impl Ctx<'_> {
                 }
                 i @ (Inst::Shfl { .. } | Inst::GpuShfl { .. } | Inst::Vote { .. }) => self.exec_cross_lane(cta, w, i)?,
                 i @ Inst::Mma { .. } => self.exec_mma(cta, w, i)?,
+                i @ Inst::LdMatrix { .. } => self.exec_ldmatrix(cta, w, i)?,
                 Inst::Barrier { loc } => {
                     if mask != w.live {
                         let missing = w.live & !mask;

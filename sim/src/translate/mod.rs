@@ -40,6 +40,10 @@ fn unsupported<'a, T>(op: Op<'a>, message: impl Into<String>) -> R<T> {
 /// The element type and element count of a scalar or vector type.
 pub fn prim_of<'a>(t: Ty<'a>) -> Option<(Prim, u32)> {
     use phobos_ir::Scalar;
+    // A pointer is its address: a byte offset into shared memory (`nvvm.ldmatrix` reads there).
+    if t.is_llvm_pointer() {
+        return Some((Prim::I64, 1));
+    }
     // A struct of one element type (an mma's fragments): its fields' elements, in order.
     if let Some(fields) = t.struct_fields() {
         let parts: Vec<(Prim, u32)> = fields.into_iter().map(prim_of).collect::<Option<_>>()?;
@@ -413,6 +417,7 @@ impl<'a> Tr<'a> {
         let family = match name.split_once('.').map(|(d, _)| d).unwrap_or("") {
             _ if name == "vector.load" || name == "vector.store" || name == "vector.maskedload" => Self::memref_op,
             _ if name == "llvm.bitcast" || name == "llvm.extractvalue" => Self::vector_op,
+            _ if matches!(name.as_str(), "llvm.inttoptr" | "llvm.ptrtoint" | "llvm.getelementptr") => Self::pointer_op,
             "arith" | "math" | "llvm" => Self::arith_op,
             "gpu" => Self::gpu_op,
             "memref" => Self::memref_op,

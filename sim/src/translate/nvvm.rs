@@ -60,6 +60,20 @@ impl<'a> Tr<'a> {
                 self.insts.push(Inst::Vote { kind, dst, mask: s[0], pred: s[1], loc });
             }
             "nvvm.mma.sync" => self.mma(op)?,
+            "nvvm.ldmatrix" => {
+                let text = |key: &str| op.attr(key).map(|a| a.to_string()).unwrap_or_default();
+                if !text("eltType").contains("b16") || !text("shape").contains("m = 8, n = 8") {
+                    return unsupported(op, "the simulator runs ldmatrix of 8x8 b16 matrices");
+                }
+                let num = op.int_attr("num").unwrap_or(1);
+                if ![1, 2, 4].contains(&num) {
+                    return unsupported(op, format!("ldmatrix of {num} matrices"));
+                }
+                let ptr = self.use_(op.operand(0))?;
+                let dst = self.result(op, 0)?;
+                let loc = self.loc(op);
+                self.insts.push(Inst::LdMatrix { num: num as u32, trans: text("layout").contains("col"), ptr, dst, loc });
+            }
             // Warps run in lockstep here: a warp-level barrier orders nothing more.
             "nvvm.bar.warp.sync" => {}
             other => return unsupported(op, format!("the simulator does not support `{other}`")),
@@ -118,6 +132,31 @@ impl<'a> Tr<'a> {
             dst,
             loc,
         });
+        Ok(())
+    }
+}
+
+impl<'a> Tr<'a> {
+    /// Pointers as integers (byte addresses in shared memory): casts move them, a
+    /// `getelementptr` adds its index times the element's size.
+    pub(super) fn pointer_op(&mut self, op: Op<'a>, name: &str) -> R<()> {
+        let dst = self.result(op, 0)?;
+        let src = self.use_(op.operand(0))?;
+        if name != "llvm.getelementptr" {
+            self.insts.push(Inst::Move { pairs: vec![(dst, src)] });
+            return Ok(());
+        }
+        let size = op.attr("elem_type").and_then(|a| a.type_value()).and_then(prim_of).map(|(p, n)| p.bytes() as u64 * n as u64);
+        let (Some(size), 2) = (size, op.num_operands()) else {
+            return unsupported(op, "the simulator runs a getelementptr of one index over a scalar or vector element");
+        };
+        let idx = self.use_(op.operand(1))?;
+        let scale = self.new_slot(1);
+        self.insts.push(Inst::Const { dst: scale, vals: vec![size] });
+        let bytes = self.new_slot(1);
+        let loc = self.loc(op);
+        self.insts.push(Inst::Bin { op: BinOp::Mul, ty: Prim::I64, dst: bytes, a: idx, b: scale, loc });
+        self.insts.push(Inst::Bin { op: BinOp::Add, ty: Prim::I64, dst, a: src, b: bytes, loc });
         Ok(())
     }
 }
