@@ -85,21 +85,22 @@ def fresh():
     return f"%v{n[0]}"
 
 
+def let(rhs):
+    """Emits `%vN = rhs` with a fresh name; returns the name."""
+    v = fresh()
+    emit(f"    {v} = {rhs}")
+    return v
+
+
 def load_frag(tensor, index, count, size):
     """Loads `count` elements of `tensor` at `index[lane * count + e]`: SSA names, in order."""
     out = []
     for e in range(count):
-        c = fresh()
-        emit(f"    {c} = arith.constant {e} : index")
-        at = fresh()
-        emit(f"    {at} = arith.addi %base_{tensor}, {c} : index")
-        i32 = fresh()
-        emit(f"    {i32} = memref.load %{index}[{at}] : memref<{32 * count}xi32>")
-        idx = fresh()
-        emit(f"    {idx} = arith.index_cast {i32} : i32 to index")
-        v = fresh()
-        emit(f"    {v} = memref.load %{tensor}[{idx}] : memref<{size}x{elem}>")
-        out.append(v)
+        c = let(f"arith.constant {e} : index")
+        at = let(f"arith.addi %base_{tensor}, {c} : index")
+        i32 = let(f"memref.load %{index}[{at}] : memref<{32 * count}xi32>")
+        idx = let(f"arith.index_cast {i32} : i32 to index")
+        out.append(let(f"memref.load %{tensor}[{idx}] : memref<{size}x{elem}>"))
     return out
 
 
@@ -109,27 +110,20 @@ def pack(vals):
     for r in range(0, len(vals), PER):
         part = vals[r:r + PER]
         if TYPE == "f16":
-            v = fresh()
-            emit(f"    {v} = vector.from_elements {', '.join(part)} : vector<2xf16>")
+            v = let(f"vector.from_elements {', '.join(part)} : vector<2xf16>")
         elif TYPE == "tf32":
-            v = fresh()
-            emit(f"    {v} = arith.bitcast {part[0]} : f32 to i32")
+            v = let(f"arith.bitcast {part[0]} : f32 to i32")
         else:
-            vec = fresh()
-            emit(f"    {vec} = vector.from_elements {', '.join(part)} : vector<{PER}x{elem}>")
-            v = fresh()
-            emit(f"    {v} = vector.bitcast {vec} : vector<{PER}x{elem}> to vector<1xi32>")
-            s = fresh()
-            emit(f"    {s} = vector.extract {v}[0] : i32 from vector<1xi32>")
-            v = s
+            vec = let(f"vector.from_elements {', '.join(part)} : vector<{PER}x{elem}>")
+            v = let(f"vector.bitcast {vec} : vector<{PER}x{elem}> to vector<1xi32>")
+            v = let(f"vector.extract {v}[0] : i32 from vector<1xi32>")
         regs.append(v)
     return regs
 
 
 emit("    %lane = gpu.lane_id")
 for t, cnt in (("A", na), ("B", nb)):
-    c = fresh()
-    emit(f"    {c} = arith.constant {cnt} : index")
+    c = let(f"arith.constant {cnt} : index")
     emit(f"    %base_{t} = arith.muli %lane, {c} : index")
 a_regs = pack(load_frag("A", "AI", na, 16 * K))
 b_regs = pack(load_frag("B", "BI", nb, K * 8))
@@ -142,24 +136,14 @@ emit("    %t = arith.remui %lane, %c4 : index")
 emit("    %t2 = arith.muli %t, %c2 : index")
 offs = []
 for e in range(4):
-    row = fresh()
-    emit(f"    {row} = arith.constant {8 * (e >> 1)} : index")
-    r = fresh()
-    emit(f"    {r} = arith.addi %g, {row} : index")
-    rs = fresh()
-    emit(f"    {rs} = arith.muli {r}, %c8 : index")
-    col = fresh()
-    emit(f"    {col} = arith.constant {e & 1} : index")
-    cc = fresh()
-    emit(f"    {cc} = arith.addi %t2, {col} : index")
-    o = fresh()
-    emit(f"    {o} = arith.addi {rs}, {cc} : index")
+    row = let(f"arith.constant {8 * (e >> 1)} : index")
+    r = let(f"arith.addi %g, {row} : index")
+    rs = let(f"arith.muli {r}, %c8 : index")
+    col = let(f"arith.constant {e & 1} : index")
+    cc = let(f"arith.addi %t2, {col} : index")
+    o = let(f"arith.addi {rs}, {cc} : index")
     offs.append(o)
-cs = []
-for o in offs:
-    v = fresh()
-    emit(f"    {v} = memref.load %C[{o}] : memref<128x{ACC}>")
-    cs.append(v)
+cs = [let(f"memref.load %C[{o}] : memref<128x{ACC}>") for o in offs]
 reg_ty = "vector<2xf16>" if TYPE == "f16" else "i32"
 attrs = "layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, " + f"shape = #nvvm.shape<m = 16, n = 8, k = {K}>"
 if TYPE != "f16":
