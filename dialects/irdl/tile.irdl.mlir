@@ -11,6 +11,8 @@ irdl.dialect @tile {
   // integer of its width; the same in every thread). An index, as IRDL's one variadic group of
   // operands has one type.
   //   "tile.copy"(%x, %start0, %start1, %dim0, %dim1, %fill_bits) {shape = array<i64: 1, 256>}
+  // `swizzle = array<i64: B, M, S>` (set by tile-swizzle on a 2-D tile only tensor cores read)
+  // stores element (i, j) at the offset Swizzle<B, M, S>(i * cols + j).
   irdl.operation @copy {
     %src = irdl.base "!builtin.memref"
     %idx = irdl.is index
@@ -31,5 +33,25 @@ irdl.dialect @tile {
     %shape = irdl.base "#builtin.dense_array"
     irdl.results(buffer: %dst)
     irdl.attributes { "shape" = %shape }
+  }
+
+  // %d = "tile.dot"(%as, %bs, %c) {warps = array<i64: 4, 2>}
+  //   : (memref<128x32xf16, #gpu.address_space<workgroup>>, memref<32x128xf16, #gpu.address_space<workgroup>>, vector<64xf32>) -> vector<64xf32>
+  // D = A B + C on tensor cores, over the CTA: A (M x K) and B (K x N) are row-major shared
+  // tiles of f16 or bf16 (both the same); C and D are the M x N f32 accumulator held in
+  // registers, `vector<items x f32>` per thread, in the thread/value layout of the warp tiling
+  // `warps` = [warps along M, warps along N] (phobos-layout's MmaTiling: m16n8 instructions,
+  // warp w at (w % warps_m, w / warps_m)). Every thread of the CTA takes part. `swizzle_a`/`swizzle_b`,
+  // when present (array<i64: B, M, S>), say A/B is stored under that swizzle of its row-major
+  // element offsets (set by tile-swizzle, with the copy's `swizzle`).
+  irdl.operation @dot {
+    // One constraint per operand: IRDL makes operands that share one the same type.
+    %ta = irdl.base "!builtin.memref"
+    %tb = irdl.base "!builtin.memref"
+    %acc = irdl.base "!builtin.vector"
+    %warps = irdl.base "#builtin.dense_array"
+    irdl.operands(a: %ta, b: %tb, c: %acc)
+    irdl.results(d: %acc)
+    irdl.attributes { "warps" = %warps }
   }
 }

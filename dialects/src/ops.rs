@@ -75,6 +75,7 @@ dialect_ops!(
     TileOp, "tile", {
         Copy => "copy",
         Alloc => "alloc",
+        Dot => "dot",
     }
 );
 

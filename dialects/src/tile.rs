@@ -25,6 +25,7 @@ pub fn verify(op: Op) -> Result<(), Diagnostic> {
     match PhobosOp::of(op) {
         Some(PhobosOp::Tile(TileOp::Alloc)) => verify_alloc(op),
         Some(PhobosOp::Tile(TileOp::Copy)) => verify_copy(op),
+        Some(PhobosOp::Tile(TileOp::Dot)) => verify_dot(op).map(|_| ()),
         _ => Ok(()),
     }
 }
@@ -66,6 +67,75 @@ fn verify_copy(op: Op) -> Result<(), Diagnostic> {
         return Err(Diagnostic::op_error(op, format!("the tile must live in workgroup memory, got {res}")));
     }
     Ok(())
+}
+
+/// A `tile.dot`'s operand element type: what the tensor cores multiply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DotInput {
+    F16,
+    BF16,
+}
+
+impl DotInput {
+    /// The name PTX gives it (`f16`).
+    pub fn ptx(self) -> &'static str {
+        match self {
+            DotInput::F16 => "f16",
+            DotInput::BF16 => "bf16",
+        }
+    }
+}
+
+/// What a verified `tile.dot` computes: its shape, warp tiling and input type.
+#[derive(Clone, Copy, Debug)]
+pub struct Dot {
+    pub tiling: phobos_layout::mma::MmaTiling,
+    pub k: i64,
+    pub input: DotInput,
+}
+
+/// The instruction's K for f16/bf16 (m16n8k16).
+pub const DOT_K: i64 = 16;
+
+/// Checks a `tile.dot` and says what it computes.
+pub fn verify_dot(op: Op) -> Result<Dot, Diagnostic> {
+    use phobos_ir::Scalar;
+    let err = |m: String| Err(Diagnostic::op_error(op, m));
+    let Some(warps) = op.attr("warps").and_then(|a| a.dense_ints()).filter(|w| w.len() == 2) else {
+        return err("warps must be array<i64: warps along M, warps along N>".into());
+    };
+    let (a, b, c) = (op.operand(0).ty(), op.operand(1).ty(), op.operand(2).ty());
+    for (name, t) in [("A", a), ("B", b)] {
+        if !t.is_memref() || t.memory_space() != 3 || t.shape().len() != 2 || t.shape().iter().any(|d| d.is_none()) {
+            return err(format!("{name} must be a static 2-D tile in workgroup memory, got {t}"));
+        }
+    }
+    let input = match (a.element().scalar(), b.element().scalar()) {
+        (Some(Scalar::F16), Some(Scalar::F16)) => DotInput::F16,
+        (Some(Scalar::BF16), Some(Scalar::BF16)) => DotInput::BF16,
+        _ => return err(format!("A and B must both be f16 or both bf16, got {} and {}", a.element(), b.element())),
+    };
+    let (sa, sb) = (a.shape(), b.shape());
+    let (m, k, kb, n) = (sa[0].unwrap_or(0), sa[1].unwrap_or(0), sb[0].unwrap_or(0), sb[1].unwrap_or(0));
+    if k != kb {
+        return err(format!("A is {m} x {k} and B is {kb} x {n}: A's columns must be B's rows"));
+    }
+    if k % DOT_K != 0 {
+        return err(format!("K = {k} must be a multiple of {DOT_K} (the instruction's K for {})", input.ptx()));
+    }
+    let threads = match op.ancestor("gpu.func").and_then(|f| f.attr("known_block_size")).and_then(|a| a.dense_ints()) {
+        Some(bs) => bs.iter().product(),
+        None => 32 * warps[0] * warps[1],
+    };
+    let tiling = phobos_layout::mma::MmaTiling::with_warps(m, n, threads, warps[0], warps[1]).map_err(|e| Diagnostic::op_error(op, e))?;
+    let want = format!("vector<{}xf32>", tiling.items());
+    if !c.is_vector() || c.to_string() != want {
+        return err(format!("the accumulator of a {m} x {n} product over {threads} threads is {want} per thread, got {c}"));
+    }
+    if op.result(0).ty() != c {
+        return err(format!("the result must have the accumulator's type {c}, got {}", op.result(0).ty()));
+    }
+    Ok(Dot { tiling, k, input })
 }
 
 fn verify_alloc(op: Op) -> Result<(), Diagnostic> {
@@ -121,6 +191,14 @@ pub mod build {
         let int = if ty.is_float() { b.cast("arith.bitcast", fill, b.ctx.i(bits)) } else { fill };
         let index = b.cast("arith.index_castui", int, b.ctx.index());
         copy_with(b, source, starts, sizes, shape, Some(index))
+    }
+
+    /// `tile.dot`: `c + a b` on tensor cores, `a` (M x K) and `b` (K x N) shared tiles of f16 or
+    /// bf16, `c` the f32 accumulator of the warp tiling `warps` (`[along M, along N]`;
+    /// `phobos_layout::mma::MmaTiling::choose` picks one), `vector<items x f32>` per thread.
+    pub fn dot<'a>(b: Builder<'a>, a: Val<'a>, bt: Val<'a>, c: Val<'a>, warps: [i64; 2]) -> Val<'a> {
+        let w = b.ctx.known_attr(&format!("array<i64: {}, {}>", warps[0], warps[1]));
+        b.op_value("tile.dot", &[a, bt, c], c.ty(), &[("warps", w)])
     }
 
     /// `tile.alloc`: a shared-memory buffer of `shape` elements of `elem`, named for errors.

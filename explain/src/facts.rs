@@ -190,6 +190,7 @@ fn stmt_span(s: &Stmt) -> phobos_frontend::Span {
         Stmt::Let { span, .. }
         | Stmt::Assign { span, .. }
         | Stmt::Buffer { span, .. }
+        | Stmt::Fragment { span, .. }
         | Stmt::If { span, .. }
         | Stmt::For { span, .. }
         | Stmt::While { span, .. }

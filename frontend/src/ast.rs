@@ -130,6 +130,15 @@ pub enum Stmt {
         layout: Option<LayoutRef>,
         span: Span,
     },
+    /// `var acc: fragment<f32>[M, N]`: an M x N matrix held in the registers of the whole CTA,
+    /// zero at the start, in the layout of the tensor-core tiling the compiler picks; `dot`
+    /// accumulates into it and `for i, j in acc` visits the elements each thread holds.
+    Fragment {
+        name: Ident,
+        elem: TypeName,
+        dims: Vec<Expr>,
+        span: Span,
+    },
     If {
         cond: Expr,
         then: Block,

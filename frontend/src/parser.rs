@@ -365,6 +365,68 @@ impl Parser {
         self.buffer_dims(start, mutable, name, elem, shared)
     }
 
+    /// `for i, j in acc { ... }` after `for i`: the elements of the fragment `acc` this thread
+    /// holds, `i` and `j` their row and column. Desugared to a loop over the thread's items
+    /// (`#items(acc)` of them) whose body first binds `i = #row(acc, item)` and
+    /// `j = #col(acc, item)`; `acc[i, j]` then names that item (names with `#` are no user's).
+    fn fragment_loop(&mut self, start: Span, row: Ident) -> Result<Stmt> {
+        self.bump();
+        let col = self.binder("the column variable")?;
+        if col.name == row.name {
+            return Err(Diag::error(col.span, format!("the row and column variables are both '{}'", col.name)));
+        }
+        self.eat_keyword("in")?;
+        let frag = self.ident("a fragment (var acc: fragment<f32>[M, N])")?;
+        self.loops.push(None);
+        let body = self.block();
+        self.loops.pop();
+        let body = body?;
+        let span = start.to(body.span);
+        let item = Ident { name: format!("#item{}", start.start), span: start };
+        let call = |f: &str, args: Vec<Expr>, span: Span| Expr { kind: ExprKind::Call(Ident { name: f.into(), span }, args), span };
+        let name = |id: &Ident| Expr { kind: ExprKind::Name(id.name.clone()), span: id.span };
+        let bind = |id: &Ident, f: &str| Stmt::Let {
+            mutable: false,
+            name: id.clone(),
+            ty: None,
+            init: call(f, vec![name(&frag), name(&item)], id.span),
+            span: id.span,
+        };
+        let mut stmts = vec![bind(&row, "#row"), bind(&col, "#col")];
+        stmts.extend(body.stmts);
+        Ok(Stmt::For {
+            var: item,
+            start: Expr { kind: ExprKind::Int(0), span: frag.span },
+            stop: call("#items", vec![name(&frag)], frag.span),
+            step: None,
+            body: Block { stmts, span: body.span },
+            span,
+        })
+    }
+
+    /// `var acc: fragment<f32>[M, N]` after the `:`: the extents are constant expressions.
+    fn fragment(&mut self, start: Span, mutable: bool, name: Ident) -> Result<Stmt> {
+        self.bump();
+        self.eat_punct("<")?;
+        let elem = self.type_name()?;
+        self.eat_punct(">")?;
+        self.eat_punct("[")?;
+        let mut dims = vec![self.expr()?];
+        while self.is_punct(",") {
+            self.bump();
+            dims.push(self.expr()?);
+        }
+        let end = self.eat_punct("]")?;
+        let span = start.to(end);
+        if !mutable {
+            return Err(Diag::error(span, "a fragment is declared with var: dot accumulates into it"));
+        }
+        if self.is_punct("=") {
+            return Err(Diag::error(self.peek().span, "a fragment takes no initializer: it starts at zero"));
+        }
+        Ok(Stmt::Fragment { name, elem, dims, span })
+    }
+
     /// The `[n, ...]` of a register array or shared buffer: positive integer literals.
     fn buffer_dims(&mut self, start: Span, mutable: bool, name: Ident, elem: TypeName, shared: bool) -> Result<Stmt> {
         let what = if shared { "a shared buffer" } else { "a register array" };
@@ -452,6 +514,9 @@ impl Parser {
                 if self.is_ident("shared") {
                     return self.buffer(start, mutable, name, true);
                 }
+                if self.is_ident("fragment") {
+                    return self.fragment(start, mutable, name);
+                }
                 let t = self.type_name()?;
                 if self.is_punct("[") {
                     return self.buffer_dims(start, mutable, name, t, false);
@@ -489,6 +554,9 @@ impl Parser {
         if self.is_ident("for") {
             let start = self.bump().span;
             let var = self.binder("a loop variable")?;
+            if self.is_punct(",") {
+                return self.fragment_loop(start, var);
+            }
             self.eat_keyword("in")?;
             self.eat_keyword("range")?;
             self.eat_punct("(")?;

@@ -16,6 +16,7 @@ pub mod expr;
 pub mod infer;
 pub mod layout;
 pub mod map;
+pub mod mma;
 pub mod named;
 pub mod ops;
 pub mod query;

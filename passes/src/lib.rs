@@ -28,6 +28,7 @@ pub(crate) static PASSES: &[PassInfo] = &[
     conversion::cta_to_gpu::PASS,
     layout::compose_layouts::PASS,
     conversion::layout_to_arith::PASS,
+    tile::swizzle::PASS,
     tile::plan_shared_memory::PASS,
     conversion::tile_to_gpu::PASS,
     conversion::lane_to_gpu::PASS,

@@ -189,6 +189,11 @@ impl<'a> Gen<'a> {
 
     /// The item `idx` of register array `name` (of `n` items) designates.
     pub(super) fn item_pos(&mut self, name: &str, n: u32, idx: &[Index], span: Span) -> Result<ItemPos> {
+        if idx.len() != 1 {
+            if let Some(item) = self.fragment_item(name, idx, span)? {
+                return Ok(ItemPos::Dynamic(item));
+            }
+        }
         let [Index::Point(e)] = idx else {
             return Err(Diag::error(span, format!("register array '{name}' takes one index: {name}[i]")));
         };

@@ -14,6 +14,13 @@ impl<'a> Gen<'a> {
             }
             Ok(())
         };
+        // `dot` is not reserved either; `#items`, `#row`, `#col` come from `for i, j in acc`.
+        if n == "dot" && !self.fns.contains_key(n) {
+            return self.dot_call(args, span);
+        }
+        if n.starts_with('#') {
+            return self.fragment_builtin(n, args, span);
+        }
         // Math built-ins are not reserved: a fn of the same name wins.
         if math::is_math(n) && !self.fns.contains_key(n) {
             return self.math_call(n, args, span);

@@ -106,6 +106,11 @@ pub(super) struct Gen<'a> {
     pub(super) array_layouts: HashMap<String, super::exchange::ArrayLayout>,
     /// The layouts `var v: T[n] in L` declares, by the declaration's span.
     pub(super) declared_layouts: HashMap<Span, super::exchange::ArrayLayout>,
+    /// The tensor-core tiling of each fragment (`var acc: fragment<f32>[M, N]`), by the
+    /// declaration's span.
+    pub(super) fragments: HashMap<Span, phobos_layout::mma::MmaTiling>,
+    /// The rows and columns `for i, j in acc` binds, by SSA name: `acc[i, j]` is their item.
+    pub(super) fragment_coords: HashMap<String, super::dot::FragmentCoord>,
 }
 
 /// `fn` calls nest at most this deep.
@@ -187,6 +192,8 @@ impl<'a> Gen<'a> {
             scopes: vec![HashMap::new()],
             array_layouts: HashMap::new(),
             declared_layouts: HashMap::new(),
+            fragments: HashMap::new(),
+            fragment_coords: HashMap::new(),
             launch,
             inline_chain: Vec::new(),
             call_sites: Vec::new(),

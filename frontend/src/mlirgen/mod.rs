@@ -29,6 +29,7 @@ mod array;
 mod atomics;
 mod call;
 mod collective;
+mod dot;
 mod exchange;
 mod expr;
 mod gen;

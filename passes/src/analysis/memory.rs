@@ -13,8 +13,17 @@ pub struct Access<'a> {
     pub writes: bool,
 }
 
-/// The memref access `op` makes itself (nested ops not included), or None for other ops.
-pub fn access<'a>(op: Op<'a>) -> Option<Access<'a>> {
+/// The memref accesses `op` makes itself (nested ops not included): none for other ops.
+pub fn accesses<'a>(op: Op<'a>) -> Vec<Access<'a>> {
+    if op.is("tile.dot") {
+        // Tensor cores read both operand tiles.
+        return vec![Access { mem: op.operand(0), writes: false }, Access { mem: op.operand(1), writes: false }];
+    }
+    access(op).into_iter().collect()
+}
+
+/// The one memref access of an op that makes at most one (loads, stores, atomics).
+fn access<'a>(op: Op<'a>) -> Option<Access<'a>> {
     let (at, writes) = match op.name().as_str() {
         "memref.load" | "vector.load" | "vector.maskedload" | "vector.transfer_read" => (0, false),
         // The value to store comes first, then the memref.
@@ -28,7 +37,7 @@ pub fn access<'a>(op: Op<'a>) -> Option<Access<'a>> {
 
 /// Whether `op` or an op nested in it accesses memory of address space `space` (3: workgroup).
 pub fn touches_space(op: Op, space: u32) -> bool {
-    op.walk().into_iter().any(|o| access(o).is_some_and(|a| a.mem.ty().memory_space() == space))
+    op.walk().into_iter().any(|o| accesses(o).iter().any(|a| a.mem.ty().memory_space() == space))
 }
 
 /// Bytes of a static memref type; `u64::MAX` when they pass 2^64 (more than any chip holds, so

@@ -64,6 +64,8 @@ pub enum Reason {
     /// A redistribution between threads (`cta.exchange`, `scatter`, `gather`): each thread
     /// gets other items.
     Exchange,
+    /// A tensor-core product (`tile.dot`): each thread holds its own items of the accumulator.
+    Fragment,
     Atomic,
     Private,
     /// A load of global memory the kernel writes.
@@ -109,6 +111,7 @@ impl<'a> Fact<'a> {
             Reason::WarpFold => format!("a full-warp fold ({}), the same within a warp only", op.name()),
             Reason::SegmentedFold => format!("a fold over pieces narrower than the warp ({})", op.name()),
             Reason::Scan => format!("a prefix scan: each lane gets its own prefix ({})", op.name()),
+            Reason::Fragment => format!("a tensor-core product ({}): each thread holds its own items of the accumulator", op.name()),
             Reason::Exchange => format!("a redistribution between threads ({}): each gets its own items", op.name()),
             Reason::Atomic if op.attr("phobos.ordering").is_some() => {
                 "an acquire load (memory other threads write: each thread may see another value)".to_string()
@@ -150,9 +153,10 @@ impl<'a> Uniformity<'a> {
     pub fn analyze(func: Op<'a>) -> Uniformity<'a> {
         let mut u = Uniformity::default();
         for op in func.walk() {
-            let mem = crate::analysis::memory::access(op).filter(|a| a.writes).map(|a| a.mem);
-            if let Some(m) = mem.filter(|m| !matches!(m.ty().memory_space(), 3 | 5)) {
-                u.written.insert(m);
+            for a in crate::analysis::memory::accesses(op) {
+                if a.writes && !matches!(a.mem.ty().memory_space(), 3 | 5) {
+                    u.written.insert(a.mem);
+                }
             }
         }
         // Re-walk until no fact changes (the lattice has height 3, so this ends quickly).
@@ -326,6 +330,8 @@ impl<'a> Uniformity<'a> {
             },
             // The tile's buffer is the CTA's: as uniform as what places it.
             PhobosOp::Tile(TileOp::Copy | TileOp::Alloc) => self.join_all(&ops),
+            // Each thread holds its own items of the accumulator.
+            PhobosOp::Tile(TileOp::Dot) => Fact::new(Level::Varying, op, Reason::Fragment),
             // Layout functions of their operands.
             PhobosOp::Layout(LayoutOp::Apply | LayoutOp::Restrict | LayoutOp::Place) => self.join_all(&ops),
         }

@@ -33,6 +33,8 @@ fn required<'a>(op: Op<'a>) -> Option<(Level, &'static str)> {
             PhobosOp::Lane(
                 LaneOp::Reduce | LaneOp::Argmax | LaneOp::Argmin | LaneOp::ReduceWith | LaneOp::Scan | LaneOp::ScanWith | LaneOp::Shuffle,
             ) => warp,
+            // mma.sync and ldmatrix are `.aligned`: the whole warp executes them together.
+            PhobosOp::Tile(TileOp::Dot) => warp,
             PhobosOp::Cta(CtaOp::Reduce | CtaOp::Argmax | CtaOp::ReduceWith | CtaOp::Exchange | CtaOp::Scatter | CtaOp::Gather) => cta,
             // A tile copy's barriers are placed by `infer-barriers`; layouts compute per thread.
             PhobosOp::Tile(TileOp::Copy | TileOp::Alloc) | PhobosOp::Layout(LayoutOp::Apply | LayoutOp::Restrict | LayoutOp::Place) => None,

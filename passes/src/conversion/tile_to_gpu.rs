@@ -16,8 +16,10 @@
 //!   the previous iteration's tile. Each carries `phobos.barrier` saying why (`elide-barriers`
 //!   may drop a redundant one).
 //!
-//! Limits: no `cp.async` yet (the copy goes through registers); no swizzle or padding (reads of
-//! the example kernels' tiles are along rows).
+//! - A tile marked `swizzle` (by `tile-swizzle`: only tensor cores read it) stores each chunk at
+//!   its swizzled offset.
+//!
+//! Limits: no `cp.async` yet (the copy goes through registers).
 
 use crate::registry::PassInfo;
 use crate::{
@@ -44,6 +46,7 @@ pub fn populate_tile_to_gpu_patterns(patterns: &mut Vec<Pattern>) {
         let lower: crate::patterns::Lower = match op {
             TileOp::Copy => lower_copy,
             TileOp::Alloc => lower_alloc,
+            TileOp::Dot => super::tile_dot::lower_dot,
         };
         Pattern::new(op.name(), lower)
     }));
@@ -144,6 +147,15 @@ fn lower_copy<'a>(op: Op<'a>, _cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnost
         None if elem.is_float() => b.const_float(elem, 0.0),
         None => b.const_int(elem, 0),
     };
+    // A tile that only tensor cores read is stored under its swizzle (`tile-swizzle`).
+    let swizzle = op.attr("swizzle").and_then(|a| a.dense_ints()).and_then(|s| <[i64; 3]>::try_from(s).ok()).filter(|_| rank == 2);
+    let store_at = |lb: Builder<'a>, coords: &[Val<'a>]| -> Vec<Val<'a>> {
+        let Some(sw) = swizzle else { return coords.to_vec() };
+        let cols = lb.index(last);
+        let lin = lb.bin("arith.addi", lb.bin("arith.muli", coords[0], cols), coords[1]);
+        let s = crate::emit::swizzle::apply(lb, lin, sw);
+        vec![lb.bin("arith.divui", s, cols), lb.bin("arith.remui", s, cols)]
+    };
     for_loop(b, tid, ub, step, |lb, c| {
         // Tile coordinates of the chunk (row-major), then the tensor's.
         let cpr = lb.index(chunks_per_row);
@@ -173,7 +185,7 @@ fn lower_copy<'a>(op: Op<'a>, _cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnost
         if inside {
             let chunk = lb.op_value("vector.load", &[src, lin], vec_ty, &[]);
             let mut st = vec![chunk, view];
-            st.extend(coords.iter().copied());
+            st.extend(store_at(lb, &coords));
             lb.op("vector.store", &st, &[], &[]);
             return;
         }
@@ -204,7 +216,7 @@ fn lower_copy<'a>(op: Op<'a>, _cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnost
             },
         );
         let mut st = vec![chunk.result(0), view];
-        st.extend(coords.iter().copied());
+        st.extend(store_at(lb, &coords));
         lb.op("vector.store", &st, &[], &[]);
     });
 

@@ -101,7 +101,7 @@ impl<'a> Piece<'a> {
 /// Whether `op`, between two accesses, keeps them joinable: it touches no memory, does not
 /// synchronise or call, and holds no region.
 pub fn harmless(op: Op) -> bool {
-    memory::access(op).is_none()
+    memory::accesses(op).is_empty()
         && op.num_regions() == 0
         && !op.is("gpu.barrier")
         && !op.is("func.call")

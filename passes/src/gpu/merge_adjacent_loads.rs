@@ -21,7 +21,11 @@ use std::collections::HashSet;
 
 /// Whether `op` may sit between two loads that join: reads of memory are fine.
 fn keeps_runs(op: Op) -> bool {
-    harmless(op) || (op.num_regions() == 0 && memory::access(op).is_some_and(|a| !a.writes))
+    harmless(op)
+        || (op.num_regions() == 0 && {
+            let a = memory::accesses(op);
+            !a.is_empty() && a.iter().all(|a| !a.writes)
+        })
 }
 
 /// The runs of joinable loads in `blk`, each in order: runs of different memrefs or bases may

@@ -93,11 +93,13 @@ struct Walk<'a, 'c> {
     visits: u64,
 }
 
-/// The tracked buffer an access goes to, and whether it writes.
-fn access<'a>(op: Op<'a>) -> Option<(Val<'a>, bool)> {
-    let crate::analysis::memory::Access { mem, writes: write } = crate::analysis::memory::access(op)?;
-    let def = mem.def()?;
-    (def.is("tile.alloc") || def.is("tile.copy")).then_some((mem, write))
+/// The tracked buffers `op` accesses, and whether it writes each.
+fn accesses<'a>(op: Op<'a>) -> Vec<(Val<'a>, bool)> {
+    crate::analysis::memory::accesses(op)
+        .into_iter()
+        .filter(|a| a.mem.def().is_some_and(|d| d.is("tile.alloc") || d.is("tile.copy")))
+        .map(|a| (a.mem, a.writes))
+        .collect()
 }
 
 /// Ops after which every earlier shared access is ordered with every later one (a tile copy
@@ -137,9 +139,11 @@ impl<'a> Walk<'a, '_> {
                 }
                 "scf.for" | "scf.while" => pending = self.looped(op, pending),
                 _ => {
-                    if let Some((buf, write)) = access(op) {
-                        pending = self.visit(op, buf, write, pending);
-                    } else if op.num_regions() > 0 {
+                    let acc = accesses(op);
+                    for (buf, write) in &acc {
+                        pending = self.visit(op, *buf, *write, pending);
+                    }
+                    if acc.is_empty() && op.num_regions() > 0 {
                         // Other ops with regions (none today): their accesses are walked in order.
                         for r in 0..op.num_regions() {
                             for b in op.region(r).blocks() {

@@ -2,3 +2,4 @@
 
 pub mod infer_barriers;
 pub mod plan_shared_memory;
+pub mod swizzle;

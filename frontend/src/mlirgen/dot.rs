@@ -1,0 +1,238 @@
+//! Tensor-core products: `var acc: fragment<f32>[M, N]` (an M x N matrix in the registers of
+//! the CTA, in the accumulator layout of the warp tiling the compiler picks), `acc = dot(As,
+//! Bs, acc)` (`tile.dot`: `acc + As Bs` of two shared tiles), and `for i, j in acc { ... }`
+//! (the parser's loop over the items a thread holds, with their row and column).
+
+use super::*;
+use phobos_layout::mma::{MmaTiling, ATOM_M, ATOM_N};
+
+/// The instruction's K for f16 and bf16 (m16n8k16).
+const DOT_K: i64 = 16;
+
+/// A row or column value bound by `for i, j in acc`: which item of which fragment it belongs to.
+#[derive(Clone, Debug)]
+pub(super) struct FragmentCoord {
+    /// The fragment's declaration.
+    decl: Span,
+    /// The loop's item variable (i32).
+    item: V,
+    row: bool,
+}
+
+impl<'a> Gen<'a> {
+    /// `var acc: fragment<f32>[M, N]`.
+    pub(super) fn fragment_stmt(&mut self, name: &Ident, elem: &TypeName, dims: &[Expr], span: Span) -> Result<()> {
+        self.check_shadow(name)?;
+        if elem.name != "f32" {
+            return Err(Diag::error(
+                elem.span,
+                format!("a fragment accumulates in f32 (tensor-core products of f16 or bf16 tiles); got {}", elem.name),
+            ));
+        }
+        if dims.len() != 2 {
+            return Err(Diag::error(span, format!("a fragment is a matrix: fragment<f32>[M, N], got {} extents", dims.len())));
+        }
+        let mut ext = Vec::new();
+        for d in dims {
+            match self.expr(d)? {
+                Value::Int(v) if v > 0 => ext.push(v),
+                Value::Int(v) => return Err(Diag::error(d.span, format!("a fragment's extents must be positive, got {v}"))),
+                _ => {
+                    return Err(Diag::error(
+                        d.span,
+                        "a fragment's extents are compile-time constants (literals, @autotune meta-parameters or -D)",
+                    ))
+                }
+            }
+        }
+        let tiling = MmaTiling::choose(ext[0], ext[1], self.launch).map_err(|e| Diag::error(span, e))?;
+        let text = tiling.layout_text();
+        let map = phobos_layout::exchange::resolve(&text, self.launch, tiling.items())
+            .map_err(|e| Diag::error(span, format!("phobos bug: the fragment layout {e}")))?;
+        let layout = super::exchange::ArrayLayout {
+            shown: format!("fragment<f32>[{}, {}]", ext[0], ext[1]),
+            values: map.values(),
+            origin: name.span,
+            declared: true,
+        };
+        let ty = Ty::vector(Scalar::F32, tiling.items() as u32);
+        let zero = self.const_float(0.0, ty, span);
+        self.array_layouts.insert(zero.s.clone(), layout.clone());
+        self.declared_layouts.insert(name.span, layout);
+        self.fragments.insert(name.span, tiling);
+        self.bind(&name.name, Bind::Val { v: zero, mutable: true, decl: name.span });
+        Ok(())
+    }
+
+    /// The fragment `e` names: its declaration and tiling.
+    fn fragment_of(&self, e: &Expr, what: &str) -> Result<(Span, MmaTiling, V)> {
+        let not = |n: &str| Diag::error(e.span, format!("{what} a fragment (var acc: fragment<f32>[M, N]); '{n}' is not one"));
+        let ExprKind::Name(n) = &e.kind else {
+            return Err(Diag::error(e.span, format!("{what} a fragment by name (var acc: fragment<f32>[M, N])")));
+        };
+        match self.lookup(n) {
+            Some(Bind::Val { v, decl, .. }) => match self.fragments.get(decl) {
+                Some(t) => Ok((*decl, *t, v.clone())),
+                None => Err(not(n)),
+            },
+            _ => Err(not(n)),
+        }
+    }
+
+    /// A shared tile operand of `dot`.
+    fn dot_tile(&self, e: &Expr, which: &str) -> Result<(String, TileB)> {
+        let bad = || Diag::error(e.span, format!("dot's {which} is a shared tile (var As = A[i :+ 64, k :+ 32]) or shared buffer"));
+        let ExprKind::Name(n) = &e.kind else { return Err(bad()) };
+        match self.lookup(n) {
+            Some(Bind::Tile(t)) => {
+                if t.shape.len() != 2 {
+                    return Err(Diag::error(e.span, format!("dot multiplies 2-D tiles; '{n}' has {} dimensions", t.shape.len())));
+                }
+                if !matches!(t.elem, Scalar::F16 | Scalar::BF16) {
+                    return Err(Diag::error(
+                        e.span,
+                        format!("dot multiplies f16 or bf16 tiles on tensor cores; '{n}' holds {}", t.elem.name()),
+                    ));
+                }
+                Ok((n.clone(), t.clone()))
+            }
+            _ => Err(bad()),
+        }
+    }
+
+    /// `dot(As, Bs, acc)`: `acc + As Bs` on tensor cores.
+    pub(super) fn dot_call(&mut self, args: &[Expr], span: Span) -> Result<Value> {
+        if args.len() != 3 {
+            return Err(Diag::error(
+                span,
+                format!("dot takes 3 arguments, got {}: dot(As, Bs, acc) (shared tiles As and Bs, a fragment acc)", args.len()),
+            ));
+        }
+        let (an, a) = self.dot_tile(&args[0], "first argument")?;
+        let (bn, b) = self.dot_tile(&args[1], "second argument")?;
+        if a.elem != b.elem {
+            return Err(Diag::error(
+                span,
+                format!("'{an}' holds {} and '{bn}' {}: both tiles must be f16 or both bf16", a.elem.name(), b.elem.name()),
+            ));
+        }
+        let (m, k, kb, n) = (a.shape[0], a.shape[1], b.shape[0], b.shape[1]);
+        if k != kb {
+            return Err(Diag::error(
+                span,
+                format!("'{an}' is {m} x {k} and '{bn}' is {kb} x {n}: the first's columns must be the second's rows"),
+            ));
+        }
+        if k % DOT_K != 0 {
+            return Err(Diag::error(
+                args[0].span,
+                format!(
+                    "dot's K ({k}, the columns of '{an}') must be a multiple of {DOT_K}, the tensor-core instruction's K for {}",
+                    a.elem.name()
+                ),
+            ));
+        }
+        let (decl, t, acc) = self.fragment_of(&args[2], "dot accumulates into")?;
+        if (t.m, t.n) != (m, n) {
+            return Err(Diag::error(args[2].span, format!("'{an}' x '{bn}' is {m} x {n}, but the fragment is {} x {}", t.m, t.n))
+                .note(decl, "declared here"));
+        }
+        let aty = acc.ty.mlir();
+        let out = self.emit(
+            format!(
+                "\"tile.dot\"({}, {}, {}) {{warps = array<i64: {}, {}>}} : ({}, {}, {aty}) -> {aty}",
+                a.mem, b.mem, acc.s, t.warps_m, t.warps_n, a.mty, b.mty
+            ),
+            acc.ty,
+            span,
+        );
+        if let Some(l) = self.declared_layouts.get(&decl).cloned() {
+            self.array_layouts.insert(out.s.clone(), super::exchange::ArrayLayout { declared: false, origin: span, ..l });
+        }
+        Ok(Value::Array(out))
+    }
+
+    /// The parser's `#items(acc)`, `#row(acc, item)` and `#col(acc, item)` of `for i, j in acc`.
+    pub(super) fn fragment_builtin(&mut self, f: &str, args: &[Expr], span: Span) -> Result<Value> {
+        let (decl, t, _) = self.fragment_of(&args[0], "for i, j in ... walks")?;
+        if f == "#items" {
+            return Ok(Value::Int(t.items()));
+        }
+        let item = match self.expr(&args[1])? {
+            Value::V(v) => v,
+            _ => unreachable!("the parser passes the loop's variable"),
+        };
+        // Thread t = 32 w + 4 g + q (warp w at (w % warps_m, w / warps_m)); item e is register
+        // e % 4 of atom (e / 4 % atoms_m, e / 4 / atoms_m): phobos_layout::mma::MmaTiling::coords.
+        let tid = self.ctx("thread", span)?;
+        let Value::V(tid) = tid else { unreachable!("ctx.thread is a value") };
+        let i32t = Ty::scalar(Scalar::I32);
+        let c = |g: &mut Self, v: i64| g.const_int(v, i32t, span);
+        let bin = |g: &mut Self, op: &str, x: &V, y: &V| g.emit(format!("{op} {}, {} : i32", x.s, y.s), i32t, span);
+        let (c32, c4, c2) = (c(self, 32), c(self, 4), c(self, 2));
+        let lane = bin(self, "arith.remui", &tid, &c32);
+        let warp = bin(self, "arith.divui", &tid, &c32);
+        let reg = bin(self, "arith.remui", &item, &c4);
+        let atom = bin(self, "arith.divui", &item, &c4);
+        let wms = c(self, t.warps_m);
+        let ams = c(self, t.atoms_m());
+        let v = if f == "#row" {
+            // warp_m (w % warps_m) + 16 (atom % atoms_m) + 8 (reg / 2) + lane / 4
+            let wm = bin(self, "arith.remui", &warp, &wms);
+            let am = bin(self, "arith.remui", &atom, &ams);
+            let half = bin(self, "arith.divui", &reg, &c2);
+            let g = bin(self, "arith.divui", &lane, &c4);
+            let wsz = c(self, t.warp_m());
+            let (a16, c8) = (c(self, ATOM_M), c(self, 8));
+            let x = bin(self, "arith.muli", &wm, &wsz);
+            let y = bin(self, "arith.muli", &am, &a16);
+            let z = bin(self, "arith.muli", &half, &c8);
+            let s = bin(self, "arith.addi", &x, &y);
+            let s = bin(self, "arith.addi", &s, &z);
+            bin(self, "arith.addi", &s, &g)
+        } else {
+            // warp_n (w / warps_m) + 8 (atom / atoms_m) + 2 (lane % 4) + reg % 2
+            let wn = bin(self, "arith.divui", &warp, &wms);
+            let an = bin(self, "arith.divui", &atom, &ams);
+            let q = bin(self, "arith.remui", &lane, &c4);
+            let r = bin(self, "arith.remui", &reg, &c2);
+            let wsz = c(self, t.warp_n());
+            let a8 = c(self, ATOM_N);
+            let x = bin(self, "arith.muli", &wn, &wsz);
+            let y = bin(self, "arith.muli", &an, &a8);
+            let z = bin(self, "arith.muli", &q, &c2);
+            let s = bin(self, "arith.addi", &x, &y);
+            let s = bin(self, "arith.addi", &s, &z);
+            bin(self, "arith.addi", &s, &r)
+        };
+        self.fragment_coords.insert(v.s.clone(), FragmentCoord { decl, item, row: f == "#row" });
+        Ok(Value::V(v))
+    }
+
+    /// `acc[i, j]` with the `i, j` of a `for i, j in acc`: the loop's item.
+    pub(super) fn fragment_item(&mut self, name: &str, idx: &[Index], span: Span) -> Result<Option<ItemPosOf>> {
+        let Some(Bind::Val { decl, .. }) = self.lookup(name) else { return Ok(None) };
+        let decl = *decl;
+        if !self.fragments.contains_key(&decl) {
+            return Ok(None);
+        }
+        let usage = || {
+            Diag::error(
+                span,
+                format!("a fragment's element is {name}[i, j] with the i, j of a `for i, j in {name}` loop (each thread holds its own elements)"),
+            )
+        };
+        let [Index::Point(ie), Index::Point(je)] = idx else { return Err(usage()) };
+        let (Value::V(i), Value::V(j)) = (self.expr(ie)?, self.expr(je)?) else { return Err(usage()) };
+        match (self.fragment_coords.get(&i.s), self.fragment_coords.get(&j.s)) {
+            (Some(r), Some(c)) if r.row && !c.row && r.decl == decl && c.decl == decl && r.item.s == c.item.s => {
+                let item = r.item.clone();
+                Ok(Some(self.index_of(&item, span)))
+            }
+            _ => Err(usage()),
+        }
+    }
+}
+
+/// An item position as an index SSA name.
+pub(super) type ItemPosOf = String;
