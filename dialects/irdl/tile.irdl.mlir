@@ -49,9 +49,10 @@ irdl.dialect @tile {
     %ta = irdl.base "!builtin.memref"
     %tb = irdl.base "!builtin.memref"
     %acc = irdl.base "!builtin.vector"
+    %res = irdl.base "!builtin.vector"
     %warps = irdl.base "#builtin.dense_array"
     irdl.operands(a: %ta, b: %tb, c: %acc)
-    irdl.results(d: %acc)
+    irdl.results(d: %res)
     irdl.attributes { "warps" = %warps }
   }
 }

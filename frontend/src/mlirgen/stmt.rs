@@ -399,7 +399,9 @@ impl<'a> Gen<'a> {
             g.block(body)?;
             Ok(g.carried(&names))
         })?;
-        let loc = self.loc(span);
+        // A loop over a fragment's items (`for i, j in acc`) is unrolled whatever its size:
+        // the accumulator must stay in registers.
+        let loc = if var.name.starts_with("#item") { format!("{{phobos.unroll}} {}", self.loc(span)) } else { self.loc(span) };
         let pad = " ".repeat(self.indent + 2);
         if vars.is_empty() {
             self.line(format!("scf.for {iv} = {} to {} step {} : i32 {{", a.s, b.s, st.s));

@@ -8,7 +8,9 @@
 //! `merge-adjacent-loads` joins as LLVM does. Each iteration becomes a clone of the loop with
 //! bounds `[lb + i·step, lb + (i+1)·step)`; canonicalize inlines a loop of one iteration.
 //! Loops of more than 64 iterations or 4096 unrolled ops stay loops (as LLVM's unroller, which
-//! then leaves the array in local memory).
+//! then leaves the array in local memory), except a loop marked `phobos.unroll` (the frontend's
+//! `for i, j in acc` over a tensor-core fragment, up to 128 items): its array is the
+//! accumulator, which must stay in registers whatever the body's size.
 
 use crate::external::PassCx;
 use crate::registry::PassInfo;
@@ -16,6 +18,8 @@ use phobos_ir::{Builder, Op};
 
 const MAX_TRIPS: i64 = 64;
 const MAX_OPS: usize = 4096;
+/// The bound on the unrolled ops of a loop marked `phobos.unroll`, against runaway bodies.
+const MAX_MARKED_OPS: usize = 1 << 18;
 
 /// Whether `v` is computed inside `lp`'s body (not a constant: a position that folds).
 fn computed_in(lp: Op, v: phobos_ir::Val) -> bool {
@@ -52,7 +56,9 @@ fn unroll<'a>(lp: Op<'a>, cx: &PassCx<'a>) {
         return;
     }
     let trips = (ub - lb + step - 1) / step;
-    if trips > MAX_TRIPS || trips as usize * lp.walk().len() > MAX_OPS || !indexes_registers(lp) {
+    let (max_trips, max_ops) =
+        if lp.attr("phobos.unroll").is_some() { (phobos_layout::mma::MAX_ITEMS, MAX_MARKED_OPS) } else { (MAX_TRIPS, MAX_OPS) };
+    if trips > max_trips || trips as usize * lp.walk().len() > max_ops || !indexes_registers(lp) {
         return;
     }
     let b = Builder::before(lp).with_loc(lp.loc());

@@ -12,34 +12,40 @@ impl Ctx<'_> {
         let Inst::Mma { k, a_ty, b_ty, acc, a, b, c, packed, dst, loc } = inst else { return Ok(()) };
         self.whole_warp(cta, w, "mma.sync", *loc)?;
         let k = *k as usize;
-        // Each lane's fragment, element by element, in register order.
-        let elems = |w: &Warp, regs: &[Slot], ty: MmaType, packed: bool, lane: usize| -> Vec<u64> {
-            let mut out = Vec::new();
+        // Each lane's fragment, element by element in register order, into the matrices (fixed
+        // arrays: this runs once per instruction, tens of thousands of times per GEMM).
+        fn unpack(w: &Warp, regs: &[Slot], ty: MmaType, packed: bool, lane: usize, mut put: impl FnMut(u32, u64)) {
+            let mut e = 0;
             for r in regs {
                 if packed && ty.bits() < 32 {
                     let word = w.regs[at(*r, 0, lane)];
-                    let per = 32 / ty.bits();
-                    out.extend((0..per).map(|i| (word >> (i * ty.bits())) & ((1u64 << ty.bits()) - 1)));
+                    let bits = ty.bits();
+                    for i in 0..32 / bits {
+                        put(e, (word >> (i * bits)) & ((1u64 << bits) - 1));
+                        e += 1;
+                    }
                 } else {
-                    out.extend((0..r.len).map(|e| w.regs[at(*r, e, lane)]));
+                    for x in 0..r.len {
+                        put(e, w.regs[at(*r, x, lane)]);
+                        e += 1;
+                    }
                 }
             }
-            out
-        };
-        let (mut am, mut bm, mut cm) = (vec![0f64; 16 * k], vec![0f64; k * 8], vec![0f64; 16 * 8]);
+        }
+        let (mut am, mut bm, mut cm) = ([0f64; 16 * 32], [0f64; 32 * 8], [0f64; 16 * 8]);
         for lane in 0..32u32 {
-            for (e, bits) in elems(w, a, *a_ty, *packed, lane as usize).into_iter().enumerate() {
-                let (r, col) = a_at(k as u32, lane, e as u32);
+            unpack(w, a, *a_ty, *packed, lane as usize, |e, bits| {
+                let (r, col) = a_at(k as u32, lane, e);
                 am[r as usize * k + col as usize] = a_ty.value(bits);
-            }
-            for (e, bits) in elems(w, b, *b_ty, *packed, lane as usize).into_iter().enumerate() {
-                let (row, n) = b_at(k as u32, lane, e as u32);
+            });
+            unpack(w, b, *b_ty, *packed, lane as usize, |e, bits| {
+                let (row, n) = b_at(k as u32, lane, e);
                 bm[row as usize * 8 + n as usize] = b_ty.value(bits);
-            }
-            for (e, bits) in elems(w, c, *acc, false, lane as usize).into_iter().enumerate() {
-                let (r, n) = c_at(lane, e as u32);
+            });
+            unpack(w, c, *acc, false, lane as usize, |e, bits| {
+                let (r, n) = c_at(lane, e);
                 cm[r as usize * 8 + n as usize] = acc.value(bits);
-            }
+            });
         }
         for lane in 0..32u32 {
             for e in 0..dst.len {

@@ -337,6 +337,7 @@ fn run_with(
             launch_insts: &launch_insts,
             flushed: 0,
             over_bound: false,
+            spare_regs: Vec::new(),
         };
         return schedule::independent(opts.host_threads.max(1), &grid, context).map(|s| (s, None));
     }
@@ -354,6 +355,7 @@ fn run_with(
         launch_insts: &launch_insts,
         flushed: 0,
         over_bound: false,
+        spare_regs: Vec::new(),
     };
     schedule::in_turn(&mut ctx, &grid)?;
     Ok((ctx.stats, ctx.trace))

@@ -23,7 +23,7 @@ pub(super) struct Grid {
 
 impl Ctx<'_> {
     /// CTA number `index` (x fastest), its warps ready.
-    fn new_cta(&self, g: &Grid, index: u64) -> Cta {
+    fn new_cta(&mut self, g: &Grid, index: u64) -> Cta {
         let gx = self.launch.grid[0] as u64;
         let gy = self.launch.grid[1] as u64;
         let id = [(index % gx) as u32, ((index / gx) % gy) as u32, (index / (gx * gy)) as u32];
@@ -160,7 +160,15 @@ impl Ctx<'_> {
     /// Drops the CTAs whose warps all returned, counting them.
     fn retire(&mut self, resident: &mut Vec<Cta>) {
         let before = resident.len();
-        resident.retain(|c| c.warps.iter().any(|w| w.status != Status::Done));
+        let mut kept = Vec::with_capacity(before);
+        for c in resident.drain(..) {
+            if c.warps.iter().any(|w| w.status != Status::Done) {
+                kept.push(c);
+            } else {
+                self.spare_regs.extend(c.warps.into_iter().map(|w| w.regs));
+            }
+        }
+        *resident = kept;
         self.stats.ctas += (before - resident.len()) as u64;
     }
 }
@@ -215,7 +223,10 @@ pub(super) fn independent<'a>(workers: usize, g: &Grid, context: impl Fn() -> Ct
     // The lowest CTA that faulted so far (u64::MAX: none), and its fault.
     let lowest = AtomicU64::new(u64::MAX);
     let fault: Mutex<Option<Fault>> = Mutex::new(None);
-    let limit = (g.resident_limit / workers).max(1);
+    // CTAs that do not talk need not be resident together: two per worker keep its warps busy
+    // without holding every CTA's register files at once (megabytes each for a tensor-core
+    // kernel), and reuse the files of the CTAs that return.
+    let limit = (g.resident_limit / workers).clamp(1, 2);
     let stats: Vec<Stats> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..workers)
             .map(|_| {

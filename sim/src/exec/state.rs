@@ -100,6 +100,10 @@ pub(super) struct Ctx<'a> {
     pub(super) flushed: u64,
     /// The launch's bound was passed during the last slice.
     pub(super) over_bound: bool,
+    /// Register files of warps that returned, for the next CTAs' warps: a kernel with many
+    /// values (an unrolled tensor-core loop) has megabytes per warp, and fresh pages cost the
+    /// kernel's zeroing on every CTA.
+    pub(super) spare_regs: Vec<Vec<u64>>,
 }
 
 #[inline(always)]
@@ -149,11 +153,18 @@ impl Ctx<'_> {
         [t % bx, (t / bx) % by, t / (bx * by)]
     }
 
-    pub(super) fn new_warp(&self, index: u32, threads: u32) -> Warp {
+    pub(super) fn new_warp(&mut self, index: u32, threads: u32) -> Warp {
         let first = index * 32;
         let n = threads.saturating_sub(first).min(32);
         let live = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
-        let mut regs = vec![0u64; self.k.regs as usize * 32];
+        let n_regs = self.k.regs as usize * 32;
+        let mut regs = match self.spare_regs.pop() {
+            Some(mut r) if r.len() == n_regs => {
+                r.fill(0);
+                r
+            }
+            _ => vec![0u64; n_regs],
+        };
         for (i, a) in self.k.arg_slots.iter().enumerate() {
             if let Some((s, ty)) = a {
                 let v = match self.launch.args[i] {

@@ -104,3 +104,55 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// tile.dot on one warp (16 x 8 x 32): per k step of 16, A's fragment by ldmatrix.x4 (lane l
+// names row l % 16, column 8 (l / 16)), B's by ldmatrix.x2.trans (a last 8 columns), then
+// mma.sync m16n8k16 on items 0-3 of the accumulator.
+// CHECK-LABEL: gpu.func @dot_one_warp
+// CHECK: memref.extract_aligned_pointer_as_index
+// CHECK: llvm.inttoptr {{.*}} : i64 to !llvm.ptr<3>
+// CHECK: nvvm.ldmatrix {{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
+// CHECK: nvvm.ldmatrix {{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<col>, num = 2 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32)>
+// CHECK: llvm.bitcast {{.*}} : i32 to vector<2xf16>
+// CHECK: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (vector<2xf16>, vector<2xf16>, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+// CHECK: vector.insert {{.*}} [3] : f32 into vector<4xf32>
+// CHECK: nvvm.ldmatrix
+// CHECK: nvvm.ldmatrix
+// CHECK: nvvm.mma.sync
+// CHECK-NOT: nvvm.mma.sync
+// CHECK-NOT: tile.dot
+// CHECK: gpu.return
+gpu.module @m {
+  gpu.func @dot_one_warp(%a: memref<16x32xf16, 3>, %b: memref<32x8xf16, 3>, %c: vector<4xf32>, %out: memref<4xf32>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %d = "tile.dot"(%a, %b, %c) {warps = array<i64: 1, 1>} : (memref<16x32xf16, 3>, memref<32x8xf16, 3>, vector<4xf32>) -> vector<4xf32>
+    %c0 = arith.constant 0 : index
+    vector.store %d, %out[%c0] : memref<4xf32>, vector<4xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// bf16 keeps its registers as i32; 16 columns of B are one ldmatrix.x4.trans; swizzled
+// operands have their offsets xored (swizzle(1,3,3) on 32-byte rows: bit 6 into bit 3).
+// CHECK-LABEL: gpu.func @dot_bf16_swizzled
+// CHECK: arith.constant 64 : index
+// CHECK: arith.andi
+// CHECK: arith.shrui
+// CHECK: arith.xori
+// CHECK: nvvm.ldmatrix {{.*}}num = 4 : i32{{.*}} -> !llvm.struct<(i32, i32, i32, i32)>
+// CHECK: nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<col>, num = 4 : i32
+// CHECK-NOT: llvm.bitcast
+// CHECK: nvvm.mma.sync {{.*}}multiplicandAPtxType = #nvvm.mma_type<bf16>{{.*}} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+// CHECK: nvvm.mma.sync {{.*}}multiplicandAPtxType = #nvvm.mma_type<bf16>
+// CHECK-NOT: nvvm.mma.sync
+gpu.module @m {
+  gpu.func @dot_bf16_swizzled(%a: memref<16x16xbf16, 3>, %b: memref<16x16xbf16, 3>, %c: vector<8xf32>, %out: memref<8xf32>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %d = "tile.dot"(%a, %b, %c) {warps = array<i64: 1, 1>, swizzle_a = array<i64: 1, 3, 3>, swizzle_b = array<i64: 1, 3, 3>} : (memref<16x16xbf16, 3>, memref<16x16xbf16, 3>, vector<8xf32>) -> vector<8xf32>
+    %c0 = arith.constant 0 : index
+    vector.store %d, %out[%c0] : memref<8xf32>, vector<8xf32>
+    gpu.return
+  }
+}

@@ -108,3 +108,94 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// tile.dot's verifier.
+gpu.module @m {
+  gpu.func @k(%a: memref<16x16xf16, 3>, %b: memref<16x8xf16, 3>, %c: vector<4xf32>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+    // expected-error @below {{warps must be array<i64: warps along M, warps along N>}}
+    %d = "tile.dot"(%a, %b, %c) {warps = array<i64: 1>} : (memref<16x16xf16, 3>, memref<16x8xf16, 3>, vector<4xf32>) -> vector<4xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%a: memref<16x16xf16>, %b: memref<16x8xf16, 3>, %c: vector<4xf32>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+    // expected-error @below {{A must be a static 2-D tile in workgroup memory, got memref<16x16xf16>}}
+    %d = "tile.dot"(%a, %b, %c) {warps = array<i64: 1, 1>} : (memref<16x16xf16>, memref<16x8xf16, 3>, vector<4xf32>) -> vector<4xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%a: memref<16x16xf16, 3>, %b: memref<16x8xbf16, 3>, %c: vector<4xf32>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+    // expected-error @below {{A and B must both be f16 or both bf16, got f16 and bf16}}
+    %d = "tile.dot"(%a, %b, %c) {warps = array<i64: 1, 1>} : (memref<16x16xf16, 3>, memref<16x8xbf16, 3>, vector<4xf32>) -> vector<4xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%a: memref<16x16xf16, 3>, %b: memref<32x8xf16, 3>, %c: vector<4xf32>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+    // expected-error @below {{A is 16 x 16 and B is 32 x 8: A's columns must be B's rows}}
+    %d = "tile.dot"(%a, %b, %c) {warps = array<i64: 1, 1>} : (memref<16x16xf16, 3>, memref<32x8xf16, 3>, vector<4xf32>) -> vector<4xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%a: memref<16x8xf16, 3>, %b: memref<8x8xf16, 3>, %c: vector<4xf32>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+    // expected-error @below {{K = 8 must be a multiple of 16 (the instruction's K for f16)}}
+    %d = "tile.dot"(%a, %b, %c) {warps = array<i64: 1, 1>} : (memref<16x8xf16, 3>, memref<8x8xf16, 3>, vector<4xf32>) -> vector<4xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%a: memref<16x16xf16, 3>, %b: memref<16x8xf16, 3>, %c: vector<4xf32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    // expected-error @below {{1 x 1 warps do not make the CTA's 2 warps}}
+    %d = "tile.dot"(%a, %b, %c) {warps = array<i64: 1, 1>} : (memref<16x16xf16, 3>, memref<16x8xf16, 3>, vector<4xf32>) -> vector<4xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%a: memref<16x16xf16, 3>, %b: memref<16x8xf16, 3>, %c: vector<4xf32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    // expected-error @below {{a 16 x 8 accumulator over 2 x 1 warps needs rows a multiple of 32 and columns a multiple of 8}}
+    %d = "tile.dot"(%a, %b, %c) {warps = array<i64: 2, 1>} : (memref<16x16xf16, 3>, memref<16x8xf16, 3>, vector<4xf32>) -> vector<4xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%a: memref<16x16xf16, 3>, %b: memref<16x8xf16, 3>, %c: vector<8xf32>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+    // expected-error @below {{the accumulator of a 16 x 8 product over 32 threads is vector<4xf32> per thread, got vector<8xf32>}}
+    %d = "tile.dot"(%a, %b, %c) {warps = array<i64: 1, 1>} : (memref<16x16xf16, 3>, memref<16x8xf16, 3>, vector<8xf32>) -> vector<8xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%a: memref<16x16xf16, 3>, %b: memref<16x8xf16, 3>, %c: vector<4xf32>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+    // expected-error @below {{the result must have the accumulator's type vector<4xf32>, got vector<4xf16>}}
+    %d = "tile.dot"(%a, %b, %c) {warps = array<i64: 1, 1>} : (memref<16x16xf16, 3>, memref<16x8xf16, 3>, vector<4xf32>) -> vector<4xf16>
+    gpu.return
+  }
+}

@@ -3,7 +3,8 @@
   tutorials.py gen KERNEL DIR SHAPE SEED   writes the kernel's inputs (and zeroed outputs) to DIR
   tutorials.py check KERNEL DIR OUT        compares OUT's outputs with NumPy; exits 1 on a mismatch
 
-SHAPE is N (vector_add, gelu), MxN (softmax, layer_norm) or MxNxK (matmul, matmul_f16).
+SHAPE is N (vector_add, gelu), MxN (softmax, layer_norm) or MxNxK (matmul, matmul_f16, gemm_f16,
+gemm_bf16, gemm_bias_gelu). bf16 arrays travel as their bits (uint16), as `phobos run` reads them.
 """
 import math
 import os
@@ -51,8 +52,28 @@ def gen(kernel, d, shape, seed):
         m, n, k = dims
         t = np.float16 if kernel == "matmul_f16" else f32
         save(d, A=rng.standard_normal((m, k)).astype(t), B=rng.standard_normal((k, n)).astype(t), C=np.zeros((m, n), f32))
+    elif kernel.startswith("gemm_"):
+        m, n, k = dims
+        a, b = rng.standard_normal((m, k)), rng.standard_normal((k, n))
+        if kernel == "gemm_bf16":
+            save(d, A=bf16_bits(a), B=bf16_bits(b), C=np.zeros((m, n), f32))
+        else:
+            c = np.zeros((m, n), np.float16)
+            save(d, A=a.astype(np.float16), B=b.astype(np.float16), C=c)
+            if kernel == "gemm_bias_gelu":
+                save(d, Bias=rng.standard_normal(n).astype(f32))
     else:
         sys.exit(f"no kernel {kernel}")
+
+
+def bf16_bits(x):
+    """x rounded to bf16 (to nearest, ties to even), as uint16 bits."""
+    u = x.astype(np.float32).view(np.uint32).astype(np.uint64)
+    return ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
+
+
+def from_bf16(bits):
+    return (bits.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
 
 
 def close(name, got, want, rtol, atol):
@@ -86,6 +107,20 @@ def check(kernel, d, out):
         a = load(d, "A").astype(np.float64)
         b = load(d, "B").astype(np.float64)
         close("C", load(out, "C"), a @ b, 1e-4, 1e-4 * a.shape[1])
+    elif kernel.startswith("gemm_"):
+        # Inputs exact in f64; the tensor cores accumulate in f32 in an order the ISA leaves open.
+        conv = from_bf16 if kernel == "gemm_bf16" else (lambda x: x.astype(np.float64))
+        a, b = conv(load(d, "A")), conv(load(d, "B"))
+        want = a @ b
+        k = a.shape[1]
+        if kernel == "gemm_bias_gelu":
+            x = want + load(d, "Bias").astype(np.float64)
+            want = 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3)))
+        if kernel == "gemm_bf16":
+            close("C", load(out, "C"), want, 1e-5, 2e-6 * k)
+        else:
+            # f16 output: rounding to 11 bits dominates.
+            close("C", load(out, "C").astype(np.float64), want, 1e-3, 1e-3 + 2e-6 * k)
     print(f"{kernel} ok")
 
 
