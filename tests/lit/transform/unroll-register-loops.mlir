@@ -66,3 +66,40 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// A loop of 128 iterations stays a loop; the same loop marked phobos.unroll (the frontend's
+// `for i, j in acc` over a tensor-core fragment) is unrolled: the accumulator must stay in
+// registers.
+// CHECK-LABEL: gpu.func @long
+// CHECK-COUNT-1: scf.for
+// CHECK-NOT: scf.for
+// CHECK-LABEL: gpu.func @fragment
+// CHECK-COUNT-128: scf.for
+// CHECK-NOT: scf.for
+// CHECK: gpu.return
+gpu.module @m {
+  gpu.func @long(%y: memref<128xf32>, %v: vector<128xf32>) kernel {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c128 = arith.constant 128 : i32
+    scf.for %i = %c0 to %c128 step %c1 : i32 {
+      %ii = arith.index_cast %i : i32 to index
+      %e = vector.extract %v[%ii] : f32 from vector<128xf32>
+      memref.store %e, %y[%ii] : memref<128xf32>
+    }
+    gpu.return
+  }
+  gpu.func @fragment(%y: memref<128xf32>, %v: vector<128xf32>) kernel {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c128 = arith.constant 128 : i32
+    scf.for %i = %c0 to %c128 step %c1 : i32 {
+      %ii = arith.index_cast %i : i32 to index
+      %e = vector.extract %v[%ii] : f32 from vector<128xf32>
+      memref.store %e, %y[%ii] : memref<128xf32>
+    } {phobos.unroll}
+    gpu.return
+  }
+}
