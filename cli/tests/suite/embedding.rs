@@ -235,6 +235,47 @@ fn typed_builders_cover_every_phobos_op() {
     }
 }
 
+/// `tile::build::dot` from the embedding API: a 32 x 16 x 32 f16 product on two warps
+/// (`MmaTiling::choose`), its items stored raw and placed on the host by
+/// `MmaTiling::coords`, against a CPU reference (exact: small integers).
+#[test]
+fn typed_builder_dot_runs_on_tensor_cores() {
+    use phobos::layout::mma::MmaTiling;
+    let c = Compiler::new().unwrap();
+    let (m, n, kk, threads) = (32i64, 16i64, 32i64, 64i64);
+    let params = [("a", ParamType::Buffer("f16".into())), ("b", ParamType::Buffer("f16".into())), ("d", ParamType::Buffer("f32".into()))];
+    let k = KernelBuilder::new(&c, "dot", threads as u32, &params).unwrap();
+    let [a, bm, d] = k.args()[..] else { panic!("three parameters") };
+    let b = k.builder();
+    let t = MmaTiling::choose(m, n, threads).unwrap();
+    let at = tile::build::copy(b, a, &[b.index(0), b.index(0)], &[b.index(m), b.index(kk)], &[m, kk]);
+    let bt = tile::build::copy(b, bm, &[b.index(0), b.index(0)], &[b.index(kk), b.index(n)], &[kk, n]);
+    let vty = b.ctx.known_type(&format!("vector<{}xf32>", t.items()));
+    let zero = b.op_value("arith.constant", &[], vty, &[("value", b.ctx.known_attr(&format!("dense<0.0> : vector<{}xf32>", t.items())))]);
+    let acc = tile::build::dot(b, at, bt, zero, [t.warps_m, t.warps_n]);
+    let tid = build::thread_id(b, Dim::X);
+    for e in 0..t.items() {
+        let item = b.op_value("vector.extract", &[acc], b.ctx.known_type("f32"), &[("static_position", b.ctx.known_attr(&format!("array<i64: {e}>")))]);
+        let at = b.bin("arith.addi", b.bin("arith.muli", tid, b.index(t.items())), b.index(e));
+        build::store(b, item, d, &[at]).unwrap();
+    }
+    let module = k.finish(&c).unwrap_or_else(|e| panic!("{e}"));
+    let kernels = c.compile_module(&module, &Options::default()).unwrap_or_else(|e| panic!("{e}"));
+    let av: Vec<f32> = (0..m * kk).map(|i| ((i * 7) % 5) as f32 - 2.0).collect();
+    let bv: Vec<f32> = (0..kk * n).map(|i| ((i * 3) % 7) as f32 - 3.0).collect();
+    let half = |v: &[f32]| -> Vec<u8> { v.iter().flat_map(|x| phobos::half::f16::from_f32(*x).to_le_bytes()).collect() };
+    let (mut ab, mut bb, mut db) = (half(&av), half(&bv), vec![0u8; (m * n * 4) as usize]);
+    kernels[0].launch(&Device::Simulator, [1, 1, 1], &mut [Arg::Buffer(&mut ab), Arg::Buffer(&mut bb), Arg::Buffer(&mut db)]).unwrap();
+    let out = floats(&db);
+    for th in 0..threads {
+        for e in 0..t.items() {
+            let (r, col) = t.coords(th, e);
+            let want: f32 = (0..kk).map(|i| av[(r * kk + i) as usize] * bv[(i * n + col) as usize]).sum();
+            assert_eq!(out[(th * t.items() + e) as usize], want, "thread {th} item {e} = C[{r}, {col}]");
+        }
+    }
+}
+
 /// Three kernels and a device function in one module (one PTX module holding them) and a 2-D
 /// block: each kernel runs on the simulator; the 2-D thread ids and the call come out right.
 #[test]

@@ -35,9 +35,15 @@ fn access<'a>(op: Op<'a>) -> Option<Access<'a>> {
     Some(Access { mem: op.operand(at), writes })
 }
 
-/// Whether `op` or an op nested in it accesses memory of address space `space` (3: workgroup).
+/// Whether `op` or an op nested in it accesses memory of address space `space` (3: workgroup):
+/// through a memref, or through an LLVM pointer of that space (`nvvm.ldmatrix` reads shared
+/// memory by address; computing an address is no access).
 pub fn touches_space(op: Op, space: u32) -> bool {
-    op.walk().into_iter().any(|o| accesses(o).iter().any(|a| a.mem.ty().memory_space() == space))
+    let pointer = format!("!llvm.ptr<{space}>");
+    op.walk().into_iter().any(|o| {
+        accesses(o).iter().any(|a| a.mem.ty().memory_space() == space)
+            || (!o.is("llvm.getelementptr") && !o.is("llvm.ptrtoint") && o.operands().iter().any(|v| v.ty().to_string() == pointer))
+    })
 }
 
 /// Bytes of a static memref type; `u64::MAX` when they pass 2^64 (more than any chip holds, so

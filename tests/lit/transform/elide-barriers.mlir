@@ -51,3 +51,29 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// An ldmatrix reads shared memory by address: the barrier between the stores and it is kept
+// (an address computation alone, getelementptr, is no access).
+// CHECK-LABEL: gpu.func @ldmatrix_reads
+// CHECK: memref.store
+// CHECK-NEXT: gpu.barrier {phobos.barrier = "kept: orders shared-memory accesses before and after it"}
+// CHECK: nvvm.ldmatrix
+gpu.module @m {
+  memref.global "private" @s : memref<256xf16, #gpu.address_space<workgroup>> = uninitialized {alignment = 16 : i64}
+  gpu.func @ldmatrix_reads(%x: f16, %y: memref<32xi32>) kernel {
+    %g = memref.get_global @s : memref<256xf16, #gpu.address_space<workgroup>>
+    %c0 = arith.constant 0 : index
+    memref.store %x, %g[%c0] : memref<256xf16, #gpu.address_space<workgroup>>
+    gpu.barrier
+    %p0 = memref.extract_aligned_pointer_as_index %g : memref<256xf16, #gpu.address_space<workgroup>> -> index
+    %p1 = arith.index_cast %p0 : index to i64
+    %p2 = llvm.inttoptr %p1 : i64 to !llvm.ptr<3>
+    %c16 = arith.constant 16 : i64
+    %p = llvm.getelementptr %p2[%c16] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i8
+    %f = nvvm.ldmatrix %p {num = 1 : i32, layout = #nvvm.mma_layout<row>, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>, eltType = #nvvm.ld_st_matrix_elt_type<b16>} : (!llvm.ptr<3>) -> i32
+    memref.store %f, %y[%c0] : memref<32xi32>
+    gpu.return
+  }
+}
