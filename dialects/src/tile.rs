@@ -74,6 +74,10 @@ fn verify_copy(op: Op) -> Result<(), Diagnostic> {
 pub enum DotInput {
     F16,
     BF16,
+    /// f32 tiles, each element rounded to tf32 (`cvt.rna.tf32.f32`) as it is loaded.
+    TF32,
+    /// i8 tiles, accumulated in i32.
+    S8,
 }
 
 impl DotInput {
@@ -82,6 +86,23 @@ impl DotInput {
         match self {
             DotInput::F16 => "f16",
             DotInput::BF16 => "bf16",
+            DotInput::TF32 => "tf32",
+            DotInput::S8 => "s8",
+        }
+    }
+    /// The instruction's K: m16n8k16 for f16/bf16, m16n8k8 for tf32, m16n8k32 for s8.
+    pub fn k(self) -> i64 {
+        match self {
+            DotInput::F16 | DotInput::BF16 => 16,
+            DotInput::TF32 => 8,
+            DotInput::S8 => 32,
+        }
+    }
+    /// The accumulator's element type (MLIR).
+    pub fn acc(self) -> &'static str {
+        match self {
+            DotInput::S8 => "i32",
+            _ => "f32",
         }
     }
 }
@@ -93,9 +114,6 @@ pub struct Dot {
     pub k: i64,
     pub input: DotInput,
 }
-
-/// The instruction's K for f16/bf16 (m16n8k16).
-pub const DOT_K: i64 = 16;
 
 /// Checks a `tile.dot` and says what it computes.
 pub fn verify_dot(op: Op) -> Result<Dot, Diagnostic> {
@@ -113,22 +131,30 @@ pub fn verify_dot(op: Op) -> Result<Dot, Diagnostic> {
     let input = match (a.element().scalar(), b.element().scalar()) {
         (Some(Scalar::F16), Some(Scalar::F16)) => DotInput::F16,
         (Some(Scalar::BF16), Some(Scalar::BF16)) => DotInput::BF16,
-        _ => return err(format!("A and B must both be f16 or both bf16, got {} and {}", a.element(), b.element())),
+        (Some(Scalar::F32), Some(Scalar::F32)) => DotInput::TF32,
+        (Some(Scalar::Int(8)), Some(Scalar::Int(8))) => DotInput::S8,
+        _ => {
+            return err(format!(
+                "A and B must have one element type of f16, bf16, f32 (as tf32) or i8, got {} and {}",
+                a.element(),
+                b.element()
+            ))
+        }
     };
     let (sa, sb) = (a.shape(), b.shape());
     let (m, k, kb, n) = (sa[0].unwrap_or(0), sa[1].unwrap_or(0), sb[0].unwrap_or(0), sb[1].unwrap_or(0));
     if k != kb {
         return err(format!("A is {m} x {k} and B is {kb} x {n}: A's columns must be B's rows"));
     }
-    if k % DOT_K != 0 {
-        return err(format!("K = {k} must be a multiple of {DOT_K} (the instruction's K for {})", input.ptx()));
+    if k % input.k() != 0 {
+        return err(format!("K = {k} must be a multiple of {} (the instruction's K for {})", input.k(), input.ptx()));
     }
     let threads = match op.ancestor("gpu.func").and_then(|f| f.attr("known_block_size")).and_then(|a| a.dense_ints()) {
         Some(bs) => bs.iter().product(),
         None => 32 * warps[0] * warps[1],
     };
     let tiling = phobos_layout::mma::MmaTiling::with_warps(m, n, threads, warps[0], warps[1]).map_err(|e| Diagnostic::op_error(op, e))?;
-    let want = format!("vector<{}xf32>", tiling.items());
+    let want = format!("vector<{}x{}>", tiling.items(), input.acc());
     if !c.is_vector() || c.to_string() != want {
         return err(format!("the accumulator of a {m} x {n} product over {threads} threads is {want} per thread, got {c}"));
     }
@@ -193,9 +219,10 @@ pub mod build {
         copy_with(b, source, starts, sizes, shape, Some(index))
     }
 
-    /// `tile.dot`: `c + a b` on tensor cores, `a` (M x K) and `b` (K x N) shared tiles of f16 or
-    /// bf16, `c` the f32 accumulator of the warp tiling `warps` (`[along M, along N]`;
-    /// `phobos_layout::mma::MmaTiling::choose` picks one), `vector<items x f32>` per thread.
+    /// `tile.dot`: `c + a b` on tensor cores, `a` (M x K) and `b` (K x N) shared tiles of f16,
+    /// bf16, f32 (multiplied as tf32) or i8, `c` the accumulator of the warp tiling `warps`
+    /// (`[along M, along N]`; `phobos_layout::mma::MmaTiling::choose` picks one),
+    /// `vector<items x f32>` per thread (`i32` for i8).
     pub fn dot<'a>(b: Builder<'a>, a: Val<'a>, bt: Val<'a>, c: Val<'a>, warps: [i64; 2]) -> Val<'a> {
         let w = b.ctx.known_attr(&format!("array<i64: {}, {}>", warps[0], warps[1]));
         b.op_value("tile.dot", &[a, bt, c], c.ty(), &[("warps", w)])

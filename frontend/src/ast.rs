@@ -41,6 +41,8 @@ pub enum Attr {
     Autotune { dims: Vec<(Ident, Vec<Expr>)>, span: Span },
     /// `@fast_math`: approximate math functions (the hardware's `ex2.approx`, ...).
     FastMath { span: Span },
+    /// `@tf32`: `dot` of f32 tiles runs on tensor cores, its inputs rounded to tf32.
+    Tf32 { span: Span },
 }
 
 #[derive(Clone, Debug, Serialize)]

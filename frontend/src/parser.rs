@@ -192,7 +192,11 @@ impl Parser {
         if self.is_ident("fn") {
             if let Some(a) = attrs.first() {
                 let span = match a {
-                    Attr::Launch { span, .. } | Attr::Aligned { span, .. } | Attr::Autotune { span, .. } | Attr::FastMath { span } => *span,
+                    Attr::Launch { span, .. }
+                    | Attr::Aligned { span, .. }
+                    | Attr::Autotune { span, .. }
+                    | Attr::FastMath { span }
+                    | Attr::Tf32 { span } => *span,
                 };
                 return Err(Diag::error(span, "attributes apply to kernels, not to fn"));
             }
@@ -207,17 +211,17 @@ impl Parser {
     fn attr(&mut self) -> Result<Attr> {
         let at = self.eat_punct("@")?;
         let name = self.ident("an attribute name")?;
-        if name.name == "fast_math" {
+        if name.name == "fast_math" || name.name == "tf32" {
             // A flag: `@fast_math`, or `@fast_math()`.
+            let mut span = at.to(name.span);
             if self.is_punct("(") {
                 self.bump();
                 if !self.is_punct(")") {
-                    return Err(Diag::error(name.span, "@fast_math takes no arguments"));
+                    return Err(Diag::error(name.span, format!("@{} takes no arguments", name.name)));
                 }
-                let end = self.eat_punct(")")?;
-                return Ok(Attr::FastMath { span: at.to(end) });
+                span = at.to(self.eat_punct(")")?);
             }
-            return Ok(Attr::FastMath { span: at.to(name.span) });
+            return Ok(if name.name == "tf32" { Attr::Tf32 { span } } else { Attr::FastMath { span } });
         }
         self.eat_punct("(")?;
         let attr = match name.name.as_str() {
@@ -270,7 +274,7 @@ impl Parser {
             other => {
                 return Err(Diag::error(
                     name.span,
-                    format!("unknown attribute '@{other}' (expected @launch, @aligned, @autotune or @fast_math)"),
+                    format!("unknown attribute '@{other}' (expected @launch, @aligned, @autotune, @fast_math or @tf32)"),
                 ))
             }
         };

@@ -240,6 +240,9 @@ pub enum CastOp {
     TruncF,
     /// Same bits, another type (same width).
     Bitcast,
+    /// An f32 rounded to tf32 (nearest, ties away from zero: `cvt.rna.tf32.f32`), as its f32
+    /// bits with the low 13 zero; infinities and NaN unchanged.
+    Tf32,
 }
 
 /// Comparison predicates (arith.cmpi and arith.cmpf numbering is folded into these).

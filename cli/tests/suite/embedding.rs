@@ -255,7 +255,12 @@ fn typed_builder_dot_runs_on_tensor_cores() {
     let acc = tile::build::dot(b, at, bt, zero, [t.warps_m, t.warps_n]);
     let tid = build::thread_id(b, Dim::X);
     for e in 0..t.items() {
-        let item = b.op_value("vector.extract", &[acc], b.ctx.known_type("f32"), &[("static_position", b.ctx.known_attr(&format!("array<i64: {e}>")))]);
+        let item = b.op_value(
+            "vector.extract",
+            &[acc],
+            b.ctx.known_type("f32"),
+            &[("static_position", b.ctx.known_attr(&format!("array<i64: {e}>")))],
+        );
         let at = b.bin("arith.addi", b.bin("arith.muli", tid, b.index(t.items())), b.index(e));
         build::store(b, item, d, &[at]).unwrap();
     }

@@ -6,8 +6,15 @@
 use super::*;
 use phobos_layout::mma::{MmaTiling, ATOM_M, ATOM_N};
 
-/// The instruction's K for f16 and bf16 (m16n8k16).
-const DOT_K: i64 = 16;
+/// The instruction's K for tiles of `elem`: m16n8k16 (f16, bf16), m16n8k8 (f32 as tf32),
+/// m16n8k32 (i8).
+fn instruction_k(elem: Scalar) -> i64 {
+    match elem {
+        Scalar::F32 => 8,
+        Scalar::I8 => 32,
+        _ => 16,
+    }
+}
 
 /// A row or column value bound by `for i, j in acc`: which item of which fragment it belongs to.
 #[derive(Clone, Debug)]
@@ -23,12 +30,17 @@ impl<'a> Gen<'a> {
     /// `var acc: fragment<f32>[M, N]`.
     pub(super) fn fragment_stmt(&mut self, name: &Ident, elem: &TypeName, dims: &[Expr], span: Span) -> Result<()> {
         self.check_shadow(name)?;
-        if elem.name != "f32" {
-            return Err(Diag::error(
-                elem.span,
-                format!("a fragment accumulates in f32 (tensor-core products of f16 or bf16 tiles); got {}", elem.name),
-            ));
-        }
+        let scalar =
+            match elem.name.as_str() {
+                "f32" => Scalar::F32,
+                "i32" => Scalar::I32,
+                other => return Err(Diag::error(
+                    elem.span,
+                    format!(
+                        "a fragment accumulates in f32 (products of f16, bf16 or, with @tf32, f32 tiles) or i32 (of i8 tiles); got {other}"
+                    ),
+                )),
+            };
         if dims.len() != 2 {
             return Err(Diag::error(span, format!("a fragment is a matrix: fragment<f32>[M, N], got {} extents", dims.len())));
         }
@@ -50,13 +62,13 @@ impl<'a> Gen<'a> {
         let map = phobos_layout::exchange::resolve(&text, self.launch, tiling.items())
             .map_err(|e| Diag::error(span, format!("phobos bug: the fragment layout {e}")))?;
         let layout = super::exchange::ArrayLayout {
-            shown: format!("fragment<f32>[{}, {}]", ext[0], ext[1]),
+            shown: format!("fragment<{}>[{}, {}]", scalar.name(), ext[0], ext[1]),
             values: map.values(),
             origin: name.span,
             declared: true,
         };
-        let ty = Ty::vector(Scalar::F32, tiling.items() as u32);
-        let zero = self.const_float(0.0, ty, span);
+        let ty = Ty::vector(scalar, tiling.items() as u32);
+        let zero = if scalar == Scalar::F32 { self.const_float(0.0, ty, span) } else { self.const_int(0, ty, span) };
         self.array_layouts.insert(zero.s.clone(), layout.clone());
         self.declared_layouts.insert(name.span, layout);
         self.fragments.insert(name.span, tiling);
@@ -88,10 +100,16 @@ impl<'a> Gen<'a> {
                 if t.shape.len() != 2 {
                     return Err(Diag::error(e.span, format!("dot multiplies 2-D tiles; '{n}' has {} dimensions", t.shape.len())));
                 }
-                if !matches!(t.elem, Scalar::F16 | Scalar::BF16) {
+                if !matches!(t.elem, Scalar::F16 | Scalar::BF16 | Scalar::F32 | Scalar::I8) {
                     return Err(Diag::error(
                         e.span,
-                        format!("dot multiplies f16 or bf16 tiles on tensor cores; '{n}' holds {}", t.elem.name()),
+                        format!("dot multiplies f16, bf16, f32 (as tf32) or i8 tiles on tensor cores; '{n}' holds {}", t.elem.name()),
+                    ));
+                }
+                if t.elem == Scalar::F32 && !self.tf32 {
+                    return Err(Diag::error(
+                        e.span,
+                        format!("'{n}' holds f32: tensor cores multiply it as tf32 (10 bits of mantissa, not f32's 23); put @tf32 on the kernel to ask for that"),
                     ));
                 }
                 Ok((n.clone(), t.clone()))
@@ -113,7 +131,7 @@ impl<'a> Gen<'a> {
         if a.elem != b.elem {
             return Err(Diag::error(
                 span,
-                format!("'{an}' holds {} and '{bn}' {}: both tiles must be f16 or both bf16", a.elem.name(), b.elem.name()),
+                format!("'{an}' holds {} and '{bn}' {}: both tiles must hold the same type", a.elem.name(), b.elem.name()),
             ));
         }
         let (m, k, kb, n) = (a.shape[0], a.shape[1], b.shape[0], b.shape[1]);
@@ -123,11 +141,12 @@ impl<'a> Gen<'a> {
                 format!("'{an}' is {m} x {k} and '{bn}' is {kb} x {n}: the first's columns must be the second's rows"),
             ));
         }
-        if k % DOT_K != 0 {
+        let kinst = instruction_k(a.elem);
+        if k % kinst != 0 {
             return Err(Diag::error(
                 args[0].span,
                 format!(
-                    "dot's K ({k}, the columns of '{an}') must be a multiple of {DOT_K}, the tensor-core instruction's K for {}",
+                    "dot's K ({k}, the columns of '{an}') must be a multiple of {kinst}, the tensor-core instruction's K for {}",
                     a.elem.name()
                 ),
             ));
@@ -136,6 +155,14 @@ impl<'a> Gen<'a> {
         if (t.m, t.n) != (m, n) {
             return Err(Diag::error(args[2].span, format!("'{an}' x '{bn}' is {m} x {n}, but the fragment is {} x {}", t.m, t.n))
                 .note(decl, "declared here"));
+        }
+        let want = if a.elem == Scalar::I8 { Scalar::I32 } else { Scalar::F32 };
+        if acc.ty.elem != want {
+            return Err(Diag::error(
+                args[2].span,
+                format!("{} tiles accumulate in a fragment<{}>; this fragment holds {}", a.elem.name(), want.name(), acc.ty.elem.name()),
+            )
+            .note(decl, "declared here"));
         }
         let aty = acc.ty.mlir();
         let out = self.emit(

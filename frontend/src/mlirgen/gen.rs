@@ -91,6 +91,8 @@ pub(super) struct Gen<'a> {
     /// `@fast_math` or `--fast-math`: f32 math functions carry `afn` (`lower-fast-math`
     /// makes them the hardware's approximations).
     pub(super) fast_math: bool,
+    /// `@tf32`: `dot` of f32 tiles runs on tensor cores as tf32.
+    pub(super) tf32: bool,
     /// Generating a strided twin: tensors are indexed through stride parameters.
     pub(super) strided: bool,
     /// The constant (start, stop, step) of each `for` whose bounds are constants, by the SSA
@@ -202,6 +204,7 @@ impl<'a> Gen<'a> {
             expr_depth: 0,
             fma: true,
             fast_math: false,
+            tf32: false,
             strided: false,
             loop_ranges: HashMap::new(),
             index_exprs: HashMap::new(),

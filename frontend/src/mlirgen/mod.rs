@@ -285,6 +285,8 @@ struct KernelAttrs {
     /// The thread count, an expression of constants and meta-parameters (one value per entry).
     launch: Expr,
     fast_math: bool,
+    /// `@tf32`: `dot` of f32 tiles allowed, as tf32.
+    tf32: bool,
     aligned: BTreeMap<String, i64>,
     /// Each list: its name, values, span, and whether it is a meta-parameter (a name that is no
     /// dimension: a constant of the kernel, searched at launch) rather than a dimension.
@@ -323,6 +325,7 @@ fn const_go(e: &Expr, env: &BTreeMap<String, i64>) -> Option<i64> {
 fn kernel_attrs(k: &Kernel) -> Result<KernelAttrs> {
     let mut launch = None;
     let mut fast_math = false;
+    let mut tf32 = false;
     let mut aligned = BTreeMap::new();
     let mut autotune: Vec<(String, Vec<i64>, Span, bool)> = Vec::new();
     let dims: HashSet<String> = k
@@ -344,6 +347,12 @@ fn kernel_attrs(k: &Kernel) -> Result<KernelAttrs> {
                     return Err(Diag::error(*span, "@fast_math is given twice"));
                 }
                 fast_math = true;
+            }
+            Attr::Tf32 { span } => {
+                if tf32 {
+                    return Err(Diag::error(*span, "@tf32 is given twice"));
+                }
+                tf32 = true;
             }
             Attr::Aligned { dims: list, .. } => {
                 for (d, e) in list {
@@ -388,7 +397,7 @@ fn kernel_attrs(k: &Kernel) -> Result<KernelAttrs> {
         }
     }
     let launch = launch.ok_or_else(|| Diag::error(k.name.span, format!("kernel '{}' needs @launch(threads)", k.name.name)))?;
-    Ok(KernelAttrs { launch, fast_math, aligned, autotune })
+    Ok(KernelAttrs { launch, fast_math, tf32, aligned, autotune })
 }
 
 /// The thread count of the entry whose meta-parameters have the values in `meta`.
@@ -533,6 +542,7 @@ fn kernel(k: &Kernel, fns: &HashMap<String, &FnDef>, src: &Source, opts: &Option
             let mut g = Gen::new(src, fns, threads);
             g.fma = !opts.no_fma;
             g.fast_math = opts.fast_math || attrs.fast_math;
+            g.tf32 = attrs.tf32;
             g.strided = strided;
             g.kernel_fn(k, name, &fixed, &meta, &attrs.aligned)
         };

@@ -1,6 +1,8 @@
 //! `tile.dot` on tensor cores (a pattern of `convert-tile-to-gpu`): each warp computes its
-//! `warp_m x warp_n` block of the accumulator with `mma.sync.aligned.m16n8k16`, its operands
-//! read from the shared tiles by `ldmatrix`.
+//! `warp_m x warp_n` block of the accumulator with `mma.sync.aligned` (m16n8k16 for f16/bf16,
+//! m16n8k8 for tf32, m16n8k32 for s8), its f16/bf16 operands read from the shared tiles by
+//! `ldmatrix`, its 32-bit and 8-bit ones element by element (`ldmatrix` moves 16-bit elements:
+//! it cannot transpose those).
 //!
 //! Per k step of 16, warp `(wm, wn)` loads A's fragments with one `ldmatrix.x4` per 16 rows
 //! (its four 8x8 matrices are a0..a3: rows +0/+8, columns +0/+8) and B's with one
@@ -14,7 +16,7 @@
 //! 16-byte chunks a lane names stay whole under a swizzle with `M >= 3` (8 halves).
 
 use crate::emit::ids::{known_block_size, linear_thread_id};
-use phobos_dialects::tile::{verify_dot, DotInput, DOT_K};
+use phobos_dialects::tile::{verify_dot, DotInput};
 use phobos_ir::{diag::Diagnostic, Builder, Op, Ty, Val};
 use phobos_layout::mma::ATOM_M;
 
@@ -57,31 +59,103 @@ fn field<'a>(b: Builder<'a>, s: Val<'a>, i: usize, ty: Ty<'a>) -> Val<'a> {
     b.op_value("llvm.extractvalue", &[s], ty, &[("position", b.ctx.known_attr(&format!("array<i64: {i}>")))])
 }
 
-/// A 32-bit register as `mma.sync` takes it: `vector<2xf16>` for f16, the i32 itself for bf16.
+/// A 32-bit register as `mma.sync` takes it: `vector<2xf16>` for f16, the i32 itself otherwise.
 fn operand<'a>(b: Builder<'a>, r: Val<'a>, input: DotInput) -> Val<'a> {
     match input {
         DotInput::F16 => b.op_value("llvm.bitcast", &[r], b.ctx.known_type("vector<2xf16>"), &[]),
-        DotInput::BF16 => r,
+        DotInput::BF16 | DotInput::TF32 | DotInput::S8 => r,
     }
 }
 
-/// `d = a b + c` for one m16n8k16 atom: 4 A registers, 2 B, 4 f32 accumulators.
+/// `d = a b + c` for one atom: 4 A registers, 2 B, 4 accumulators.
 fn mma<'a>(b: Builder<'a>, a: &[Val<'a>], bv: &[Val<'a>], c: &[Val<'a>], input: DotInput) -> Vec<Val<'a>> {
     let ctx = b.ctx;
-    let f32t = ctx.known_type("f32");
-    let sty = ctx.known_type("!llvm.struct<(f32, f32, f32, f32)>");
+    let acc = ctx.known_type(input.acc());
+    let sty = ctx.known_type(&format!("!llvm.struct<({})>", [input.acc(); 4].join(", ")));
     let ty = input.ptx();
-    let attrs = [
+    let shape = format!("#nvvm.shape<m = 16, n = 8, k = {}>", input.k());
+    let mut attrs = vec![
         ("layoutA", ctx.known_attr("#nvvm.mma_layout<row>")),
         ("layoutB", ctx.known_attr("#nvvm.mma_layout<col>")),
         ("multiplicandAPtxType", ctx.known_attr(&format!("#nvvm.mma_type<{ty}>"))),
         ("multiplicandBPtxType", ctx.known_attr(&format!("#nvvm.mma_type<{ty}>"))),
         ("operandSegmentSizes", ctx.known_attr("array<i32: 4, 2, 4>")),
-        ("shape", ctx.known_attr("#nvvm.shape<m = 16, n = 8, k = 16>")),
+        ("shape", ctx.known_attr(&shape)),
     ];
+    if input == DotInput::S8 {
+        // Without .satfinite: sums wrap, as i32 arithmetic does everywhere else.
+        attrs.push(("intOverflowBehavior", ctx.known_attr("#nvvm.mma_int_overflow<wrapped>")));
+    }
     let ops: Vec<Val> = a.iter().chain(bv).chain(c).copied().collect();
     let d = b.op_value("nvvm.mma.sync", &ops, sty, &attrs);
-    (0..4).map(|i| field(b, d, i, f32t)).collect()
+    (0..4).map(|i| field(b, d, i, acc)).collect()
+}
+
+/// Element `(row, col)` of a 2-D tile (index values).
+fn load<'a>(b: Builder<'a>, tile: Val<'a>, row: Val<'a>, col: Val<'a>) -> Val<'a> {
+    b.op_value("memref.load", &[tile, row, col], tile.ty().element(), &[])
+}
+
+/// A tf32 register: the f32 element rounded to nearest, ties away (`cvt.rna.tf32.f32`).
+fn tf32<'a>(b: Builder<'a>, x: Val<'a>) -> Val<'a> {
+    b.op_value("nvvm.convert.float.to.tf32", &[x], b.ctx.i(32), &[("rnd", b.ctx.known_attr("#nvvm.fp_rnd_mode<rna>"))])
+}
+
+/// Four i8 values as one i32 register, the first in the low byte.
+fn pack_bytes<'a>(b: Builder<'a>, bytes: &[Val<'a>]) -> Val<'a> {
+    let i32t = b.ctx.i(32);
+    let mut word = b.cast("arith.extui", bytes[0], i32t);
+    for (i, byte) in bytes.iter().enumerate().skip(1) {
+        let w = b.bin("arith.shli", b.cast("arith.extui", *byte, i32t), b.const_int(i32t, 8 * i as i64));
+        word = b.bin("arith.ori", word, w);
+    }
+    word
+}
+
+/// Lane `4g + q`'s registers of the A atom at tile rows `row0 + ..` and columns `k0 + ..`, read
+/// element by element (tf32, s8), as the PTX ISA's fragment figures place them.
+fn a_by_elements<'a>(b: Builder<'a>, tile: Val<'a>, row0: Val<'a>, k0: i64, g: Val<'a>, q: Val<'a>, input: DotInput) -> Vec<Val<'a>> {
+    let at = |dr: i64, dc: i64, qs: i64| {
+        let row = b.bin("arith.addi", b.bin("arith.addi", row0, g), b.index(dr));
+        let col = b.bin("arith.addi", b.bin("arith.muli", q, b.index(qs)), b.index(k0 + dc));
+        (row, col)
+    };
+    (0..4)
+        .map(|r| match input {
+            // a0..a3: rows g, g + 8, g, g + 8; columns q, q, q + 4, q + 4.
+            DotInput::TF32 => {
+                let (row, col) = at(8 * (r & 1), 4 * (r >> 1), 1);
+                tf32(b, load(b, tile, row, col))
+            }
+            // a0..a3: four bytes each at rows g, g + 8, g, g + 8; columns 4q.., 4q.., 4q + 16..
+            _ => {
+                let bytes: Vec<Val> = (0..4)
+                    .map(|e| {
+                        let (row, col) = at(8 * (r & 1), 16 * (r >> 1) + e, 4);
+                        load(b, tile, row, col)
+                    })
+                    .collect();
+                pack_bytes(b, &bytes)
+            }
+        })
+        .collect()
+}
+
+/// Lane `4g + q`'s registers of the B atom at tile rows `k0 + ..` and columns `col0 + g`.
+fn b_by_elements<'a>(b: Builder<'a>, tile: Val<'a>, col0: Val<'a>, k0: i64, g: Val<'a>, q: Val<'a>, input: DotInput) -> Vec<Val<'a>> {
+    let col = b.bin("arith.addi", col0, g);
+    let row = |qs: i64, dr: i64| b.bin("arith.addi", b.bin("arith.muli", q, b.index(qs)), b.index(k0 + dr));
+    (0..2)
+        .map(|r| match input {
+            // b0, b1: rows q, q + 4.
+            DotInput::TF32 => tf32(b, load(b, tile, row(1, 4 * r), col)),
+            // b0, b1: four bytes each at rows 4q.., 4q + 16...
+            _ => {
+                let bytes: Vec<Val> = (0..4).map(|e| load(b, tile, row(4, 16 * r + e), col)).collect();
+                pack_bytes(b, &bytes)
+            }
+        })
+        .collect()
 }
 
 /// The byte offset of element `(row, col)` of a row-major tile of `cols` 2-byte columns, under
@@ -118,8 +192,27 @@ pub fn lower_dot<'a>(op: Op<'a>, _cx: &crate::external::PassCx<'a>) -> Result<Ve
     let b_col = b.bin("arith.muli", wn, b.index(t.warp_n()));
     let (pa, pb) = (pointer(b, a), pointer(b, bt));
 
-    for ks in 0..dot.k / DOT_K {
-        let k0 = ks * DOT_K;
+    let (g, q) = (b.bin("arith.divui", lane, b.index(4)), b.bin("arith.remui", lane, b.index(4)));
+    let wide = matches!(dot.input, DotInput::TF32 | DotInput::S8);
+    for ks in 0..dot.k / dot.input.k() {
+        let k0 = ks * dot.input.k();
+        if wide {
+            // 32-bit and 8-bit operands, element by element.
+            let a_frag: Vec<Vec<Val>> = (0..t.atoms_m())
+                .map(|am| {
+                    let row0 = b.bin("arith.addi", b.bin("arith.muli", wm, b.index(t.warp_m())), b.index(am * ATOM_M));
+                    a_by_elements(b, a, row0, k0, g, q, dot.input)
+                })
+                .collect();
+            let b_frag: Vec<Vec<Val>> = (0..t.atoms_n())
+                .map(|an| {
+                    let col0 = b.bin("arith.addi", b_col, b.index(an * 8));
+                    b_by_elements(b, bt, col0, k0, g, q, dot.input)
+                })
+                .collect();
+            acc = mma_atoms(b, &t, &a_frag, &b_frag, acc, dot.input);
+            continue;
+        }
         // A: one x4 per 16 rows.
         let mut a_frag = Vec::new();
         for am in 0..t.atoms_m() {
@@ -142,18 +235,31 @@ pub fn lower_dot<'a>(op: Op<'a>, _cx: &crate::external::PassCx<'a>) -> Result<Ve
             b_frag.extend(regs.chunks(2).map(|c| c.to_vec()));
             an += if pair { 2 } else { 1 };
         }
-        for (an, bf) in b_frag.iter().enumerate() {
-            let bops: Vec<Val> = bf.iter().map(|r| operand(b, *r, dot.input)).collect();
-            for (am, af) in a_frag.iter().enumerate() {
-                let aops: Vec<Val> = af.iter().map(|r| operand(b, *r, dot.input)).collect();
-                let items: Vec<i64> = (0..4).map(|r| t.item(am as i64, an as i64, r)).collect();
-                let c: Vec<Val> = items.iter().map(|i| crate::emit::vector::extract(b, acc, *i)).collect();
-                let d = mma(b, &aops, &bops, &c, dot.input);
-                for (i, v) in items.iter().zip(d) {
-                    acc = crate::emit::vector::insert(b, v, acc, *i);
-                }
+        acc = mma_atoms(b, &t, &a_frag, &b_frag, acc, dot.input);
+    }
+    Ok(vec![acc])
+}
+
+/// One `mma.sync` per atom of the warp's block, on the items of `acc` it owns.
+fn mma_atoms<'a>(
+    b: Builder<'a>,
+    t: &phobos_layout::mma::MmaTiling,
+    a_frag: &[Vec<Val<'a>>],
+    b_frag: &[Vec<Val<'a>>],
+    mut acc: Val<'a>,
+    input: DotInput,
+) -> Val<'a> {
+    for (an, bf) in b_frag.iter().enumerate() {
+        let bops: Vec<Val> = bf.iter().map(|r| operand(b, *r, input)).collect();
+        for (am, af) in a_frag.iter().enumerate() {
+            let aops: Vec<Val> = af.iter().map(|r| operand(b, *r, input)).collect();
+            let items: Vec<i64> = (0..4).map(|r| t.item(am as i64, an as i64, r)).collect();
+            let c: Vec<Val> = items.iter().map(|i| crate::emit::vector::extract(b, acc, *i)).collect();
+            let d = mma(b, &aops, &bops, &c, input);
+            for (i, v) in items.iter().zip(d) {
+                acc = crate::emit::vector::insert(b, v, acc, *i);
             }
         }
     }
-    Ok(vec![acc])
+    acc
 }

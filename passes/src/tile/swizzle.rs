@@ -28,6 +28,10 @@ pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
         let shape = phobos_dialects::tile::shape(copy);
         let ebytes = ty.element().scalar().map(|s| s.bits().div_ceil(8) as i64).unwrap_or(4);
         let [rows, cols] = shape[..] else { continue };
+        // ldmatrix reads 16-bit tiles; 32- and 8-bit ones are read element by element.
+        if ebytes != 2 {
+            continue;
+        }
         let Some(sw) = ldmatrix_swizzle(cols, ebytes) else { continue };
         // The swizzle permutes offsets within blocks of 2^(B + M + S): the tile must hold whole ones.
         if (rows * cols) % (1 << (sw[0] + sw[1] + sw[2])) != 0 {

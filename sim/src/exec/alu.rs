@@ -262,6 +262,11 @@ pub(super) fn cast(op: CastOp, from: Prim, to: Prim, a: u64) -> u64 {
         }
         CastOp::ExtF | CastOp::TruncF => fput(to, fget(from, a)),
         CastOp::Bitcast => a & to.mask(),
+        CastOp::Tf32 => {
+            let x = a as u32;
+            // Adding half an ulp to the magnitude rounds ties away; a carry may reach infinity.
+            (if x & 0x7F80_0000 == 0x7F80_0000 { x } else { x.wrapping_add(0x1000) & 0xFFFF_E000 }) as u64
+        }
     }
 }
 
@@ -299,6 +304,22 @@ pub(super) fn ptx_shfl(kind: ShflKind, lane: u32, b: u32, c: u32) -> (u32, bool)
 #[cfg(test)]
 mod round_tests {
     use super::*;
+
+    /// `cvt.rna.tf32.f32`: to the nearest tf32 (10 mantissa bits), ties away from zero;
+    /// infinities and NaN kept; the largest finite values round up to infinity.
+    #[test]
+    fn tf32_rounds_to_nearest_ties_away() {
+        let r = |x: f32| f32::from_bits(cast(CastOp::Tf32, Prim::F32, Prim::I32, x.to_bits() as u64) as u32);
+        let ulp = 2f32.powi(-10);
+        assert_eq!(r(1.0 + ulp / 2.0), 1.0 + ulp, "a tie goes away from zero");
+        assert_eq!(r(-(1.0 + ulp / 2.0)), -(1.0 + ulp), "and for negatives");
+        assert_eq!(r(1.0 + ulp / 2.0 - f32::EPSILON), 1.0, "below the tie");
+        assert_eq!(r(1.0 + ulp + ulp / 2.0), 1.0 + 2.0 * ulp, "a tie from an odd value");
+        assert_eq!(r(f32::INFINITY), f32::INFINITY);
+        assert!(r(f32::NAN).is_nan());
+        assert_eq!(r(f32::MAX), f32::INFINITY);
+        assert_eq!(r(3.0), 3.0);
+    }
 
     /// Every f16 and bf16 halfway point, and the values just beside it, round once from f64 as
     /// `cvt.rn` does: checked against exact rational rounding of the bit patterns.

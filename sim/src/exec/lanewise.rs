@@ -81,7 +81,7 @@ pub(super) fn cast_lanes(regs: &mut [u64], op: CastOp, from: Prim, to: Prim, dst
             }
         };
     }
-    casts!(ExtS, ExtU, Trunc, SiToFp, UiToFp, FpToSi, FpToUi, ExtF, TruncF, Bitcast)
+    casts!(ExtS, ExtU, Trunc, SiToFp, UiToFp, FpToSi, FpToUi, ExtF, TruncF, Bitcast, Tf32)
 }
 
 /// `a * b + c`, rounded once.

@@ -60,6 +60,16 @@ impl<'a> Tr<'a> {
                 self.insts.push(Inst::Vote { kind, dst, mask: s[0], pred: s[1], loc });
             }
             "nvvm.mma.sync" => self.mma(op)?,
+            "nvvm.convert.float.to.tf32" => {
+                let text = |key: &str| op.attr(key).map(|a| a.to_string()).unwrap_or_default();
+                if !text("rnd").contains("rna") || text("sat").contains("satfinite") || op.attr("relu").and_then(|a| a.bool()) == Some(true)
+                {
+                    return unsupported(op, "the simulator runs cvt.rna.tf32.f32 (rnd = rna, no saturation or relu)");
+                }
+                let a = self.use_(op.operand(0))?;
+                let dst = self.result(op, 0)?;
+                self.insts.push(Inst::Cast { op: CastOp::Tf32, from: Prim::F32, to: Prim::I32, dst, a });
+            }
             "nvvm.ldmatrix" => {
                 let text = |key: &str| op.attr(key).map(|a| a.to_string()).unwrap_or_default();
                 if !text("eltType").contains("b16") || !text("shape").contains("m = 8, n = 8") {

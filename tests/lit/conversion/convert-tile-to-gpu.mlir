@@ -156,3 +156,41 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// tf32 and s8 operands are read element by element (ldmatrix moves 16-bit elements): each f32
+// rounded by cvt.rna.tf32 into its register; four i8 bytes packed into one (first byte low).
+// CHECK-LABEL: gpu.func @dot_tf32
+// CHECK-NOT: nvvm.ldmatrix
+// CHECK: memref.load {{.*}} : memref<16x8xf32, 3>
+// CHECK: nvvm.convert.float.to.tf32 {{.*}} {rnd = #nvvm.fp_rnd_mode<rna>}
+// CHECK: nvvm.mma.sync {{.*}}multiplicandAPtxType = #nvvm.mma_type<tf32>{{.*}}shape = #nvvm.shape<m = 16, n = 8, k = 8>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+// CHECK-NOT: nvvm.mma.sync
+gpu.module @m {
+  gpu.func @dot_tf32(%a: memref<16x8xf32, 3>, %b: memref<8x8xf32, 3>, %c: vector<4xf32>, %out: memref<4xf32>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %d = "tile.dot"(%a, %b, %c) {warps = array<i64: 1, 1>} : (memref<16x8xf32, 3>, memref<8x8xf32, 3>, vector<4xf32>) -> vector<4xf32>
+    %c0 = arith.constant 0 : index
+    vector.store %d, %out[%c0] : memref<4xf32>, vector<4xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @dot_s8
+// CHECK-NOT: nvvm.ldmatrix
+// CHECK: memref.load {{.*}} : memref<16x32xi8, 3>
+// CHECK: arith.extui {{.*}} : i8 to i32
+// CHECK: arith.shli
+// CHECK: arith.ori
+// CHECK: nvvm.mma.sync {{.*}}intOverflowBehavior = #nvvm.mma_int_overflow<wrapped>{{.*}}multiplicandAPtxType = #nvvm.mma_type<s8>{{.*}}shape = #nvvm.shape<m = 16, n = 8, k = 32>} : (i32, i32, i32) -> !llvm.struct<(i32, i32, i32, i32)>
+// CHECK-NOT: nvvm.mma.sync
+gpu.module @m {
+  gpu.func @dot_s8(%a: memref<16x32xi8, 3>, %b: memref<32x8xi8, 3>, %c: vector<4xi32>, %out: memref<4xi32>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %d = "tile.dot"(%a, %b, %c) {warps = array<i64: 1, 1>} : (memref<16x32xi8, 3>, memref<32x8xi8, 3>, vector<4xi32>) -> vector<4xi32>
+    %c0 = arith.constant 0 : index
+    vector.store %d, %out[%c0] : memref<4xi32>, vector<4xi32>
+    gpu.return
+  }
+}

@@ -134,7 +134,7 @@ gpu.module @m {
 
 gpu.module @m {
   gpu.func @k(%a: memref<16x16xf16, 3>, %b: memref<16x8xbf16, 3>, %c: vector<4xf32>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
-    // expected-error @below {{A and B must both be f16 or both bf16, got f16 and bf16}}
+    // expected-error @below {{A and B must have one element type of f16, bf16, f32 (as tf32) or i8, got f16 and bf16}}
     %d = "tile.dot"(%a, %b, %c) {warps = array<i64: 1, 1>} : (memref<16x16xf16, 3>, memref<16x8xbf16, 3>, vector<4xf32>) -> vector<4xf32>
     gpu.return
   }
@@ -196,6 +196,26 @@ gpu.module @m {
   gpu.func @k(%a: memref<16x16xf16, 3>, %b: memref<16x8xf16, 3>, %c: vector<4xf32>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
     // expected-error @below {{the result must have the accumulator's type vector<4xf32>, got vector<4xf16>}}
     %d = "tile.dot"(%a, %b, %c) {warps = array<i64: 1, 1>} : (memref<16x16xf16, 3>, memref<16x8xf16, 3>, vector<4xf32>) -> vector<4xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%a: memref<16x8xi8, 3>, %b: memref<8x8xi8, 3>, %c: vector<4xi32>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+    // expected-error @below {{K = 8 must be a multiple of 32 (the instruction's K for s8)}}
+    %d = "tile.dot"(%a, %b, %c) {warps = array<i64: 1, 1>} : (memref<16x8xi8, 3>, memref<8x8xi8, 3>, vector<4xi32>) -> vector<4xi32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%a: memref<16x32xi8, 3>, %b: memref<32x8xi8, 3>, %c: vector<4xf32>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+    // expected-error @below {{the accumulator of a 16 x 8 product over 32 threads is vector<4xi32> per thread, got vector<4xf32>}}
+    %d = "tile.dot"(%a, %b, %c) {warps = array<i64: 1, 1>} : (memref<16x32xi8, 3>, memref<32x8xi8, 3>, vector<4xf32>) -> vector<4xf32>
     gpu.return
   }
 }

@@ -4,7 +4,7 @@
   tutorials.py check KERNEL DIR OUT        compares OUT's outputs with NumPy; exits 1 on a mismatch
 
 SHAPE is N (vector_add, gelu), MxN (softmax, layer_norm) or MxNxK (matmul, matmul_f16, gemm_f16,
-gemm_bf16, gemm_bias_gelu). bf16 arrays travel as their bits (uint16), as `phobos run` reads them.
+gemm_bf16, gemm_tf32, gemm_i8, gemm_bias_gelu). bf16 arrays travel as their bits (uint16), as `phobos run` reads them.
 """
 import math
 import os
@@ -57,6 +57,11 @@ def gen(kernel, d, shape, seed):
         a, b = rng.standard_normal((m, k)), rng.standard_normal((k, n))
         if kernel == "gemm_bf16":
             save(d, A=bf16_bits(a), B=bf16_bits(b), C=np.zeros((m, n), f32))
+        elif kernel == "gemm_tf32":
+            save(d, A=a.astype(f32), B=b.astype(f32), C=np.zeros((m, n), f32))
+        elif kernel == "gemm_i8":
+            ints = lambda shape: rng.integers(-128, 128, shape).astype(np.int8)
+            save(d, A=ints((m, k)), B=ints((k, n)), C=np.zeros((m, n), np.int32))
         else:
             c = np.zeros((m, n), np.float16)
             save(d, A=a.astype(np.float16), B=b.astype(np.float16), C=c)
@@ -70,6 +75,14 @@ def bf16_bits(x):
     """x rounded to bf16 (to nearest, ties to even), as uint16 bits."""
     u = x.astype(np.float32).view(np.uint32).astype(np.uint64)
     return ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
+
+
+def tf32(x):
+    """f32 rounded to tf32 as cvt.rna.tf32.f32 does: to nearest, ties away; low 13 bits zero."""
+    u = x.astype(np.float32).view(np.uint32)
+    special = (u & 0x7F800000) == 0x7F800000
+    r = np.where(special, u, ((u.astype(np.uint64) + 0x1000) & 0xFFFFE000).astype(np.uint32))
+    return r.astype(np.uint32).view(np.float32).astype(np.float64)
 
 
 def from_bf16(bits):
@@ -109,14 +122,22 @@ def check(kernel, d, out):
         close("C", load(out, "C"), a @ b, 1e-4, 1e-4 * a.shape[1])
     elif kernel.startswith("gemm_"):
         # Inputs exact in f64; the tensor cores accumulate in f32 in an order the ISA leaves open.
-        conv = from_bf16 if kernel == "gemm_bf16" else (lambda x: x.astype(np.float64))
+        if kernel == "gemm_i8":
+            a, b = load(d, "A").astype(np.int64), load(d, "B").astype(np.int64)
+            want = (a @ b).astype(np.int32)
+            got = load(out, "C")
+            if not np.array_equal(got, want):
+                sys.exit(f"C: {np.count_nonzero(got != want)} of {want.size} elements differ")
+            print(f"{kernel} ok")
+            return
+        conv = {"gemm_bf16": from_bf16, "gemm_tf32": tf32}.get(kernel, lambda x: x.astype(np.float64))
         a, b = conv(load(d, "A")), conv(load(d, "B"))
         want = a @ b
         k = a.shape[1]
         if kernel == "gemm_bias_gelu":
             x = want + load(d, "Bias").astype(np.float64)
             want = 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3)))
-        if kernel == "gemm_bf16":
+        if kernel in ("gemm_bf16", "gemm_tf32"):
             close("C", load(out, "C"), want, 1e-5, 2e-6 * k)
         else:
             # f16 output: rounding to 11 bits dominates.
