@@ -4,6 +4,11 @@
 //! process), alternating, pair by pair, in the same run. Both exclude process start and file I/O:
 //! Phobos reports the launch alone (`phobos run --stats`).
 //!
+//! Then a 512 x 512 x 512 f16 GEMM on tensor cores (`examples/tutorials/gemm.phobos`'s
+//! `gemm_f16`, 128 x 128 x 32 tiles, sanitizer on, default `--sim-threads`) next to Triton's
+//! tutorial matmul with the same tiles under the interpreter (`bench/anchors/
+//! triton_matmul_interpret.py`, whose `tl.dot` NumPy computes): a second JSON line.
+//!
 //!   cargo bench -p phobos-bench --bench simulator [-- --reps N]
 
 use phobos_bench::*;
@@ -24,6 +29,81 @@ fn npy_f32(path: &std::path::Path, shape: &[usize], vals: impl Iterator<Item = f
         bytes.extend(v.to_le_bytes());
     }
     std::fs::write(path, bytes).expect("writes the input");
+}
+
+/// An f16 `.npy` of values exact in f16 (multiples of 1/4 in [-2, 2]).
+fn npy_f16(path: &std::path::Path, shape: &[usize], vals: impl Iterator<Item = f32>) {
+    let dims = shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ");
+    let mut header = format!("{{'descr': '<f2', 'fortran_order': False, 'shape': ({dims}), }}");
+    while (10 + header.len() + 1) % 64 != 0 {
+        header.push(' ');
+    }
+    header.push('\n');
+    let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
+    bytes.extend((header.len() as u16).to_le_bytes());
+    bytes.extend(header.as_bytes());
+    for v in vals {
+        let v = (v * 4.0).round() / 4.0;
+        let b = v.to_bits();
+        let half: u16 = if v == 0.0 {
+            0
+        } else {
+            (((b >> 16) & 0x8000) | ((((b >> 23) & 0xFF) - 127 + 15) << 10) | ((b >> 13) & 0x3FF)) as u16
+        };
+        bytes.extend(half.to_le_bytes());
+    }
+    std::fs::write(path, bytes).expect("writes the input");
+}
+
+/// The GEMM row: Phobos's `gemm_f16` on the simulator and Triton's matmul in its interpreter,
+/// pair by pair.
+fn gemm(reps: usize, rnd: &mut impl FnMut() -> f32) -> serde_json::Value {
+    let n = 512usize;
+    let phobos = phobos_release();
+    let dir = std::env::temp_dir().join(format!("phobos-gemmbench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    npy_f16(&dir.join("A.npy"), &[n, n], (0..n * n).map(|_| 2.0 * rnd()));
+    npy_f16(&dir.join("B.npy"), &[n, n], (0..n * n).map(|_| 2.0 * rnd()));
+    npy_f16(&dir.join("C.npy"), &[n, n], (0..n * n).map(|_| 0.0));
+    let launch = || {
+        let mut c = Command::new(&phobos);
+        c.arg("run").arg(root().join("examples/tutorials/gemm.phobos"));
+        c.args(["--kernel", "gemm_f16", "--grid", &format!("{},{}", n / 128, n / 128), "--backend", "sim", "--stats"]);
+        for t in ["A", "B", "C"] {
+            c.arg("--arg").arg(format!("{t}={}", dir.join(format!("{t}.npy")).display()));
+        }
+        c.arg("--out").arg(dir.join("out"));
+        c
+    };
+    let parse =
+        |o: &str, key: &str| o.lines().find_map(|l| l.strip_prefix(key)).and_then(|v| v.trim().parse::<f64>().ok()).unwrap_or(f64::NAN);
+    run(&mut launch()); // discarded warm-up
+    let triton = triton_python();
+    let (mut ms, mut tri, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+    let mut mma = 0.0;
+    for _ in 0..reps {
+        let o = run(&mut launch());
+        let p = parse(&o, "sim_ms: ") / 1e3;
+        mma = parse(&o, "mma: ");
+        ms.push(p);
+        if let Some((py, _)) = &triton {
+            let mut c = Command::new(py);
+            c.arg(root().join("bench/anchors/triton_matmul_interpret.py")).args(["--reps", "1"]);
+            let call = last_json(&run(&mut c))["call_s"]["median"].as_f64().unwrap_or(f64::NAN);
+            tri.push(call);
+            ratios.push(call / p);
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut report = serde_json::json!({
+        "bench": "simulator", "kernel": "gemm_f16", "m": n, "n": n, "k": n, "tiles": "128x128x32", "machine": machine(),
+        "reps": reps, "phobos_launch_s": summary(&ms), "mma": mma,
+    });
+    if !tri.is_empty() {
+        report["triton_interpreter_call_s"] = summary(&tri);
+        report["ratio_triton_over_phobos_by_pair"] = summary(&ratios);
+    }
+    report
 }
 
 fn main() {
@@ -86,4 +166,5 @@ fn main() {
     }
     let _ = std::fs::remove_dir_all(&dir);
     println!("{report}");
+    println!("{}", gemm(reps, &mut rnd));
 }

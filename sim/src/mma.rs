@@ -39,6 +39,7 @@ impl MmaType {
         })
     }
     /// The value of `bits` (the element's own bits, zero-extended).
+    #[inline(always)]
     pub fn value(self, bits: u64) -> f64 {
         match self {
             MmaType::F16 => half::f16::from_bits(bits as u16).to_f64(),
@@ -58,6 +59,7 @@ pub fn supported(k: u32, ab: MmaType) -> bool {
 }
 
 /// (row, column) of A's element `e` in lane `lane` (A is 16 x k).
+#[inline(always)]
 pub fn a_at(k: u32, lane: u32, e: u32) -> (u32, u32) {
     let (g, t) = (lane / 4, lane % 4);
     match k {
@@ -70,6 +72,7 @@ pub fn a_at(k: u32, lane: u32, e: u32) -> (u32, u32) {
 }
 
 /// (row k, column n) of B's element `e` in lane `lane` (B is k x 8).
+#[inline(always)]
 pub fn b_at(k: u32, lane: u32, e: u32) -> (u32, u32) {
     let (g, t) = (lane / 4, lane % 4);
     match k {
@@ -80,6 +83,7 @@ pub fn b_at(k: u32, lane: u32, e: u32) -> (u32, u32) {
 }
 
 /// (row, column) of C's and D's element `e` in lane `lane` (16 x 8).
+#[inline(always)]
 pub fn c_at(lane: u32, e: u32) -> (u32, u32) {
     let (g, t) = (lane / 4, lane % 4);
     (g + 8 * (e >> 1), 2 * t + (e & 1))
