@@ -45,11 +45,8 @@ fn npy_f16(path: &std::path::Path, shape: &[usize], vals: impl Iterator<Item = f
     for v in vals {
         let v = (v * 4.0).round() / 4.0;
         let b = v.to_bits();
-        let half: u16 = if v == 0.0 {
-            0
-        } else {
-            (((b >> 16) & 0x8000) | ((((b >> 23) & 0xFF) - 127 + 15) << 10) | ((b >> 13) & 0x3FF)) as u16
-        };
+        let half: u16 =
+            if v == 0.0 { 0 } else { (((b >> 16) & 0x8000) | ((((b >> 23) & 0xFF) - 127 + 15) << 10) | ((b >> 13) & 0x3FF)) as u16 };
         bytes.extend(half.to_le_bytes());
     }
     std::fs::write(path, bytes).expect("writes the input");

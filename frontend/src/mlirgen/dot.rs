@@ -30,17 +30,18 @@ impl<'a> Gen<'a> {
     /// `var acc: fragment<f32>[M, N]`.
     pub(super) fn fragment_stmt(&mut self, name: &Ident, elem: &TypeName, dims: &[Expr], span: Span) -> Result<()> {
         self.check_shadow(name)?;
-        let scalar =
-            match elem.name.as_str() {
-                "f32" => Scalar::F32,
-                "i32" => Scalar::I32,
-                other => return Err(Diag::error(
+        let scalar = match elem.name.as_str() {
+            "f32" => Scalar::F32,
+            "i32" => Scalar::I32,
+            other => {
+                return Err(Diag::error(
                     elem.span,
                     format!(
                         "a fragment accumulates in f32 (products of f16, bf16 or, with @tf32, f32 tiles) or i32 (of i8 tiles); got {other}"
                     ),
-                )),
-            };
+                ))
+            }
+        };
         if dims.len() != 2 {
             return Err(Diag::error(span, format!("a fragment is a matrix: fragment<f32>[M, N], got {} extents", dims.len())));
         }

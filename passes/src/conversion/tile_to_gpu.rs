@@ -7,6 +7,9 @@
 //! - The copy moves chunks of V elements along the tile's last dimension: V is 16 bytes' worth
 //!   when the tile's row length, the start and the source's row stride are provably multiples of
 //!   it (`prove-alignment`'s divisibility analysis), narrower otherwise, down to one element.
+//!   When the proof falls short but the tile's rows hold whole 16-byte chunks, the copy is
+//!   versioned: a test of the start and the row stride at run time picks 16-byte chunks (their
+//!   alignment stated on the accesses; the simulator faults if a claim is wrong) or the proven V.
 //!   Thread t copies chunks t, t + T, t + 2T, ... (T threads per CTA).
 //! - Elements outside the tensor are never read; the tile holds zero there, or the copy's fill value. A chunk that
 //!   crosses the tensor's edge is copied element by element, each element's bounds test an
@@ -116,18 +119,19 @@ fn lower_copy<'a>(op: Op<'a>, _cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnost
     if rank > 1 {
         proven = proven.min(div.of(dims[rank - 1]));
     }
-    let mut v = (16 / ebytes).max(1);
+    let vmax = (16 / ebytes).max(1);
+    let mut v = vmax;
     while v > 1 && (last % v != 0 || proven < v as u64) {
         v /= 2;
     }
-    let chunks_per_row = last / v;
-    let total_chunks: i64 = shape[..rank - 1].iter().product::<i64>() * chunks_per_row;
+    // Versioned at run time when the proof falls short but the tile's rows hold whole 16-byte
+    // chunks: where the start and the row length turn out multiples of the chunk, 16-byte
+    // copies (their alignment claimed, the tensor's base being 16-byte aligned), else `v`.
+    let base_align = crate::analysis::prove_alignment::element_alignment(func, &mut div, src, b.index(0));
+    let versioned = v < vmax && last % vmax == 0 && base_align >= 16;
 
     // Step 4. Thread t copies chunks t, t + T, ...
     let tid = crate::emit::ids::linear_thread_id(b, Some(block));
-    let ub = b.index(total_chunks);
-    let step = b.index(threads);
-    let vec_ty = b.ctx.known_type(&format!("vector<{v}x{elem}>"));
     // A tile inside a tensor of constant sizes needs no edge handling.
     let inside = (0..rank).all(|d| match (starts[d].const_int(), dims[d].const_int()) {
         (Some(s), Some(n)) => s >= 0 && s + shape[d] <= n,
@@ -156,69 +160,111 @@ fn lower_copy<'a>(op: Op<'a>, _cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnost
         let s = crate::emit::swizzle::apply(lb, lin, sw);
         vec![lb.bin("arith.divui", s, cols), lb.bin("arith.remui", s, cols)]
     };
-    for_loop(b, tid, ub, step, |lb, c| {
-        // Tile coordinates of the chunk (row-major), then the tensor's.
-        let cpr = lb.index(chunks_per_row);
-        let mut coords = vec![lb.index(0); rank];
-        let col = lb.bin("arith.remui", c, cpr);
-        coords[rank - 1] = lb.bin("arith.muli", col, lb.index(v));
-        let mut rest = lb.bin("arith.divui", c, cpr);
-        for d in (0..rank - 1).rev() {
-            let e = lb.index(shape[d]);
-            coords[d] = lb.bin("arith.remui", rest, e);
-            rest = lb.bin("arith.divui", rest, e);
-        }
-        let g: Vec<Val> = (0..rank).map(|d| lb.bin("arith.addi", starts[d], coords[d])).collect();
-        // The linear index of the chunk's first element in the tensor.
-        let mut lin = g[0];
-        for d in 1..rank {
-            lin = lb.bin("arith.muli", lin, dims[d]);
-            lin = lb.bin("arith.addi", lin, g[d]);
-        }
-        // In bounds: every row coordinate, and the chunk's last element.
-        let vlast = lb.bin("arith.addi", g[rank - 1], lb.index(v - 1));
-        let mut inb = lb.cmpi("ult", vlast, dims[rank - 1]);
-        for d in 0..rank - 1 {
-            let ok = lb.cmpi("ult", g[d], dims[d]);
-            inb = lb.bin("arith.andi", inb, ok);
-        }
-        if inside {
-            let chunk = lb.op_value("vector.load", &[src, lin], vec_ty, &[]);
-            let mut st = vec![chunk, view];
+    // The copy in chunks of `v` elements; `claim`: the alignment in bytes its accesses have.
+    let copy = |b: Builder<'a>, v: i64, claim: Option<i64>| {
+        let chunks_per_row = last / v;
+        let total_chunks: i64 = shape[..rank - 1].iter().product::<i64>() * chunks_per_row;
+        let ub = b.index(total_chunks);
+        let step = b.index(threads);
+        let vec_ty = b.ctx.known_type(&format!("vector<{v}x{elem}>"));
+        let aligned = |o: Op<'a>| {
+            if let Some(a) = claim {
+                o.set_attr("alignment", o.ctx().int_attr(o.ctx().i(64), a));
+            }
+        };
+        for_loop(b, tid, ub, step, |lb, c| {
+            // Tile coordinates of the chunk (row-major), then the tensor's.
+            let cpr = lb.index(chunks_per_row);
+            let mut coords = vec![lb.index(0); rank];
+            let col = lb.bin("arith.remui", c, cpr);
+            coords[rank - 1] = lb.bin("arith.muli", col, lb.index(v));
+            let mut rest = lb.bin("arith.divui", c, cpr);
+            for d in (0..rank - 1).rev() {
+                let e = lb.index(shape[d]);
+                coords[d] = lb.bin("arith.remui", rest, e);
+                rest = lb.bin("arith.divui", rest, e);
+            }
+            let g: Vec<Val> = (0..rank).map(|d| lb.bin("arith.addi", starts[d], coords[d])).collect();
+            // The linear index of the chunk's first element in the tensor.
+            let mut lin = g[0];
+            for d in 1..rank {
+                lin = lb.bin("arith.muli", lin, dims[d]);
+                lin = lb.bin("arith.addi", lin, g[d]);
+            }
+            // In bounds: every row coordinate, and the chunk's last element.
+            let vlast = lb.bin("arith.addi", g[rank - 1], lb.index(v - 1));
+            let mut inb = lb.cmpi("ult", vlast, dims[rank - 1]);
+            for d in 0..rank - 1 {
+                let ok = lb.cmpi("ult", g[d], dims[d]);
+                inb = lb.bin("arith.andi", inb, ok);
+            }
+            if inside {
+                let load = lb.op("vector.load", &[src, lin], &[vec_ty], &[]);
+                aligned(load);
+                let mut st = vec![load.result(0), view];
+                st.extend(store_at(lb, &coords));
+                aligned(lb.op("vector.store", &st, &[], &[]));
+                return;
+            }
+            let chunk = if_else(
+                lb,
+                inb,
+                &[vec_ty],
+                |tb| {
+                    let load = tb.op("vector.load", &[src, lin], &[vec_ty], &[]);
+                    aligned(load);
+                    vec![load.result(0)]
+                },
+                |eb| {
+                    // The edge: element by element, the fill value (zero by default) outside.
+                    let mut rows_ok = eb.cmpi("eq", eb.index(0), eb.index(0));
+                    for d in 0..rank - 1 {
+                        let ok = eb.cmpi("ult", g[d], dims[d]);
+                        rows_ok = eb.bin("arith.andi", rows_ok, ok);
+                    }
+                    let mut elems = Vec::new();
+                    for k in 0..v {
+                        let col_k = eb.bin("arith.addi", g[rank - 1], eb.index(k));
+                        let col_ok = eb.cmpi("ult", col_k, dims[rank - 1]);
+                        let ok = eb.bin("arith.andi", rows_ok, col_ok);
+                        let at = eb.bin("arith.addi", lin, eb.index(k));
+                        let e = if_else(eb, ok, &[elem], |ib| vec![ib.op_value("memref.load", &[src, at], elem, &[])], |_| vec![outside]);
+                        // The lanes that take the else branch hold a masked element (phobos explain).
+                        e.set_attr("phobos.masked", eb.ctx.unit_attr());
+                        elems.push(e.result(0));
+                    }
+                    vec![eb.op_value("vector.from_elements", &elems, vec_ty, &[])]
+                },
+            );
+            let mut st = vec![chunk.result(0), view];
             st.extend(store_at(lb, &coords));
-            lb.op("vector.store", &st, &[], &[]);
-            return;
+            aligned(lb.op("vector.store", &st, &[], &[]));
+        });
+    };
+    if versioned {
+        let m = b.index(vmax);
+        let zero = b.index(0);
+        let mut whole = b.cmpi("eq", b.bin("arith.remui", starts[rank - 1], m), zero);
+        if rank > 1 {
+            let row = b.cmpi("eq", b.bin("arith.remui", dims[rank - 1], m), zero);
+            whole = b.bin("arith.andi", whole, row);
         }
-        let chunk = if_else(
-            lb,
-            inb,
-            &[vec_ty],
-            |tb| vec![tb.op_value("vector.load", &[src, lin], vec_ty, &[])],
+        if_else(
+            b,
+            whole,
+            &[],
+            |tb| {
+                copy(tb, vmax, Some(16));
+                vec![]
+            },
             |eb| {
-                // The edge: element by element, the fill value (zero by default) outside.
-                let mut rows_ok = eb.cmpi("eq", eb.index(0), eb.index(0));
-                for d in 0..rank - 1 {
-                    let ok = eb.cmpi("ult", g[d], dims[d]);
-                    rows_ok = eb.bin("arith.andi", rows_ok, ok);
-                }
-                let mut elems = Vec::new();
-                for k in 0..v {
-                    let col_k = eb.bin("arith.addi", g[rank - 1], eb.index(k));
-                    let col_ok = eb.cmpi("ult", col_k, dims[rank - 1]);
-                    let ok = eb.bin("arith.andi", rows_ok, col_ok);
-                    let at = eb.bin("arith.addi", lin, eb.index(k));
-                    let e = if_else(eb, ok, &[elem], |ib| vec![ib.op_value("memref.load", &[src, at], elem, &[])], |_| vec![outside]);
-                    // The lanes that take the else branch hold a masked element (phobos explain).
-                    e.set_attr("phobos.masked", eb.ctx.unit_attr());
-                    elems.push(e.result(0));
-                }
-                vec![eb.op_value("vector.from_elements", &elems, vec_ty, &[])]
+                copy(eb, v, None);
+                vec![]
             },
         );
-        let mut st = vec![chunk.result(0), view];
-        st.extend(store_at(lb, &coords));
-        lb.op("vector.store", &st, &[], &[]);
-    });
+    } else {
+        copy(b, v, None);
+    }
 
     // Step 5. Every thread then reads elements other threads copied.
     barrier_because(b, &format!("kept: threads read the tile {name} that other threads copied"));

@@ -39,8 +39,9 @@ impl Ctx<'_> {
                 am[r as usize * k + col as usize] = a_ty.value(bits);
             });
             unpack(w, b, *b_ty, *packed, lane as usize, |e, bits| {
+                // Held transposed (column n contiguous), so each sum runs over adjacent elements.
                 let (row, n) = b_at(k as u32, lane, e);
-                bm[row as usize * 8 + n as usize] = b_ty.value(bits);
+                bm[n as usize * k + row as usize] = b_ty.value(bits);
             });
             unpack(w, c, *acc, false, lane as usize, |e, bits| {
                 let (r, n) = c_at(lane, e);
@@ -53,10 +54,11 @@ impl Ctx<'_> {
                 let (r, n) = (r as usize, n as usize);
                 let bits = if *acc == MmaType::S32 {
                     // Exact: |products| < 2^14 and 32 of them, so i64 holds the sum; it wraps to i32.
-                    let s: i64 = (0..k).map(|i| am[r * k + i] as i64 * bm[i * 8 + n] as i64).sum::<i64>() + cm[r * 8 + n] as i64;
+                    let s: i64 = (0..k).map(|i| am[r * k + i] as i64 * bm[n * k + i] as i64).sum::<i64>() + cm[r * 8 + n] as i64;
                     s as i32 as u32 as u64
                 } else {
-                    let s: f64 = (0..k).map(|i| am[r * k + i] * bm[i * 8 + n]).sum::<f64>() + cm[r * 8 + n];
+                    let (row, col) = (&am[r * k..r * k + k], &bm[n * k..n * k + k]);
+                    let s: f64 = row.iter().zip(col).map(|(x, y)| x * y).sum::<f64>() + cm[r * 8 + n];
                     match acc {
                         MmaType::F16 => half::f16::from_f64(s).to_bits() as u64,
                         _ => (s as f32).to_bits() as u64,

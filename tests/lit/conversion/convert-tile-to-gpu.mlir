@@ -194,3 +194,29 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// A start and row length known only at launch, on a 16-byte-aligned tensor: versioned. Where
+// both are multiples of 4 f32, 16-byte chunks with their alignment stated; else 1-wide chunks.
+// CHECK-LABEL: gpu.func @versioned
+// CHECK: %[[C4:.*]] = arith.constant 4 : index
+// CHECK: arith.remui %{{.*}}, %[[C4]] : index
+// CHECK: arith.remui %{{.*}}, %[[C4]] : index
+// CHECK: %[[WHOLE:.*]] = arith.andi
+// CHECK: scf.if %[[WHOLE]] {
+// CHECK: vector.load {{.*}} {alignment = 16 : i64} : memref<4096xf32>, vector<4xf32>
+// CHECK: vector.store {{.*}} {alignment = 16 : i64} : memref<8x64xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK: } else {
+// CHECK: vector.load {{.*}} : memref<4096xf32>, vector<1xf32>
+// CHECK-NOT: alignment
+// CHECK: gpu.barrier
+gpu.module @m {
+  gpu.func @versioned(%x: memref<4096xf32> {llvm.align = 16 : i64}, %y: memref<4096xf32>, %n: index, %start: index) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %xs = "tile.copy"(%x, %c0, %start, %n, %n) {name = "xs", offset = 0 : i64, shape = array<i64: 8, 64>} : (memref<4096xf32>, index, index, index, index) -> memref<8x64xf32, #gpu.address_space<workgroup>>
+    %v = memref.load %xs[%c0, %c0] : memref<8x64xf32, #gpu.address_space<workgroup>>
+    memref.store %v, %y[%c0] : memref<4096xf32>
+    gpu.return
+  }
+}
