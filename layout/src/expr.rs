@@ -326,6 +326,23 @@ fn call_unchecked(f: &str, mut args: Vec<Value>) -> Result<Value> {
             arity(f, &args, 3)?;
             Map::Layout(ops::warp_striped(int(&args[0], f, 0)?, int(&args[1], f, 1)?, int(&args[2], f, 2)?)?)
         }
+        // The tensor-core accumulator of an M x N fragment on T threads: `mma_c(M, N, T)` in the
+        // warp tiling the compiler picks, `mma_c(M, N, T, warps_m, warps_n)` in a given one.
+        "mma_c" => {
+            if args.len() != 3 && args.len() != 5 {
+                return err(format!("mma_c takes 3 arguments (M, N, threads) or 5 (and warps along M, N), got {}", args.len()));
+            }
+            let v: Vec<i64> = (0..args.len()).map(|k| int(&args[k], f, k)).collect::<Result<_>>()?;
+            let t = match v[..] {
+                [m, n, threads] => crate::mma::MmaTiling::choose(m, n, threads),
+                [m, n, threads, wm, wn] => crate::mma::MmaTiling::with_warps(m, n, threads, wm, wn),
+                _ => unreachable!("checked above"),
+            };
+            match eval(&t.or_else(|e| err(format!("mma_c: {e}")))?.layout_text())? {
+                Value::Map(m) => m,
+                _ => unreachable!("a layout text is a layout"),
+            }
+        }
         "swizzle" => {
             arity(f, &args, 4)?;
             let (b, m, s) = (int(&args[0], f, 0)?, int(&args[1], f, 1)?, int(&args[2], f, 2)?);
@@ -338,7 +355,7 @@ fn call_unchecked(f: &str, mut args: Vec<Value>) -> Result<Value> {
         _ => {
             return err(format!(
                 "unknown operation '{f}' (coalesce, compose, complement, right_inverse, left_inverse, logical/zipped/tiled/flat_divide, \
-                 logical/blocked/raked/zipped/tiled/flat_product, blocked, striped, warp_striped, swizzle)"
+                 logical/blocked/raked/zipped/tiled/flat_product, blocked, striped, warp_striped, mma_c, swizzle)"
             ))
         }
     }))
