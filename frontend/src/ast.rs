@@ -139,6 +139,8 @@ pub enum Stmt {
         name: Ident,
         elem: TypeName,
         dims: Vec<Expr>,
+        /// `in "mma_c(M, N, T, WM, WN)"`: the warp tiling, fixed by the user.
+        layout: Option<LayoutRef>,
         span: Span,
     },
     If {

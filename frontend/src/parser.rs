@@ -425,10 +425,16 @@ impl Parser {
         if !mutable {
             return Err(Diag::error(span, "a fragment is declared with var: dot accumulates into it"));
         }
+        let layout = if self.is_ident("in") {
+            self.bump();
+            Some(self.layout_ref()?)
+        } else {
+            None
+        };
         if self.is_punct("=") {
             return Err(Diag::error(self.peek().span, "a fragment takes no initializer: it starts at zero"));
         }
-        Ok(Stmt::Fragment { name, elem, dims, span })
+        Ok(Stmt::Fragment { name, elem, dims, layout, span })
     }
 
     /// The `[n, ...]` of a register array or shared buffer: positive integer literals.

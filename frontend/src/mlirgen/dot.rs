@@ -28,7 +28,14 @@ pub(super) struct FragmentCoord {
 
 impl<'a> Gen<'a> {
     /// `var acc: fragment<f32>[M, N]`.
-    pub(super) fn fragment_stmt(&mut self, name: &Ident, elem: &TypeName, dims: &[Expr], span: Span) -> Result<()> {
+    pub(super) fn fragment_stmt(
+        &mut self,
+        name: &Ident,
+        elem: &TypeName,
+        dims: &[Expr],
+        fixed: Option<&LayoutRef>,
+        span: Span,
+    ) -> Result<()> {
         self.check_shadow(name)?;
         let scalar = match elem.name.as_str() {
             "f32" => Scalar::F32,
@@ -58,7 +65,10 @@ impl<'a> Gen<'a> {
                 }
             }
         }
-        let tiling = MmaTiling::choose(ext[0], ext[1], self.launch).map_err(|e| Diag::error(span, e))?;
+        let tiling = match fixed {
+            None => MmaTiling::choose(ext[0], ext[1], self.launch).map_err(|e| Diag::error(span, e))?,
+            Some(l) => self.fixed_tiling(l, ext[0], ext[1])?,
+        };
         let text = tiling.layout_text();
         let map = phobos_layout::exchange::resolve(&text, self.launch, tiling.items())
             .map_err(|e| Diag::error(span, format!("phobos bug: the fragment layout {e}")))?;
@@ -75,6 +85,35 @@ impl<'a> Gen<'a> {
         self.fragments.insert(name.span, tiling);
         self.bind(&name.name, Bind::Val { v: zero, mutable: true, decl: name.span });
         Ok(())
+    }
+
+    /// The warp tiling `in L` names: the one of `M x N` on the CTA's threads whose accumulator
+    /// layout is `L`'s function (`mma_c(M, N, T, WM, WN)`, any spelling of it).
+    fn fixed_tiling(&self, l: &LayoutRef, m: i64, n: i64) -> Result<MmaTiling> {
+        let threads = self.launch;
+        let items = (m * n) / threads.max(1);
+        let text = match l {
+            LayoutRef::Quoted(s, _) => s.clone(),
+            LayoutRef::Named(id) => {
+                return Err(Diag::error(
+                    id.span,
+                    format!("a fragment's layout is a tensor-core tiling: in \"mma_c({m}, {n}, {threads}, WM, WN)\" (warps along M and N)"),
+                ))
+            }
+        };
+        let map = phobos_layout::exchange::resolve(&text, threads, items).map_err(|e| Diag::error(l.span(), e))?;
+        let values = map.values();
+        let warps = threads / 32;
+        (1..=warps)
+            .filter(|wm| warps % wm == 0)
+            .filter_map(|wm| MmaTiling::with_warps(m, n, threads, wm, warps / wm).ok())
+            .find(|t| phobos_layout::exchange::resolve(&t.layout_text(), threads, items).is_ok_and(|tm| tm.values() == values))
+            .ok_or_else(|| {
+                Diag::error(
+                    l.span(),
+                    format!("layout \"{text}\" is no tensor-core tiling of a {m} x {n} fragment on {threads} threads (mma_c({m}, {n}, {threads}, WM, WN))"),
+                )
+            })
     }
 
     /// The fragment `e` names: its declaration and tiling.

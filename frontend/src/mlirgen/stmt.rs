@@ -31,7 +31,7 @@ impl<'a> Gen<'a> {
             Stmt::Let { mutable, name, ty, init, span } => self.let_stmt(*mutable, name, ty.as_ref(), init, *span),
             Stmt::Assign { target, op, value, span } => self.assign(target, *op, value, *span),
             Stmt::Buffer { name, elem, shared, dims, layout, span } => self.buffer_stmt(name, elem, *shared, dims, layout.as_ref(), *span),
-            Stmt::Fragment { name, elem, dims, span } => self.fragment_stmt(name, elem, dims, *span),
+            Stmt::Fragment { name, elem, dims, layout, span } => self.fragment_stmt(name, elem, dims, layout.as_ref(), *span),
             Stmt::If { cond, then, els, span } => self.if_stmt(cond, then, els.as_ref(), *span),
             Stmt::For { var, start, stop, step, body, span } => self.for_stmt(var, start, stop, step.as_ref(), body, *span),
             Stmt::While { cond, body, id, span } => self.while_stmt(cond, body, *id, *span),
