@@ -343,6 +343,18 @@ fn call_unchecked(f: &str, mut args: Vec<Value>) -> Result<Value> {
                 _ => unreachable!("a layout text is a layout"),
             }
         }
+        // One instruction's operand fragments: `mma_a(K)`, `mma_b(K)` for K = 16, 8, 32.
+        "mma_a" | "mma_b" => {
+            arity(f, &args, 1)?;
+            let k = int(&args[0], f, 0)?;
+            let Some(text) = crate::mma::operand_layout_text(if f == "mma_a" { 'a' } else { 'b' }, k) else {
+                return err(format!("{f}({k}): the instruction's K is 16 (f16, bf16), 8 (tf32) or 32 (s8)"));
+            };
+            match eval(&text)? {
+                Value::Map(m) => m,
+                _ => unreachable!("a layout text is a layout"),
+            }
+        }
         "swizzle" => {
             arity(f, &args, 4)?;
             let (b, m, s) = (int(&args[0], f, 0)?, int(&args[1], f, 1)?, int(&args[2], f, 2)?);
@@ -355,7 +367,7 @@ fn call_unchecked(f: &str, mut args: Vec<Value>) -> Result<Value> {
         _ => {
             return err(format!(
                 "unknown operation '{f}' (coalesce, compose, complement, right_inverse, left_inverse, logical/zipped/tiled/flat_divide, \
-                 logical/blocked/raked/zipped/tiled/flat_product, blocked, striped, warp_striped, mma_c, swizzle)"
+                 logical/blocked/raked/zipped/tiled/flat_product, blocked, striped, warp_striped, mma_a, mma_b, mma_c, swizzle)"
             ))
         }
     }))

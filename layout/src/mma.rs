@@ -140,6 +140,31 @@ impl MmaTiling {
     }
 }
 
+/// The thread/value layout of one instruction's A operand (`a`) or B operand (`b`) for an
+/// instruction K of 16 (f16, bf16), 8 (tf32) or 32 (s8, one item per byte), as the PTX ISA's
+/// fragment figures place them: lane `4g + q`, item `e` (register order, low bits first) to the
+/// row-major position in A (16 x K) or B (K x 8). `mma_a(K)`/`mma_b(K)` in the layout notation.
+pub fn operand_layout_text(operand: char, k: i64) -> Option<String> {
+    Some(
+        match (operand, k) {
+            // f16/bf16: a0,a1 row g cols 2q, 2q+1; a2,a3 row g+8; a4..a7 the same 8 columns on.
+            ('a', 16) => "((4,8),(2,2,2)):((2,16),(1,128,8))",
+            // b0,b1 rows 2q, 2q+1; b2,b3 rows 2q+8, 2q+9; column g.
+            ('b', 16) => "((4,8),(2,2)):((16,1),(8,64))",
+            // tf32: a0 (g, q), a1 (g+8, q), a2 (g, q+4), a3 (g+8, q+4).
+            ('a', 8) => "((4,8),(2,2)):((1,8),(64,4))",
+            // b0 (q, g), b1 (q+4, g).
+            ('b', 8) => "((4,8),2):((8,1),32)",
+            // s8: bytes 0-3 row g cols 4q..; 4-7 row g+8; 8-15 the same 16 columns on.
+            ('a', 32) => "((4,8),(4,2,2)):((4,32),(1,256,16))",
+            // bytes 0-3 rows 4q..4q+3, 4-7 rows 4q+16..; column g.
+            ('b', 32) => "((4,8),(4,2)):((32,1),(8,128))",
+            _ => return None,
+        }
+        .to_string(),
+    )
+}
+
 /// The swizzle (`[B, M, S]`, CuTe's `Swizzle<B, M, S>` on element offsets) under which a
 /// row-major tile of `cols` columns of `elem_bytes`-byte elements has no bank conflicts for
 /// `ldmatrix` (eight rows of one 16-byte chunk column per phase) nor for row-wise 16-byte

@@ -77,6 +77,23 @@ def test_matmul_f16(examples):
     close(c, a.astype(np.float64) @ b.astype(np.float64), 1e-5, 1e-5)
 
 
+def test_gemm_on_tensor_cores(examples):
+    """The tensor-core GEMM tutorial (fragment, dot, for i, j in acc) from Python: f16 in, f32
+    accumulation, f16 out; i8 in, exact i32 out; shapes that are not multiples of the tile."""
+    mod = phobos.compile(examples / "tutorials" / "gemm.phobos")
+    m, n, k = 130, 70, 48
+    a, b = uniform((m, k), dtype=np.float16), uniform((k, n), dtype=np.float16)
+    c = np.zeros((m, n), np.float16)
+    ran = mod.gemm_f16(a, b, c, grid=(1, 2))
+    close(c, a.astype(np.float64) @ b.astype(np.float64), 2e-3, 2e-3)
+    assert ran.stats["bank_conflicts"] == 0
+    ai = rng.integers(-128, 128, (m, 96)).astype(np.int8)
+    bi = rng.integers(-128, 128, (96, n)).astype(np.int8)
+    ci = np.zeros((m, n), np.int32)
+    mod.gemm_i8(ai, bi, ci, grid=(2, 3))
+    np.testing.assert_array_equal(ci, ai.astype(np.int64) @ bi.astype(np.int64))
+
+
 def test_lanes_matvec(examples):
     mod = phobos.compile(examples / "lanes_matvec.phobos")
     n, k = 40, 256

@@ -136,6 +136,30 @@ mod tests {
         assert_eq!((0..4).map(|e| c_at(9, e)).collect::<Vec<_>>(), [(2, 2), (2, 3), (10, 2), (10, 3)]);
     }
 
+    /// The layout algebra's operand layouts (`mma_a(K)`, `mma_b(K)`, what `phobos layout`
+    /// draws) place every element where these figures do.
+    #[test]
+    fn the_layout_notation_agrees_with_the_figures() {
+        for k in [8u32, 16, 32] {
+            let eval = |f: &str| match phobos_layout::expr::eval(&format!("{f}({k})")) {
+                Ok(phobos_layout::expr::Value::Map(m)) => m,
+                _ => panic!("{f}({k}) is a layout"),
+            };
+            let (a, b) = (eval("mma_a"), eval("mma_b"));
+            let (na, nb) = (16 * k / 32, k * 8 / 32);
+            for lane in 0..32 {
+                for e in 0..na {
+                    let (r, c) = a_at(k, lane, e);
+                    assert_eq!(a.eval((lane + 32 * e) as i64), (r * k + c) as i64, "A k{k} lane {lane} element {e}");
+                }
+                for e in 0..nb {
+                    let (r, c) = b_at(k, lane, e);
+                    assert_eq!(b.eval((lane + 32 * e) as i64), (r * 8 + c) as i64, "B k{k} lane {lane} element {e}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn element_values_decode_as_the_types_do() {
         assert_eq!(MmaType::F16.value(0x3C00), 1.0);
