@@ -98,11 +98,12 @@ impl DotInput {
             DotInput::S8 => 32,
         }
     }
-    /// The accumulator's element type (MLIR).
-    pub fn acc(self) -> &'static str {
+    /// The accumulator's element types it may have (MLIR): f16 inputs accumulate in f32 or f16.
+    pub fn accs(self) -> &'static [&'static str] {
         match self {
-            DotInput::S8 => "i32",
-            _ => "f32",
+            DotInput::S8 => &["i32"],
+            DotInput::F16 => &["f32", "f16"],
+            _ => &["f32"],
         }
     }
 }
@@ -113,6 +114,8 @@ pub struct Dot {
     pub tiling: phobos_layout::mma::MmaTiling,
     pub k: i64,
     pub input: DotInput,
+    /// The accumulator's element type (MLIR): f32, f16 or i32.
+    pub acc: &'static str,
 }
 
 /// Checks a `tile.dot` and says what it computes.
@@ -154,14 +157,14 @@ pub fn verify_dot(op: Op) -> Result<Dot, Diagnostic> {
         None => 32 * warps[0] * warps[1],
     };
     let tiling = phobos_layout::mma::MmaTiling::with_warps(m, n, threads, warps[0], warps[1]).map_err(|e| Diagnostic::op_error(op, e))?;
-    let want = format!("vector<{}x{}>", tiling.items(), input.acc());
-    if !c.is_vector() || c.to_string() != want {
-        return err(format!("the accumulator of a {m} x {n} product over {threads} threads is {want} per thread, got {c}"));
-    }
+    let wants: Vec<String> = input.accs().iter().map(|a| format!("vector<{}x{a}>", tiling.items())).collect();
+    let Some(acc) = input.accs().iter().zip(&wants).find(|(_, w)| c.is_vector() && c.to_string() == **w).map(|(a, _)| *a) else {
+        return err(format!("the accumulator of a {m} x {n} product over {threads} threads is {} per thread, got {c}", wants.join(" or ")));
+    };
     if op.result(0).ty() != c {
         return err(format!("the result must have the accumulator's type {c}, got {}", op.result(0).ty()));
     }
-    Ok(Dot { tiling, k, input })
+    Ok(Dot { tiling, k, input, acc })
 }
 
 fn verify_alloc(op: Op) -> Result<(), Diagnostic> {

@@ -39,12 +39,13 @@ impl<'a> Gen<'a> {
         self.check_shadow(name)?;
         let scalar = match elem.name.as_str() {
             "f32" => Scalar::F32,
+            "f16" => Scalar::F16,
             "i32" => Scalar::I32,
             other => {
                 return Err(Diag::error(
                     elem.span,
                     format!(
-                        "a fragment accumulates in f32 (products of f16, bf16 or, with @tf32, f32 tiles) or i32 (of i8 tiles); got {other}"
+                        "a fragment accumulates in f32 (products of f16, bf16 or, with @tf32, f32 tiles), f16 (of f16 tiles) or i32 (of i8 tiles); got {other}"
                     ),
                 ))
             }
@@ -79,7 +80,7 @@ impl<'a> Gen<'a> {
             declared: true,
         };
         let ty = Ty::vector(scalar, tiling.items() as u32);
-        let zero = if scalar == Scalar::F32 { self.const_float(0.0, ty, span) } else { self.const_int(0, ty, span) };
+        let zero = if scalar.is_float() { self.const_float(0.0, ty, span) } else { self.const_int(0, ty, span) };
         self.array_layouts.insert(zero.s.clone(), layout.clone());
         self.declared_layouts.insert(name.span, layout);
         self.fragments.insert(name.span, tiling);
@@ -196,11 +197,15 @@ impl<'a> Gen<'a> {
             return Err(Diag::error(args[2].span, format!("'{an}' x '{bn}' is {m} x {n}, but the fragment is {} x {}", t.m, t.n))
                 .note(decl, "declared here"));
         }
-        let want = if a.elem == Scalar::I8 { Scalar::I32 } else { Scalar::F32 };
-        if acc.ty.elem != want {
+        let (ok, want) = match a.elem {
+            Scalar::I8 => (acc.ty.elem == Scalar::I32, "fragment<i32>"),
+            Scalar::F16 => (matches!(acc.ty.elem, Scalar::F32 | Scalar::F16), "fragment<f32> or fragment<f16>"),
+            _ => (acc.ty.elem == Scalar::F32, "fragment<f32>"),
+        };
+        if !ok {
             return Err(Diag::error(
                 args[2].span,
-                format!("{} tiles accumulate in a fragment<{}>; this fragment holds {}", a.elem.name(), want.name(), acc.ty.elem.name()),
+                format!("{} tiles accumulate in a {want}; this fragment holds {}", a.elem.name(), acc.ty.elem.name()),
             )
             .note(decl, "declared here"));
         }

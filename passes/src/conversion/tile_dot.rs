@@ -67,11 +67,20 @@ fn operand<'a>(b: Builder<'a>, r: Val<'a>, input: DotInput) -> Val<'a> {
     }
 }
 
-/// `d = a b + c` for one atom: 4 A registers, 2 B, 4 accumulators.
-fn mma<'a>(b: Builder<'a>, a: &[Val<'a>], bv: &[Val<'a>], c: &[Val<'a>], input: DotInput) -> Vec<Val<'a>> {
+/// `d = a b + c` for one atom: 4 A registers, 2 B, 4 accumulators (f16 ones in two
+/// `vector<2xf16>` registers, low element first).
+fn mma<'a>(b: Builder<'a>, a: &[Val<'a>], bv: &[Val<'a>], c: &[Val<'a>], input: DotInput, acc_ty: &str) -> Vec<Val<'a>> {
     let ctx = b.ctx;
-    let acc = ctx.known_type(input.acc());
-    let sty = ctx.known_type(&format!("!llvm.struct<({})>", [input.acc(); 4].join(", ")));
+    let acc = ctx.known_type(acc_ty);
+    let half = acc_ty == "f16";
+    let (c, sty) = if half {
+        let pair = ctx.known_type("vector<2xf16>");
+        let regs = vec![b.op_value("vector.from_elements", &c[..2], pair, &[]), b.op_value("vector.from_elements", &c[2..], pair, &[])];
+        (regs, ctx.known_type("!llvm.struct<(vector<2xf16>, vector<2xf16>)>"))
+    } else {
+        (c.to_vec(), ctx.known_type(&format!("!llvm.struct<({})>", [acc_ty; 4].join(", "))))
+    };
+    let segments = format!("array<i32: 4, 2, {}>", c.len());
     let ty = input.ptx();
     let shape = format!("#nvvm.shape<m = 16, n = 8, k = {}>", input.k());
     let mut attrs = vec![
@@ -79,15 +88,20 @@ fn mma<'a>(b: Builder<'a>, a: &[Val<'a>], bv: &[Val<'a>], c: &[Val<'a>], input: 
         ("layoutB", ctx.known_attr("#nvvm.mma_layout<col>")),
         ("multiplicandAPtxType", ctx.known_attr(&format!("#nvvm.mma_type<{ty}>"))),
         ("multiplicandBPtxType", ctx.known_attr(&format!("#nvvm.mma_type<{ty}>"))),
-        ("operandSegmentSizes", ctx.known_attr("array<i32: 4, 2, 4>")),
+        ("operandSegmentSizes", ctx.known_attr(&segments)),
         ("shape", ctx.known_attr(&shape)),
     ];
     if input == DotInput::S8 {
         // Without .satfinite: sums wrap, as i32 arithmetic does everywhere else.
         attrs.push(("intOverflowBehavior", ctx.known_attr("#nvvm.mma_int_overflow<wrapped>")));
     }
-    let ops: Vec<Val> = a.iter().chain(bv).chain(c).copied().collect();
+    let ops: Vec<Val> = a.iter().chain(bv).chain(&c).copied().collect();
     let d = b.op_value("nvvm.mma.sync", &ops, sty, &attrs);
+    if half {
+        let pair = ctx.known_type("vector<2xf16>");
+        let regs = [field(b, d, 0, pair), field(b, d, 1, pair)];
+        return (0..4).map(|i| crate::emit::vector::extract(b, regs[i / 2], (i % 2) as i64)).collect();
+    }
     (0..4).map(|i| field(b, d, i, acc)).collect()
 }
 
@@ -210,7 +224,7 @@ pub fn lower_dot<'a>(op: Op<'a>, _cx: &crate::external::PassCx<'a>) -> Result<Ve
                     b_by_elements(b, bt, col0, k0, g, q, dot.input)
                 })
                 .collect();
-            acc = mma_atoms(b, &t, &a_frag, &b_frag, acc, dot.input);
+            acc = mma_atoms(b, &t, &a_frag, &b_frag, acc, dot.input, dot.acc);
             continue;
         }
         // A: one x4 per 16 rows.
@@ -235,7 +249,7 @@ pub fn lower_dot<'a>(op: Op<'a>, _cx: &crate::external::PassCx<'a>) -> Result<Ve
             b_frag.extend(regs.chunks(2).map(|c| c.to_vec()));
             an += if pair { 2 } else { 1 };
         }
-        acc = mma_atoms(b, &t, &a_frag, &b_frag, acc, dot.input);
+        acc = mma_atoms(b, &t, &a_frag, &b_frag, acc, dot.input, dot.acc);
     }
     Ok(vec![acc])
 }
@@ -248,6 +262,7 @@ fn mma_atoms<'a>(
     b_frag: &[Vec<Val<'a>>],
     mut acc: Val<'a>,
     input: DotInput,
+    acc_ty: &str,
 ) -> Val<'a> {
     for (an, bf) in b_frag.iter().enumerate() {
         let bops: Vec<Val> = bf.iter().map(|r| operand(b, *r, input)).collect();
@@ -255,7 +270,7 @@ fn mma_atoms<'a>(
             let aops: Vec<Val> = af.iter().map(|r| operand(b, *r, input)).collect();
             let items: Vec<i64> = (0..4).map(|r| t.item(am as i64, an as i64, r)).collect();
             let c: Vec<Val> = items.iter().map(|i| crate::emit::vector::extract(b, acc, *i)).collect();
-            let d = mma(b, &aops, &bops, &c, input);
+            let d = mma(b, &aops, &bops, &c, input, acc_ty);
             for (i, v) in items.iter().zip(d) {
                 acc = crate::emit::vector::insert(b, v, acc, *i);
             }

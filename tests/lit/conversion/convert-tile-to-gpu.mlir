@@ -220,3 +220,20 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// An f16 accumulator travels as two vector<2xf16> registers (c0 c1, c2 c3).
+// CHECK-LABEL: gpu.func @dot_f16_acc
+// CHECK: vector.from_elements {{.*}} : vector<2xf16>
+// CHECK: vector.from_elements {{.*}} : vector<2xf16>
+// CHECK: nvvm.mma.sync {{.*}} : (vector<2xf16>, vector<2xf16>, vector<2xf16>) -> !llvm.struct<(vector<2xf16>, vector<2xf16>)>
+// CHECK: vector.insert {{.*}} [3] : f16 into vector<4xf16>
+gpu.module @m {
+  gpu.func @dot_f16_acc(%a: memref<16x16xf16, 3>, %b: memref<16x8xf16, 3>, %c: vector<4xf16>, %out: memref<4xf16>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %d = "tile.dot"(%a, %b, %c) {warps = array<i64: 1, 1>} : (memref<16x16xf16, 3>, memref<16x8xf16, 3>, vector<4xf16>) -> vector<4xf16>
+    %c0 = arith.constant 0 : index
+    vector.store %d, %out[%c0] : memref<4xf16>, vector<4xf16>
+    gpu.return
+  }
+}

@@ -184,7 +184,7 @@ gpu.module @m {
 
 gpu.module @m {
   gpu.func @k(%a: memref<16x16xf16, 3>, %b: memref<16x8xf16, 3>, %c: vector<8xf32>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
-    // expected-error @below {{the accumulator of a 16 x 8 product over 32 threads is vector<4xf32> per thread, got vector<8xf32>}}
+    // expected-error @below {{the accumulator of a 16 x 8 product over 32 threads is vector<4xf32> or vector<4xf16> per thread, got vector<8xf32>}}
     %d = "tile.dot"(%a, %b, %c) {warps = array<i64: 1, 1>} : (memref<16x16xf16, 3>, memref<16x8xf16, 3>, vector<8xf32>) -> vector<8xf32>
     gpu.return
   }
