@@ -152,9 +152,19 @@ pub fn verify_dot(op: Op) -> Result<Dot, Diagnostic> {
     if k % input.k() != 0 {
         return err(format!("K = {k} must be a multiple of {} (the instruction's K for {})", input.k(), input.ptx()));
     }
+    if warps.iter().any(|w| !(1..=32).contains(w)) {
+        return err(format!("warps must be 1 to 32 along each of M and N, got {} x {}", warps[0], warps[1]));
+    }
+    // A tile past any chip's shared memory would unroll into an unbounded lowering.
+    for (name, t) in [("A", a), ("B", b)] {
+        let bytes = t.shape().iter().map(|d| d.unwrap_or(0)).try_fold(1i64, |x, d| x.checked_mul(d)).unwrap_or(i64::MAX);
+        if bytes > 232_448 {
+            return err(format!("{name} ({t}) holds more elements than any chip's shared memory has bytes (232448)"));
+        }
+    }
     let threads = match op.ancestor("gpu.func").and_then(|f| f.attr("known_block_size")).and_then(|a| a.dense_ints()) {
-        Some(bs) => bs.iter().product(),
-        None => 32 * warps[0] * warps[1],
+        Some(bs) if bs.len() == 3 && bs.iter().all(|d| (1..=1024).contains(d)) => bs.iter().product(),
+        _ => 32 * warps[0] * warps[1],
     };
     let tiling = phobos_layout::mma::MmaTiling::with_warps(m, n, threads, warps[0], warps[1]).map_err(|e| Diagnostic::op_error(op, e))?;
     let wants: Vec<String> = input.accs().iter().map(|a| format!("vector<{}x{a}>", tiling.items())).collect();

@@ -17,6 +17,9 @@ pub const ATOM_N: i64 = 8;
 /// operands (255 per thread on sm_80/sm_90).
 pub const MAX_ITEMS: i64 = 128;
 
+/// The largest extent of an accumulator (far past what registers hold: products stay in i64).
+pub const MAX_EXTENT: i64 = 1 << 20;
+
 /// The warp tiling of an `m x n` accumulator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MmaTiling {
@@ -32,10 +35,13 @@ impl MmaTiling {
         if threads % WARP != 0 || threads <= 0 {
             return Err(format!("tensor cores need whole warps; the CTA has {threads} threads"));
         }
-        if warps_m <= 0 || warps_n <= 0 || warps_m * warps_n * WARP != threads {
+        if !(1..=32).contains(&warps_m) || !(1..=32).contains(&warps_n) || warps_m * warps_n * WARP != threads {
             return Err(format!("{warps_m} x {warps_n} warps do not make the CTA's {} warps", threads / WARP));
         }
-        if m <= 0 || n <= 0 || m % (ATOM_M * warps_m) != 0 || n % (ATOM_N * warps_n) != 0 {
+        if !(1..=MAX_EXTENT).contains(&m) || !(1..=MAX_EXTENT).contains(&n) {
+            return Err(format!("an accumulator's extents are 1 to {MAX_EXTENT}, got {m} x {n}"));
+        }
+        if m % (ATOM_M * warps_m) != 0 || n % (ATOM_N * warps_n) != 0 {
             return Err(format!(
                 "a {m} x {n} accumulator over {warps_m} x {warps_n} warps needs rows a multiple of {} and columns a multiple of {}",
                 ATOM_M * warps_m,
@@ -56,6 +62,9 @@ impl MmaTiling {
     /// divide the block, the one whose warp blocks have the smallest `warp_m + warp_n` (the
     /// operand rows each warp loads per k step), then the most warps along M.
     pub fn choose(m: i64, n: i64, threads: i64) -> Result<MmaTiling, String> {
+        if !(1..=MAX_EXTENT).contains(&m) || !(1..=MAX_EXTENT).contains(&n) {
+            return Err(format!("an accumulator's extents are 1 to {MAX_EXTENT}, got {m} x {n}"));
+        }
         if threads % WARP != 0 || threads <= 0 {
             return Err(format!("tensor cores need whole warps; the CTA has {threads} threads"));
         }
@@ -276,5 +285,8 @@ mod tests {
         assert!(MmaTiling::choose(16, 8, 48).unwrap_err().contains("whole warps"));
         assert!(MmaTiling::choose(256, 256, 128).unwrap_err().contains("at most 128"));
         assert!(MmaTiling::with_warps(64, 64, 128, 2, 1).unwrap_err().contains("do not make"));
+        // Hostile sizes are refusals, never an overflow.
+        assert!(MmaTiling::with_warps(64, 64, 128, i64::MAX / 2, 4).unwrap_err().contains("do not make"));
+        assert!(MmaTiling::choose(1 << 40, 1 << 40, 128).unwrap_err().contains("1 to"));
     }
 }

@@ -219,3 +219,23 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%a: memref<16x16xf16, 3>, %b: memref<16x8xf16, 3>, %c: vector<4xf32>) kernel {
+    // expected-error @below {{warps must be 1 to 32 along each of M and N, got 4611686018427387904 x 4}}
+    %d = "tile.dot"(%a, %b, %c) {warps = array<i64: 4611686018427387904, 4>} : (memref<16x16xf16, 3>, memref<16x8xf16, 3>, vector<4xf32>) -> vector<4xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%a: memref<16x1073741824xf16, 3>, %b: memref<1073741824x8xf16, 3>, %c: vector<4xf32>) kernel {
+    // expected-error @below {{A (memref<16x1073741824xf16, 3>) holds more elements than any chip's shared memory has bytes (232448)}}
+    %d = "tile.dot"(%a, %b, %c) {warps = array<i64: 1, 1>} : (memref<16x1073741824xf16, 3>, memref<1073741824x8xf16, 3>, vector<4xf32>) -> vector<4xf32>
+    gpu.return
+  }
+}
