@@ -114,6 +114,9 @@ pub struct Step {
     pub shuffles: Vec<Shuffle>,
     /// Barriers the picked CTA passed at this statement (executions per warp summed).
     pub barriers_run: u64,
+    /// Tensor-core instructions the picked CTA's warps ran here: `mma.sync` and `ldmatrix`.
+    pub mma_run: u64,
+    pub ldmatrix_run: u64,
     /// Tile elements outside their tensor (zero in the tile, never read).
     pub masked: u64,
     pub readout: String,
@@ -301,6 +304,8 @@ pub fn fill_steps(steps: &mut [Step], owner: &[Option<usize>], k: &Kernel, trace
         s.masked += t.masked;
         match &k.insts[pc] {
             Inst::Barrier { .. } => s.barriers_run += t.execs,
+            Inst::Mma { .. } => s.mma_run += t.execs,
+            Inst::LdMatrix { .. } => s.ldmatrix_run += t.execs,
             Inst::Shfl { kind, .. } | Inst::GpuShfl { kind, .. } => {
                 if let Some(src) = &t.shuffle {
                     let p = pattern(Some(*kind), src);
@@ -484,6 +489,9 @@ pub fn readout(s: &Step, threads: u32) -> String {
         let n: u32 = s.shuffles.iter().map(|x| x.count).sum();
         let pats: Vec<&str> = s.shuffles.iter().map(|x| x.pattern.as_str()).collect();
         parts.push(format!("{n} shuffle{} ({})", if n == 1 { "" } else { "s" }, pats.join(", ")));
+    }
+    if s.mma_run + s.ldmatrix_run > 0 {
+        parts.push(format!("tensor cores: {} mma.sync, {} ldmatrix (per warp, summed)", s.mma_run, s.ldmatrix_run));
     }
     if s.barriers_run > 0 {
         parts.push(format!("{} barrier wait{} (per warp, summed)", s.barriers_run, if s.barriers_run == 1 { "" } else { "s" }));

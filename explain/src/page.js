@@ -8,7 +8,7 @@ const C = { read: "#3182ce", write: "#dd6b20", extra: "#bee3f8", masked: "#a0aec
 let current = 0;
 // A kernel with an empty body still gets a page: one step saying so.
 if (F.steps.length === 0)
-  F.steps.push({ line: 0, col: 0, end_line: 0, text: "(no statements)", depth: 0, compound: false, insts: 0, warp_execs: 0, thread_words: [], thread_count: 0, warp0: 0, accesses: [], shuffles: [], barriers_run: 0, masked: 0, readout: "the kernel body has no statements" });
+  F.steps.push({ line: 0, col: 0, end_line: 0, text: "(no statements)", depth: 0, compound: false, insts: 0, warp_execs: 0, thread_words: [], thread_count: 0, warp0: 0, accesses: [], shuffles: [], barriers_run: 0, mma_run: 0, ldmatrix_run: 0, masked: 0, readout: "the kernel body has no statements" });
 
 function el(tag, attrs, parent, text) {
   const e = document.createElementNS(NS, tag);
