@@ -216,6 +216,76 @@ pub fn ldmatrix_conflicts(rows: i64, cols: i64, elem_bytes: i64, swizzle: Option
     total
 }
 
+/// The warp-wide reads of one atom's operand when it is read element by element (tf32, `k` = 8;
+/// s8, `k` = 32: `ldmatrix` moves 16-bit elements only): per register (and byte), each lane's
+/// (row, column) in the atom, as the lowering reads them (the PTX ISA's figures).
+pub fn element_reads(operand: char, k: i64) -> Vec<Vec<(u32, i64, i64)>> {
+    let lanes = |f: &dyn Fn(i64, i64) -> (i64, i64)| -> Vec<(u32, i64, i64)> {
+        (0..32u32)
+            .map(|l| {
+                let (r, c) = f(l as i64 / 4, l as i64 % 4);
+                (l, r, c)
+            })
+            .collect()
+    };
+    match (operand, k) {
+        ('a', 8) => (0..4).map(|r| lanes(&|g, q| (g + 8 * (r & 1), q + 4 * (r >> 1)))).collect(),
+        ('b', 8) => (0..2).map(|r| lanes(&|g, q| (q + 4 * r, g))).collect(),
+        ('a', 32) => (0..16).map(|e| lanes(&|g, q| (g + 8 * ((e >> 2) & 1), 4 * q + 16 * (e >> 3) + (e & 3)))).collect(),
+        ('b', 32) => (0..8).map(|e| lanes(&|g, q| (4 * q + 16 * (e >> 2) + (e & 3), g))).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Bank conflicts of a `rows x cols` tile of `elem_bytes`-byte elements under `swizzle`: its
+/// operand reads element by element (every atom of the tile, [`element_reads`]) and its copy's
+/// 16-byte row stores (eight consecutive chunks per phase).
+pub fn element_conflicts(operand: char, k: i64, rows: i64, cols: i64, elem_bytes: i64, swizzle: Option<[i64; 3]>) -> u64 {
+    let at = |r: i64, c: i64| {
+        let lin = r * cols + c;
+        swizzle.map_or(lin, |[b, m, s]| crate::map::swizzle(b as u32, m as u32, s as i32, lin)) * elem_bytes
+    };
+    let (step_r, step_c) = if operand == 'a' { (ATOM_M, k) } else { (k, ATOM_N) };
+    let mut total = 0;
+    for r0 in (0..rows - rows % step_r).step_by(step_r as usize) {
+        for c0 in (0..cols - cols % step_c).step_by(step_c as usize) {
+            for read in element_reads(operand, k) {
+                let lanes: Vec<(u32, u64)> = read.iter().map(|(l, r, c)| (*l, at(r0 + r, c0 + c) as u64)).collect();
+                total += crate::banks::conflicts(&lanes, elem_bytes as u64);
+            }
+        }
+    }
+    let per_chunk = 16 / elem_bytes;
+    let chunks = rows * cols / per_chunk;
+    for c0 in (0..chunks - chunks % 8).step_by(8) {
+        let lanes: Vec<(u32, u64)> = (0..8).map(|t| (t as u32, at(0, (c0 + t) * per_chunk) as u64)).collect();
+        total += crate::banks::conflicts(&lanes, 16);
+    }
+    total
+}
+
+/// The swizzle with the fewest [`element_conflicts`] (none when no candidate beats the
+/// row-major order), of those that keep 16-byte chunks whole and permute within the tile.
+pub fn element_swizzle(operand: char, k: i64, rows: i64, cols: i64, elem_bytes: i64) -> Option<[i64; 3]> {
+    let min_m = (16 / elem_bytes).trailing_zeros() as i64;
+    let size = rows * cols;
+    let mut best = (element_conflicts(operand, k, rows, cols, elem_bytes, None), None);
+    for b in 1..=3 {
+        for m in min_m..=min_m + 2 {
+            for s in b..=7 {
+                if size % (1 << (b + m + s)) != 0 {
+                    continue;
+                }
+                let c = element_conflicts(operand, k, rows, cols, elem_bytes, Some([b, m, s]));
+                if c < best.0 {
+                    best = (c, Some([b, m, s]));
+                }
+            }
+        }
+    }
+    best.1
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -277,6 +347,19 @@ mod tests {
         assert!(ldmatrix_conflicts(64, 32, 2, None) > 0);
         assert_eq!(ldmatrix_swizzle(8, 2), None);
         assert_eq!(ldmatrix_swizzle(48, 2), None);
+    }
+
+    /// The element-read operands (tf32, s8) of the tutorial's tiles find a swizzle with no bank
+    /// conflicts, where row-major order has many.
+    #[test]
+    fn element_read_tiles_find_conflict_free_swizzles() {
+        for (op, k, rows, cols, eb) in [('a', 8, 64, 32, 4), ('b', 8, 32, 64, 4), ('a', 32, 64, 64, 1), ('b', 32, 64, 64, 1)] {
+            let before = element_conflicts(op, k, rows, cols, eb, None);
+            let sw = element_swizzle(op, k, rows, cols, eb).unwrap_or_else(|| panic!("{op} k{k} {rows}x{cols}: no swizzle"));
+            let after = element_conflicts(op, k, rows, cols, eb, Some(sw));
+            assert!(before > 0, "{op} k{k}: row-major has conflicts");
+            assert_eq!(after, 0, "{op} k{k} {rows}x{cols} under {sw:?}: {after} conflicts ({before} row-major)");
+        }
     }
 
     #[test]

@@ -105,8 +105,16 @@ fn mma<'a>(b: Builder<'a>, a: &[Val<'a>], bv: &[Val<'a>], c: &[Val<'a>], input: 
     (0..4).map(|i| field(b, d, i, acc)).collect()
 }
 
-/// Element `(row, col)` of a 2-D tile (index values).
-fn load<'a>(b: Builder<'a>, tile: Val<'a>, row: Val<'a>, col: Val<'a>) -> Val<'a> {
+/// Element `(row, col)` of a 2-D tile (index values), stored under `swizzle` when it has one.
+fn load<'a>(b: Builder<'a>, tile: Val<'a>, row: Val<'a>, col: Val<'a>, swizzle: Option<[i64; 3]>) -> Val<'a> {
+    let (row, col) = match swizzle {
+        Some(s) => {
+            let cols = b.index(tile.ty().shape()[1].unwrap_or(1));
+            let lin = crate::emit::swizzle::apply(b, b.bin("arith.addi", b.bin("arith.muli", row, cols), col), s);
+            (b.bin("arith.divui", lin, cols), b.bin("arith.remui", lin, cols))
+        }
+        None => (row, col),
+    };
     b.op_value("memref.load", &[tile, row, col], tile.ty().element(), &[])
 }
 
@@ -128,7 +136,17 @@ fn pack_bytes<'a>(b: Builder<'a>, bytes: &[Val<'a>]) -> Val<'a> {
 
 /// Lane `4g + q`'s registers of the A atom at tile rows `row0 + ..` and columns `k0 + ..`, read
 /// element by element (tf32, s8), as the PTX ISA's fragment figures place them.
-fn a_by_elements<'a>(b: Builder<'a>, tile: Val<'a>, row0: Val<'a>, k0: i64, g: Val<'a>, q: Val<'a>, input: DotInput) -> Vec<Val<'a>> {
+#[allow(clippy::too_many_arguments)]
+fn a_by_elements<'a>(
+    b: Builder<'a>,
+    tile: Val<'a>,
+    row0: Val<'a>,
+    k0: i64,
+    g: Val<'a>,
+    q: Val<'a>,
+    input: DotInput,
+    sw: Option<[i64; 3]>,
+) -> Vec<Val<'a>> {
     let at = |dr: i64, dc: i64, qs: i64| {
         let row = b.bin("arith.addi", b.bin("arith.addi", row0, g), b.index(dr));
         let col = b.bin("arith.addi", b.bin("arith.muli", q, b.index(qs)), b.index(k0 + dc));
@@ -139,14 +157,14 @@ fn a_by_elements<'a>(b: Builder<'a>, tile: Val<'a>, row0: Val<'a>, k0: i64, g: V
             // a0..a3: rows g, g + 8, g, g + 8; columns q, q, q + 4, q + 4.
             DotInput::TF32 => {
                 let (row, col) = at(8 * (r & 1), 4 * (r >> 1), 1);
-                tf32(b, load(b, tile, row, col))
+                tf32(b, load(b, tile, row, col, sw))
             }
             // a0..a3: four bytes each at rows g, g + 8, g, g + 8; columns 4q.., 4q.., 4q + 16..
             _ => {
                 let bytes: Vec<Val> = (0..4)
                     .map(|e| {
                         let (row, col) = at(8 * (r & 1), 16 * (r >> 1) + e, 4);
-                        load(b, tile, row, col)
+                        load(b, tile, row, col, sw)
                     })
                     .collect();
                 pack_bytes(b, &bytes)
@@ -156,16 +174,26 @@ fn a_by_elements<'a>(b: Builder<'a>, tile: Val<'a>, row0: Val<'a>, k0: i64, g: V
 }
 
 /// Lane `4g + q`'s registers of the B atom at tile rows `k0 + ..` and columns `col0 + g`.
-fn b_by_elements<'a>(b: Builder<'a>, tile: Val<'a>, col0: Val<'a>, k0: i64, g: Val<'a>, q: Val<'a>, input: DotInput) -> Vec<Val<'a>> {
+#[allow(clippy::too_many_arguments)]
+fn b_by_elements<'a>(
+    b: Builder<'a>,
+    tile: Val<'a>,
+    col0: Val<'a>,
+    k0: i64,
+    g: Val<'a>,
+    q: Val<'a>,
+    input: DotInput,
+    sw: Option<[i64; 3]>,
+) -> Vec<Val<'a>> {
     let col = b.bin("arith.addi", col0, g);
     let row = |qs: i64, dr: i64| b.bin("arith.addi", b.bin("arith.muli", q, b.index(qs)), b.index(k0 + dr));
     (0..2)
         .map(|r| match input {
             // b0, b1: rows q, q + 4.
-            DotInput::TF32 => tf32(b, load(b, tile, row(1, 4 * r), col)),
+            DotInput::TF32 => tf32(b, load(b, tile, row(1, 4 * r), col, sw)),
             // b0, b1: four bytes each at rows 4q.., 4q + 16...
             _ => {
-                let bytes: Vec<Val> = (0..4).map(|e| load(b, tile, row(4, 16 * r + e), col)).collect();
+                let bytes: Vec<Val> = (0..4).map(|e| load(b, tile, row(4, 16 * r + e), col, sw)).collect();
                 pack_bytes(b, &bytes)
             }
         })
@@ -215,13 +243,13 @@ pub fn lower_dot<'a>(op: Op<'a>, _cx: &crate::external::PassCx<'a>) -> Result<Ve
             let a_frag: Vec<Vec<Val>> = (0..t.atoms_m())
                 .map(|am| {
                     let row0 = b.bin("arith.addi", b.bin("arith.muli", wm, b.index(t.warp_m())), b.index(am * ATOM_M));
-                    a_by_elements(b, a, row0, k0, g, q, dot.input)
+                    a_by_elements(b, a, row0, k0, g, q, dot.input, swizzle_a)
                 })
                 .collect();
             let b_frag: Vec<Vec<Val>> = (0..t.atoms_n())
                 .map(|an| {
                     let col0 = b.bin("arith.addi", b_col, b.index(an * 8));
-                    b_by_elements(b, bt, col0, k0, g, q, dot.input)
+                    b_by_elements(b, bt, col0, k0, g, q, dot.input, swizzle_b)
                 })
                 .collect();
             acc = mma_atoms(b, &t, &a_frag, &b_frag, acc, dot.input, dot.acc);

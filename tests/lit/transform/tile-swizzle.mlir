@@ -55,3 +55,20 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// f32 tiles (tf32 operands) are read element by element; the swizzle is searched for those
+// reads: A (64 x 32) gets swizzle(3,2,3), the column's bits 2-4 xored with the row's 0-2.
+// REMARK: :[[@LINE+6]]:11: remark: tile 'af' (64x32, 128-byte rows) stored under swizzle(3,2,3): element-wise operand reads see it with 0 bank conflicts (448 row-major)
+// CHECK-LABEL: gpu.func @tf32
+// CHECK: "tile.dot"{{.*}}swizzle_a = array<i64: 3, 2, 3>, swizzle_b = array<i64: 2, 3, 2>
+gpu.module @m {
+  gpu.func @tf32(%a: memref<4096xf32>, %b: memref<4096xf32>, %c: vector<16xf32>, %n: index) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %as = "tile.copy"(%a, %c0, %c0, %n, %n) {name = "af", shape = array<i64: 64, 32>} : (memref<4096xf32>, index, index, index, index) -> memref<64x32xf32, 3>
+    %bs = "tile.copy"(%b, %c0, %c0, %n, %n) {name = "bf", shape = array<i64: 32, 32>} : (memref<4096xf32>, index, index, index, index) -> memref<32x32xf32, 3>
+    %d = "tile.dot"(%as, %bs, %c) {warps = array<i64: 2, 2>} : (memref<64x32xf32, 3>, memref<32x32xf32, 3>, vector<16xf32>) -> vector<16xf32>
+    gpu.return
+  }
+}
