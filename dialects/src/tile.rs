@@ -66,6 +66,27 @@ fn verify_copy(op: Op) -> Result<(), Diagnostic> {
     if res.memory_space() != 3 {
         return Err(Diagnostic::op_error(op, format!("the tile must live in workgroup memory, got {res}")));
     }
+    check_swizzle(op, "swizzle", &shape)?;
+    Ok(())
+}
+
+/// A swizzle attribute (`array<i64: B, M, S>`), when present: CuTe's `Swizzle<B, M, S>` with
+/// `S >= B`, that permutes offsets within the `shape` tile (whole blocks of 2^(B + M + S)).
+pub fn swizzle_of(op: Op, key: &str) -> Option<[i64; 3]> {
+    op.attr(key).and_then(|a| a.dense_ints()).and_then(|s| <[i64; 3]>::try_from(s).ok())
+}
+
+fn check_swizzle(op: Op, key: &str, shape: &[i64]) -> Result<(), Diagnostic> {
+    let Some(a) = op.attr(key) else { return Ok(()) };
+    let bad = |why: &str| Err(Diagnostic::op_error(op, format!("{key} must be array<i64: B, M, S> {why}, got {a}")));
+    let Some([b, m, s]) = swizzle_of(op, key) else { return bad("") };
+    if !(0..=8).contains(&b) || !(0..=8).contains(&m) || !(b..=16).contains(&s) {
+        return bad("with B and M 0 to 8, S from B to 16");
+    }
+    let size = shape.iter().try_fold(1i64, |x, d| x.checked_mul(*d)).unwrap_or(i64::MAX);
+    if size % (1 << (b + m + s)) != 0 {
+        return bad(&format!("that permutes within the {size} elements of the tile (blocks of 2^(B + M + S))"));
+    }
     Ok(())
 }
 
@@ -144,6 +165,13 @@ pub fn verify_dot(op: Op) -> Result<Dot, Diagnostic> {
             ))
         }
     };
+    for (name, t) in [("A", a), ("B", b)] {
+        // The lowering addresses rows by the tile's extents: a strided view would be misread.
+        let text = t.to_string();
+        if text.contains("strided<") || text.contains("affine_map") {
+            return err(format!("{name} must be a row-major tile (no layout), got {t}"));
+        }
+    }
     let (sa, sb) = (a.shape(), b.shape());
     let (m, k, kb, n) = (sa[0].unwrap_or(0), sa[1].unwrap_or(0), sb[0].unwrap_or(0), sb[1].unwrap_or(0));
     if k != kb {
@@ -171,6 +199,19 @@ pub fn verify_dot(op: Op) -> Result<Dot, Diagnostic> {
     let Some(acc) = input.accs().iter().zip(&wants).find(|(_, w)| c.is_vector() && c.to_string() == **w).map(|(a, _)| *a) else {
         return err(format!("the accumulator of a {m} x {n} product over {threads} threads is {} per thread, got {c}", wants.join(" or ")));
     };
+    // An operand a copy fills is read under that copy's swizzle, and only that.
+    for (i, key, shape) in [(0, "swizzle_a", [m, k]), (1, "swizzle_b", [k, n])] {
+        check_swizzle(op, key, &shape)?;
+        let Some(copy) = op.operand(i).def().filter(|d| d.is("tile.copy")) else { continue };
+        let copied = swizzle_of(copy, "swizzle");
+        if swizzle_of(op, key) != copied {
+            return err(format!(
+                "{key} must be the swizzle its tile is stored under ({}), got {}",
+                copied.map_or("none".into(), |s| format!("{s:?}")),
+                swizzle_of(op, key).map_or("none".into(), |s| format!("{s:?}"))
+            ));
+        }
+    }
     if op.result(0).ty() != c {
         return err(format!("the result must have the accumulator's type {c}, got {}", op.result(0).ty()));
     }

@@ -381,6 +381,9 @@ impl Parser {
         }
         self.eat_keyword("in")?;
         let frag = self.ident("a fragment (var acc: fragment<f32>[M, N])")?;
+        if let Some(v) = [&row, &col].into_iter().find(|v| v.name == frag.name) {
+            return Err(Diag::error(v.span, format!("'{}' names the fragment the loop walks; pick another variable name", v.name)));
+        }
         self.loops.push(None);
         let body = self.block();
         self.loops.pop();

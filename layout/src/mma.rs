@@ -35,7 +35,10 @@ impl MmaTiling {
         if threads % WARP != 0 || threads <= 0 {
             return Err(format!("tensor cores need whole warps; the CTA has {threads} threads"));
         }
-        if !(1..=32).contains(&warps_m) || !(1..=32).contains(&warps_n) || warps_m * warps_n * WARP != threads {
+        if !(1..=32).contains(&warps_m) || !(1..=32).contains(&warps_n) {
+            return Err(format!("warps along M and along N are 1 to 32 each, got {warps_m} x {warps_n}"));
+        }
+        if warps_m * warps_n * WARP != threads {
             return Err(format!("{warps_m} x {warps_n} warps do not make the CTA's {} warps", threads / WARP));
         }
         if !(1..=MAX_EXTENT).contains(&m) || !(1..=MAX_EXTENT).contains(&n) {
@@ -369,7 +372,7 @@ mod tests {
         assert!(MmaTiling::choose(256, 256, 128).unwrap_err().contains("at most 128"));
         assert!(MmaTiling::with_warps(64, 64, 128, 2, 1).unwrap_err().contains("do not make"));
         // Hostile sizes are refusals, never an overflow.
-        assert!(MmaTiling::with_warps(64, 64, 128, i64::MAX / 2, 4).unwrap_err().contains("do not make"));
+        assert!(MmaTiling::with_warps(64, 64, 128, i64::MAX / 2, 4).unwrap_err().contains("1 to 32 each"));
         assert!(MmaTiling::choose(1 << 40, 1 << 40, 128).unwrap_err().contains("1 to"));
     }
 }

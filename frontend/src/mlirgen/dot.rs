@@ -74,7 +74,8 @@ impl<'a> Gen<'a> {
         let map = phobos_layout::exchange::resolve(&text, self.launch, tiling.items())
             .map_err(|e| Diag::error(span, format!("phobos bug: the fragment layout {e}")))?;
         let layout = super::exchange::ArrayLayout {
-            shown: format!("fragment<{}>[{}, {}]", scalar.name(), ext[0], ext[1]),
+            // Two fragments of one shape may differ in their warp grids: the layout names it.
+            shown: format!("\"mma_c({}, {}, {}, {}, {})\"", ext[0], ext[1], self.launch, tiling.warps_m, tiling.warps_n),
             values: map.values(),
             origin: name.span,
             declared: true,

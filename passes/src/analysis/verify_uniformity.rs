@@ -35,9 +35,11 @@ fn required<'a>(op: Op<'a>) -> Option<(Level, &'static str)> {
             ) => warp,
             // mma.sync and ldmatrix are `.aligned`: the whole warp executes them together.
             PhobosOp::Tile(TileOp::Dot) => warp,
+            // A copy is cooperative and ends with a CTA barrier.
+            PhobosOp::Tile(TileOp::Copy) => cta,
             PhobosOp::Cta(CtaOp::Reduce | CtaOp::Argmax | CtaOp::ReduceWith | CtaOp::Exchange | CtaOp::Scatter | CtaOp::Gather) => cta,
-            // A tile copy's barriers are placed by `infer-barriers`; layouts compute per thread.
-            PhobosOp::Tile(TileOp::Copy | TileOp::Alloc) | PhobosOp::Layout(LayoutOp::Apply | LayoutOp::Restrict | LayoutOp::Place) => None,
+            // A shared buffer's accesses get their barriers from `infer-barriers`; layouts compute per thread.
+            PhobosOp::Tile(TileOp::Alloc) | PhobosOp::Layout(LayoutOp::Apply | LayoutOp::Restrict | LayoutOp::Place) => None,
         };
     }
     match op.name().as_str() {
@@ -69,6 +71,26 @@ pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
         let branches: Vec<Op<'a>> = f.walk().into_iter().filter(|o| o.is("cf.cond_br")).collect();
         let entry = f.region(0).first_block();
         for op in f.walk() {
+            // A tile is the CTA's: its box (starts and sizes) is one for every thread.
+            if op.is("tile.copy") {
+                let rank = phobos_dialects::tile::shape(op).len();
+                if let Some(v) = (1..1 + 2 * rank).map(|i| op.operand(i)).find(|v| u.fact(*v).level != Level::Uniform) {
+                    let fact = u.fact(v);
+                    let mut d = Diagnostic::op_error(
+                        op,
+                        format!(
+                            "copies a box that differs between {}: it depends on {}; a tile is the CTA's, one box for every thread",
+                            fact.level.between(),
+                            fact.origin_text()
+                        ),
+                    );
+                    if let Some((origin, _)) = fact.origin {
+                        d.notes.push(Diagnostic::new(Severity::Note, origin.loc().src(), "it takes its value from here"));
+                    }
+                    cx.diags.emit(d);
+                    failed = true;
+                }
+            }
             // A tile's fill value is written by every thread that copies an edge chunk: one value.
             if let Some(fill) = op.is("tile.copy").then(|| phobos_dialects::tile::fill(op)).flatten() {
                 let fact = u.fact(fill);

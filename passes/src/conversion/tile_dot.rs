@@ -211,13 +211,22 @@ fn element_bytes<'a>(b: Builder<'a>, row: Val<'a>, col: Val<'a>, cols: i64, swiz
     b.bin("arith.muli", lin, b.index(2))
 }
 
-pub fn lower_dot<'a>(op: Op<'a>, _cx: &crate::external::PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnostic> {
+pub fn lower_dot<'a>(op: Op<'a>, cx: &crate::external::PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnostic> {
     let dot = verify_dot(op)?;
+    // mma.sync m16n8k16 and ldmatrix came with sm_80 (LLVM cannot select them before).
+    let chip = cx.options.get("chip").unwrap_or("sm_90");
+    let sm: u32 = chip.trim_start_matches("sm_").trim_end_matches('a').parse().unwrap_or(0);
+    if sm < 80 {
+        return Err(Diagnostic::op_error(
+            op,
+            format!("tensor-core products (mma.sync, ldmatrix) need sm_80 or later; the target is {chip}"),
+        ));
+    }
     let Some(block) = known_block_size(op) else {
         return Err(Diagnostic::op_error(op, "a tensor-core product needs a known block size (known_block_size on the gpu.func)"));
     };
     let t = dot.tiling;
-    let swizzle_of = |key: &str| op.attr(key).and_then(|a| a.dense_ints()).and_then(|s| <[i64; 3]>::try_from(s).ok());
+    let swizzle_of = |key: &str| phobos_dialects::tile::swizzle_of(op, key);
     let (swizzle_a, swizzle_b) = (swizzle_of("swizzle_a"), swizzle_of("swizzle_b"));
     let (a, bt, mut acc) = (op.operand(0), op.operand(1), op.operand(2));
     let b = Builder::before(op);

@@ -24,7 +24,7 @@
 //!
 //! Limits: no `cp.async` yet (the copy goes through registers).
 
-use crate::registry::PassInfo;
+use crate::registry::{OptInfo, PassInfo};
 use crate::{
     analysis::divisibility::Divisibility,
     emit::control::{barrier_because, for_loop, if_else},
@@ -280,6 +280,9 @@ pub const PASS: PassInfo = PassInfo {
     dynamic shared memory at the tile's planned offset: 16-byte chunks when alignment is proven, elements \
     outside the tensor zero (or the fill value) and never read, a gpu.barrier after the copy (and one before it inside a loop).",
     anchor: "gpu.module",
-    options: &[DISABLE_PATTERNS],
+    options: &[
+        OptInfo { name: "chip", help: "the target chip: tensor-core products need sm_80 or later", default: "sm_90" },
+        DISABLE_PATTERNS,
+    ],
     run,
 };

@@ -239,3 +239,44 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%a: memref<16x16xf16, strided<[32, 1], offset: 16>, 3>, %b: memref<16x8xf16, 3>, %c: vector<4xf32>) kernel {
+    // expected-error @below {{A must be a row-major tile (no layout), got memref<16x16xf16, strided<[32, 1], offset: 16>, 3>}}
+    %d = "tile.dot"(%a, %b, %c) {warps = array<i64: 1, 1>} : (memref<16x16xf16, strided<[32, 1], offset: 16>, 3>, memref<16x8xf16, 3>, vector<4xf32>) -> vector<4xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%x: memref<4096xf16>, %i: index) kernel {
+    // expected-error @below {{swizzle must be array<i64: B, M, S> with B and M 0 to 8, S from B to 16, got array<i64: 1, 2, -3>}}
+    %t = "tile.copy"(%x, %i, %i, %i, %i) {shape = array<i64: 16, 16>, swizzle = array<i64: 1, 2, -3>} : (memref<4096xf16>, index, index, index, index) -> memref<16x16xf16, 3>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%x: memref<4096xf16>, %i: index) kernel {
+    // expected-error @below {{swizzle must be array<i64: B, M, S> that permutes within the 256 elements of the tile (blocks of 2^(B + M + S)), got array<i64: 3, 3, 3>}}
+    %t = "tile.copy"(%x, %i, %i, %i, %i) {shape = array<i64: 16, 16>, swizzle = array<i64: 3, 3, 3>} : (memref<4096xf16>, index, index, index, index) -> memref<16x16xf16, 3>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%x: memref<4096xf16>, %b: memref<16x8xf16, 3>, %c: vector<4xf32>, %i: index) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %t = "tile.copy"(%x, %i, %i, %i, %i) {shape = array<i64: 16, 16>, swizzle = array<i64: 1, 2, 3>} : (memref<4096xf16>, index, index, index, index) -> memref<16x16xf16, 3>
+    // expected-error @below {{swizzle_a must be the swizzle its tile is stored under ([1, 2, 3]), got none}}
+    %d = "tile.dot"(%t, %b, %c) {warps = array<i64: 1, 1>} : (memref<16x16xf16, 3>, memref<16x8xf16, 3>, vector<4xf32>) -> vector<4xf32>
+    gpu.return
+  }
+}
