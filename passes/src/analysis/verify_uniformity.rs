@@ -71,37 +71,17 @@ pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
         let branches: Vec<Op<'a>> = f.walk().into_iter().filter(|o| o.is("cf.cond_br")).collect();
         let entry = f.region(0).first_block();
         for op in f.walk() {
-            // A tile is the CTA's: its box (starts and sizes) is one for every thread.
+            // A tile is the CTA's: its box (starts and sizes) and its fill value (written by every
+            // thread that copies an edge chunk) are one for every thread.
             if op.is("tile.copy") {
                 let rank = phobos_dialects::tile::shape(op).len();
-                if let Some(v) = (1..1 + 2 * rank).map(|i| op.operand(i)).find(|v| u.fact(*v).level != Level::Uniform) {
+                let boxed = (1..1 + 2 * rank).map(|i| (op.operand(i), "copies a box", "a tile is the CTA's, one box for every thread"));
+                let fill = phobos_dialects::tile::fill(op).map(|v| (v, "takes a fill value", "a tile's fill is one value for the CTA"));
+                if let Some((v, what, why)) = boxed.chain(fill).find(|(v, _, _)| u.fact(*v).level != Level::Uniform) {
                     let fact = u.fact(v);
                     let mut d = Diagnostic::op_error(
                         op,
-                        format!(
-                            "copies a box that differs between {}: it depends on {}; a tile is the CTA's, one box for every thread",
-                            fact.level.between(),
-                            fact.origin_text()
-                        ),
-                    );
-                    if let Some((origin, _)) = fact.origin {
-                        d.notes.push(Diagnostic::new(Severity::Note, origin.loc().src(), "it takes its value from here"));
-                    }
-                    cx.diags.emit(d);
-                    failed = true;
-                }
-            }
-            // A tile's fill value is written by every thread that copies an edge chunk: one value.
-            if let Some(fill) = op.is("tile.copy").then(|| phobos_dialects::tile::fill(op)).flatten() {
-                let fact = u.fact(fill);
-                if fact.level != Level::Uniform {
-                    let mut d = Diagnostic::op_error(
-                        op,
-                        format!(
-                            "takes a fill value that differs between {}: it depends on {}; a tile's fill is one value for the CTA",
-                            fact.level.between(),
-                            fact.origin_text()
-                        ),
+                        format!("{what} that differs between {}: it depends on {}; {why}", fact.level.between(), fact.origin_text()),
                     );
                     if let Some((origin, _)) = fact.origin {
                         d.notes.push(Diagnostic::new(Severity::Note, origin.loc().src(), "it takes its value from here"));
