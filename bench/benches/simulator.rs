@@ -14,11 +14,10 @@
 use phobos_bench::*;
 use std::process::Command;
 
-/// A `.npy` of `descr` elements (`<f4`) of `shape`, whose little-endian bytes are `data`.
-fn npy(path: &std::path::Path, descr: &str, shape: &[usize], data: impl Iterator<Item = u8>) {
+fn npy_f32(path: &std::path::Path, shape: &[usize], vals: impl Iterator<Item = f32>) {
     let dims = shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ");
     let comma = if shape.len() == 1 { "," } else { "" };
-    let mut header = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': ({dims}{comma}), }}");
+    let mut header = format!("{{'descr': '<f4', 'fortran_order': False, 'shape': ({dims}{comma}), }}");
     while (10 + header.len() + 1) % 64 != 0 {
         header.push(' ');
     }
@@ -26,26 +25,31 @@ fn npy(path: &std::path::Path, descr: &str, shape: &[usize], data: impl Iterator
     let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
     bytes.extend((header.len() as u16).to_le_bytes());
     bytes.extend(header.as_bytes());
-    bytes.extend(data);
+    for v in vals {
+        bytes.extend(v.to_le_bytes());
+    }
     std::fs::write(path, bytes).expect("writes the input");
-}
-
-fn npy_f32(path: &std::path::Path, shape: &[usize], vals: impl Iterator<Item = f32>) {
-    npy(path, "<f4", shape, vals.flat_map(|v| v.to_le_bytes()));
 }
 
 /// An f16 `.npy` of values exact in f16 (multiples of 1/4 in [-2, 2]).
 fn npy_f16(path: &std::path::Path, shape: &[usize], vals: impl Iterator<Item = f32>) {
-    let half = |v: f32| -> u16 {
+    let dims = shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ");
+    let mut header = format!("{{'descr': '<f2', 'fortran_order': False, 'shape': ({dims}), }}");
+    while (10 + header.len() + 1) % 64 != 0 {
+        header.push(' ');
+    }
+    header.push('\n');
+    let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
+    bytes.extend((header.len() as u16).to_le_bytes());
+    bytes.extend(header.as_bytes());
+    for v in vals {
         let v = (v * 4.0).round() / 4.0;
         let b = v.to_bits();
-        if v == 0.0 {
-            0
-        } else {
-            (((b >> 16) & 0x8000) | ((((b >> 23) & 0xFF) - 127 + 15) << 10) | ((b >> 13) & 0x3FF)) as u16
-        }
-    };
-    npy(path, "<f2", shape, vals.flat_map(move |v| half(v).to_le_bytes()));
+        let half: u16 =
+            if v == 0.0 { 0 } else { (((b >> 16) & 0x8000) | ((((b >> 23) & 0xFF) - 127 + 15) << 10) | ((b >> 13) & 0x3FF)) as u16 };
+        bytes.extend(half.to_le_bytes());
+    }
+    std::fs::write(path, bytes).expect("writes the input");
 }
 
 /// The GEMM row: Phobos's `gemm_f16` on the simulator and Triton's matmul in its interpreter,

@@ -134,64 +134,70 @@ fn pack_bytes<'a>(b: Builder<'a>, bytes: &[Val<'a>]) -> Val<'a> {
     word
 }
 
-/// Operand registers read element by element (tf32, s8) by lane `4g + q`, as the PTX ISA's
-/// fragment figures place them.
-#[derive(Clone, Copy)]
-struct ElementReads<'a> {
+/// Lane `4g + q`'s registers of the A atom at tile rows `row0 + ..` and columns `k0 + ..`, read
+/// element by element (tf32, s8), as the PTX ISA's fragment figures place them.
+#[allow(clippy::too_many_arguments)]
+fn a_by_elements<'a>(
     b: Builder<'a>,
+    tile: Val<'a>,
+    row0: Val<'a>,
+    k0: i64,
     g: Val<'a>,
     q: Val<'a>,
     input: DotInput,
+    sw: Option<[i64; 3]>,
+) -> Vec<Val<'a>> {
+    let at = |dr: i64, dc: i64, qs: i64| {
+        let row = b.bin("arith.addi", b.bin("arith.addi", row0, g), b.index(dr));
+        let col = b.bin("arith.addi", b.bin("arith.muli", q, b.index(qs)), b.index(k0 + dc));
+        (row, col)
+    };
+    (0..4)
+        .map(|r| match input {
+            // a0..a3: rows g, g + 8, g, g + 8; columns q, q, q + 4, q + 4.
+            DotInput::TF32 => {
+                let (row, col) = at(8 * (r & 1), 4 * (r >> 1), 1);
+                tf32(b, load(b, tile, row, col, sw))
+            }
+            // a0..a3: four bytes each at rows g, g + 8, g, g + 8; columns 4q.., 4q.., 4q + 16..
+            _ => {
+                let bytes: Vec<Val> = (0..4)
+                    .map(|e| {
+                        let (row, col) = at(8 * (r & 1), 16 * (r >> 1) + e, 4);
+                        load(b, tile, row, col, sw)
+                    })
+                    .collect();
+                pack_bytes(b, &bytes)
+            }
+        })
+        .collect()
 }
 
-impl<'a> ElementReads<'a> {
-    /// The A atom's registers at tile rows `row0 + ..` and columns `k0 + ..` of `tile` (stored
-    /// under `sw`).
-    fn a(&self, tile: Val<'a>, sw: Option<[i64; 3]>, row0: Val<'a>, k0: i64) -> Vec<Val<'a>> {
-        let ElementReads { b, g, q, input } = *self;
-        let at = |dr: i64, dc: i64, qs: i64| {
-            let row = b.bin("arith.addi", b.bin("arith.addi", row0, g), b.index(dr));
-            let col = b.bin("arith.addi", b.bin("arith.muli", q, b.index(qs)), b.index(k0 + dc));
-            (row, col)
-        };
-        (0..4)
-            .map(|r| match input {
-                // a0..a3: rows g, g + 8, g, g + 8; columns q, q, q + 4, q + 4.
-                DotInput::TF32 => {
-                    let (row, col) = at(8 * (r & 1), 4 * (r >> 1), 1);
-                    tf32(b, load(b, tile, row, col, sw))
-                }
-                // a0..a3: four bytes each at rows g, g + 8, g, g + 8; columns 4q.., 4q.., 4q + 16..
-                _ => {
-                    let bytes: Vec<Val> = (0..4)
-                        .map(|e| {
-                            let (row, col) = at(8 * (r & 1), 16 * (r >> 1) + e, 4);
-                            load(b, tile, row, col, sw)
-                        })
-                        .collect();
-                    pack_bytes(b, &bytes)
-                }
-            })
-            .collect()
-    }
-
-    /// The B atom's registers at tile rows `k0 + ..` and columns `col0 + g`.
-    fn b(&self, tile: Val<'a>, sw: Option<[i64; 3]>, col0: Val<'a>, k0: i64) -> Vec<Val<'a>> {
-        let ElementReads { b, g, q, input } = *self;
-        let col = b.bin("arith.addi", col0, g);
-        let row = |qs: i64, dr: i64| b.bin("arith.addi", b.bin("arith.muli", q, b.index(qs)), b.index(k0 + dr));
-        (0..2)
-            .map(|r| match input {
-                // b0, b1: rows q, q + 4.
-                DotInput::TF32 => tf32(b, load(b, tile, row(1, 4 * r), col, sw)),
-                // b0, b1: four bytes each at rows 4q.., 4q + 16...
-                _ => {
-                    let bytes: Vec<Val> = (0..4).map(|e| load(b, tile, row(4, 16 * r + e), col, sw)).collect();
-                    pack_bytes(b, &bytes)
-                }
-            })
-            .collect()
-    }
+/// Lane `4g + q`'s registers of the B atom at tile rows `k0 + ..` and columns `col0 + g`.
+#[allow(clippy::too_many_arguments)]
+fn b_by_elements<'a>(
+    b: Builder<'a>,
+    tile: Val<'a>,
+    col0: Val<'a>,
+    k0: i64,
+    g: Val<'a>,
+    q: Val<'a>,
+    input: DotInput,
+    sw: Option<[i64; 3]>,
+) -> Vec<Val<'a>> {
+    let col = b.bin("arith.addi", col0, g);
+    let row = |qs: i64, dr: i64| b.bin("arith.addi", b.bin("arith.muli", q, b.index(qs)), b.index(k0 + dr));
+    (0..2)
+        .map(|r| match input {
+            // b0, b1: rows q, q + 4.
+            DotInput::TF32 => tf32(b, load(b, tile, row(1, 4 * r), col, sw)),
+            // b0, b1: four bytes each at rows 4q.., 4q + 16...
+            _ => {
+                let bytes: Vec<Val> = (0..4).map(|e| load(b, tile, row(4, 16 * r + e), col, sw)).collect();
+                pack_bytes(b, &bytes)
+            }
+        })
+        .collect()
 }
 
 /// The byte offset of element `(row, col)` of a row-major tile of `cols` 2-byte columns, under
@@ -239,7 +245,6 @@ pub fn lower_dot<'a>(op: Op<'a>, cx: &crate::external::PassCx<'a>) -> Result<Vec
 
     let (g, q) = (b.bin("arith.divui", lane, b.index(4)), b.bin("arith.remui", lane, b.index(4)));
     let wide = matches!(dot.input, DotInput::TF32 | DotInput::S8);
-    let reads = ElementReads { b, g, q, input: dot.input };
     for ks in 0..dot.k / dot.input.k() {
         let k0 = ks * dot.input.k();
         if wide {
@@ -247,13 +252,13 @@ pub fn lower_dot<'a>(op: Op<'a>, cx: &crate::external::PassCx<'a>) -> Result<Vec
             let a_frag: Vec<Vec<Val>> = (0..t.atoms_m())
                 .map(|am| {
                     let row0 = b.bin("arith.addi", b.bin("arith.muli", wm, b.index(t.warp_m())), b.index(am * ATOM_M));
-                    reads.a(a, swizzle_a, row0, k0)
+                    a_by_elements(b, a, row0, k0, g, q, dot.input, swizzle_a)
                 })
                 .collect();
             let b_frag: Vec<Vec<Val>> = (0..t.atoms_n())
                 .map(|an| {
                     let col0 = b.bin("arith.addi", b_col, b.index(an * 8));
-                    reads.b(bt, swizzle_b, col0, k0)
+                    b_by_elements(b, bt, col0, k0, g, q, dot.input, swizzle_b)
                 })
                 .collect();
             acc = mma_atoms(b, &t, &a_frag, &b_frag, acc, dot.input, dot.acc);
