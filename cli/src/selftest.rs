@@ -15,6 +15,7 @@ use std::{collections::BTreeMap, path::PathBuf};
 
 #[path = "selftest_tutorials.rs"]
 mod tutorials;
+use tutorials::Gemm;
 
 /// One example kernel on one input.
 pub(crate) struct Case {
@@ -69,8 +70,13 @@ fn f32_array(shape: &[u64], v: &[f32]) -> Array {
     Array { dtype: Dtype::F32, shape: shape.to_vec(), data: v.iter().flat_map(|x| x.to_le_bytes()).collect() }
 }
 
-fn f32_values(a: &Array) -> Vec<f64> {
-    a.data.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")) as f64).collect()
+/// An output's values: f32, f16 or i32 (every case's output is one of them).
+fn values(a: &Array) -> Vec<f64> {
+    match a.dtype {
+        Dtype::F16 => a.data.chunks_exact(2).map(|c| half::f16::from_le_bytes([c[0], c[1]]).to_f64()).collect(),
+        Dtype::I32 => a.data.chunks_exact(4).map(|c| i32::from_le_bytes(c.try_into().expect("4 bytes")) as f64).collect(),
+        _ => a.data.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")) as f64).collect(),
+    }
 }
 
 fn arrays(list: Vec<(&str, Array)>) -> BTreeMap<String, (Array, PathBuf)> {
@@ -186,12 +192,16 @@ fn small_cases() -> Vec<Case> {
         tutorials::layer_norm(9, 1025),
         tutorials::gelu(5000),
         tutorials::matmul(97, 131, 67),
+        tutorials::gemm(Gemm::F16, 257, 383, 129),
+        tutorials::gemm(Gemm::Bf16, 130, 200, 96),
+        tutorials::gemm(Gemm::Tf32, 100, 70, 40),
+        tutorials::gemm(Gemm::I8, 65, 130, 200),
     ]
 }
 
 /// The benchmark's kernel cases (`phobos bench`), by name, built when their row runs: at sizes
 /// that fill a GPU they hold gigabytes.
-pub(crate) const BENCH: [(&str, fn() -> Case); 8] = [
+pub(crate) const BENCH: [(&str, fn() -> Case); 12] = [
     ("lanes_matvec", || lanes_matvec(16384, 8192)),
     ("staged_matvec", || staged_matvec(1 << 20)),
     ("i8_matvec", || i8_matvec(16384, 16384, 14)),
@@ -200,6 +210,10 @@ pub(crate) const BENCH: [(&str, fn() -> Case); 8] = [
     ("layer_norm", || tutorials::layer_norm(8192, 4096)),
     ("gelu", || tutorials::gelu(1 << 26)),
     ("matmul_4x4", || tutorials::matmul(2048, 2048, 2048)),
+    ("gemm_f16", || tutorials::gemm(Gemm::F16, 4096, 4096, 4096)),
+    ("gemm_bf16", || tutorials::gemm(Gemm::Bf16, 4096, 4096, 4096)),
+    ("gemm_tf32", || tutorials::gemm(Gemm::Tf32, 4096, 4096, 4096)),
+    ("gemm_i8", || tutorials::gemm(Gemm::I8, 4096, 4096, 4096)),
 ];
 
 /// The largest |got - want| - tolerance, or the first element outside its tolerance.
@@ -220,7 +234,7 @@ pub(crate) fn compare(got: &[f64], want: &[f64], tol: &[f64]) -> Result<f64, Str
 }
 
 pub(crate) fn output(outs: &[(String, Array)], name: &str) -> Vec<f64> {
-    outs.iter().find(|(n, _)| n == name).map(|(_, a)| f32_values(a)).unwrap_or_default()
+    outs.iter().find(|(n, _)| n == name).map(|(_, a)| values(a)).unwrap_or_default()
 }
 
 fn describe(e: RunError) -> String {

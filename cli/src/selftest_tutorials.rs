@@ -1,7 +1,9 @@
 //! The tutorials (`examples/tutorials/`) as self-test and benchmark cases, with CPU references:
-//! vector add, fused softmax, layer norm (its `Y`), GELU, and the 4 x 4 SIMT matmul.
+//! vector add, fused softmax, layer norm (its `Y`), GELU, the 4 x 4 SIMT matmul and the
+//! tensor-core GEMMs.
 
 use super::{arrays, f32_array, Case, Rng};
+use crate::npy::{Array, Dtype};
 
 fn random(rng: &mut Rng, n: usize, scale: f32) -> Vec<f32> {
     (0..n).map(|_| rng.f32() * scale).collect()
@@ -152,4 +154,104 @@ pub(super) fn matmul(m: usize, n: usize, k: usize) -> Case {
         flops: 2 * m * n * k,
         fortran: &[],
     }
+}
+
+/// The input type of a tensor-core GEMM of `gemm.phobos`.
+#[derive(Clone, Copy)]
+pub(super) enum Gemm {
+    F16,
+    Bf16,
+    Tf32,
+    I8,
+}
+
+/// C = A B with a tensor-core GEMM of `gemm.phobos` (128 x 128 blocks for f16 and bf16, 64 x 64
+/// for tf32 and i8). Float inputs are multiples of 1/256 in [-1, 1): exact in f16, bf16 and tf32,
+/// so the reference differs from the GPU only by f32 accumulation order (and f16's output
+/// rounding); i8 sums are exact.
+pub(super) fn gemm(kind: Gemm, m: usize, n: usize, k: usize) -> Case {
+    let mut rng = Rng(26 + kind as u64);
+    let mut draw = |len: usize| -> Vec<f64> {
+        (0..len)
+            .map(|_| match kind {
+                Gemm::I8 => rng.below(256) as f64 - 128.0,
+                _ => (rng.below(512) as f64 - 256.0) / 256.0,
+            })
+            .collect()
+    };
+    let (a, b) = (draw(m * k), draw(k * n));
+    let reference = matmul_f64(&a, &b, m, n, k);
+    let (name, block, input, output) = match kind {
+        Gemm::F16 => ("gemm_f16", 128, Dtype::F16, Dtype::F16),
+        Gemm::Bf16 => ("gemm_bf16", 128, Dtype::U16, Dtype::F32),
+        Gemm::Tf32 => ("gemm_tf32", 64, Dtype::F32, Dtype::F32),
+        Gemm::I8 => ("gemm_i8", 64, Dtype::I8, Dtype::I32),
+    };
+    let tolerance = reference
+        .iter()
+        .map(|r| match kind {
+            Gemm::I8 => 0.0,
+            // f16 output: rounding to 11 bits dominates.
+            Gemm::F16 => 1e-3 * r.abs() + 1e-3 + 2e-6 * k as f64,
+            _ => 1e-5 * r.abs() + 2e-6 * k as f64,
+        })
+        .collect();
+    let (mu, nu, ku) = (m as u64, n as u64, k as u64);
+    Case {
+        name,
+        file: "gemm.phobos",
+        source: include_str!("../../examples/tutorials/gemm.phobos"),
+        kernel: Some(name),
+        grid: [n.div_ceil(block) as u32, m.div_ceil(block) as u32, 1],
+        arrays: arrays(vec![
+            ("A", typed_array(input, &[mu, ku], &a)),
+            ("B", typed_array(input, &[ku, nu], &b)),
+            ("C", typed_array(output, &[mu, nu], &vec![0.0; m * n])),
+        ]),
+        output: "C",
+        reference,
+        tolerance,
+        bytes: (m * k + k * n) * input.bytes() + m * n * output.bytes(),
+        flops: 2 * m * n * k,
+        fortran: &[],
+    }
+}
+
+/// An array of `dtype` holding `values` (rounded to nearest; bf16 as its bits in a `U16` array).
+fn typed_array(dtype: Dtype, shape: &[u64], values: &[f64]) -> Array {
+    let data = values
+        .iter()
+        .flat_map(|&v| match dtype {
+            Dtype::F16 => half::f16::from_f64(v).to_le_bytes().to_vec(),
+            Dtype::U16 => half::bf16::from_f64(v).to_le_bytes().to_vec(),
+            Dtype::F32 => (v as f32).to_le_bytes().to_vec(),
+            Dtype::I8 => (v as i8).to_le_bytes().to_vec(),
+            Dtype::I32 => (v as i32).to_le_bytes().to_vec(),
+            _ => unreachable!("the GEMMs' tensors are f16, bf16, f32, i8 or i32"),
+        })
+        .collect();
+    Array { dtype, shape: shape.to_vec(), data }
+}
+
+/// A B in f64, rows split over the machine's threads (a 2048^3 reference in seconds).
+fn matmul_f64(a: &[f64], b: &[f64], m: usize, n: usize, k: usize) -> Vec<f64> {
+    let mut c = vec![0.0f64; m * n];
+    let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
+    let rows = m.div_ceil(threads).max(1);
+    std::thread::scope(|s| {
+        for (t, block) in c.chunks_mut(rows * n.max(1)).enumerate() {
+            s.spawn(move || {
+                for (r, out) in block.chunks_mut(n.max(1)).enumerate() {
+                    let i = t * rows + r;
+                    for p in 0..k {
+                        let av = a[i * k + p];
+                        for (o, bv) in out.iter_mut().zip(&b[p * n..(p + 1) * n]) {
+                            *o += av * bv;
+                        }
+                    }
+                }
+            });
+        }
+    });
+    c
 }
