@@ -135,6 +135,7 @@ pub fn run(req: &RunRequest) -> Result<(), RunError> {
                 errln!("bank_conflicts: {}", stats.bank_conflicts);
                 errln!("mma: {}", stats.mma);
                 errln!("ldmatrix: {}", stats.ldmatrix);
+                errln!("async_bytes: {}", stats.async_bytes);
             }
             None => errln!("gpu_ms: {:.3}", run.report.ms),
         }

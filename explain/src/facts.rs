@@ -317,7 +317,7 @@ pub fn fill_steps(steps: &mut [Step], owner: &[Option<usize>], k: &Kernel, trace
             }
             _ => {}
         }
-        if let Some(m) = &t.mem {
+        for m in &t.mem {
             let mr = &k.memrefs[m.memref];
             let (target, is_shared, ranges) = match mr.src {
                 MemSrc::Arg(a) => {
@@ -402,7 +402,7 @@ pub fn totals(k: &Kernel, trace: &Trace) -> (u64, u64, u64, u64) {
     let (mut moved, mut needed, mut conflicts, mut masked) = (0, 0, 0, 0);
     for t in &trace.insts {
         masked += t.masked;
-        if let Some(m) = &t.mem {
+        for m in &t.mem {
             conflicts += m.bank_conflicts;
             if matches!(k.memrefs[m.memref].src, MemSrc::Arg(_)) {
                 moved += m.lines * phobos_sim::trace::LINE_BYTES;

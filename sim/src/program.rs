@@ -324,6 +324,16 @@ pub enum RedKind {
     Xor,
 }
 
+/// Where global addresses start: the simulator's address of byte `o` of kernel argument `i`
+/// (`memref.extract_aligned_pointer_as_index` of a tensor, then pointer arithmetic) is
+/// `(i + 1) << GLOBAL_ADDRESS_SHIFT | o`; shared addresses are byte offsets below it.
+pub const GLOBAL_ADDRESS_SHIFT: u32 = 48;
+
+/// The simulator's address of byte 0 of kernel argument `arg`.
+pub fn global_address(arg: usize) -> u64 {
+    (arg as u64 + 1) << GLOBAL_ADDRESS_SHIFT
+}
+
 /// One instruction. `loc` indexes [`Kernel::locs`] for fault messages.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub enum Inst {
@@ -478,6 +488,24 @@ pub enum Inst {
         trans: bool,
         ptr: Slot,
         dst: Slot,
+        loc: u32,
+    },
+    /// `cp.async.{ca,cg}.shared.global` of `size` bytes (4, 8 or 16) per lane: from the global
+    /// address in `src` ([`global_address`]) to the shared byte address in `dst`, the first
+    /// `src_size` bytes read and the rest zero (all `size` when `None`). It lands at the
+    /// issuing thread's [`Inst::CpAsyncWait`] covering its group.
+    CpAsync {
+        dst: Slot,
+        src: Slot,
+        size: u32,
+        src_size: Option<Slot>,
+        loc: u32,
+    },
+    /// `cp.async.commit_group`: the lane's copies since the last commit become one group.
+    CpAsyncCommit,
+    /// `cp.async.wait_group n`: the lane's committed groups but the `n` newest land.
+    CpAsyncWait {
+        n: u32,
         loc: u32,
     },
     /// A warp's tensor-core multiply-add `mma.sync.aligned.m16n8k{k}.row.col`: D = A·B + C over

@@ -37,6 +37,15 @@ fn ptx_by_line(ptx: &str) -> (BTreeMap<u32, Vec<Kind>>, BTreeMap<u32, u32>) {
             *shuffles.entry(line).or_insert(0) += 1;
             continue;
         }
+        // `cp.async.*.shared.global [dst], [src], SIZE[, SRC-SIZE]`: a global read and a shared
+        // write of SIZE bytes.
+        if parts.starts_with(&["cp", "async"]) && parts.contains(&"shared") {
+            let size = l.split(',').nth(2).and_then(|t| t.trim().trim_end_matches(';').parse().ok()).unwrap_or(0);
+            let at = accesses.entry(line).or_default();
+            at.push(Kind { shared: false, op: "ld", width: size });
+            at.push(Kind { shared: true, op: "st", width: size });
+            continue;
+        }
         let op = match parts[0] {
             "ld" => "ld",
             "st" => "st",

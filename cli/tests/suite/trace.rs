@@ -83,6 +83,6 @@ fn lines_count_each_warp_access() {
     // 32 lanes reading 4 bytes at an offset of 64: two lines for 128 bytes.
     let off: Vec<(u64, u64)> = (0..32).map(|l| (64 + l * 4, 4)).collect();
     t.memory(0, access(), &off);
-    let m = t.insts[0].mem.as_ref().unwrap();
+    let m = &t.insts[0].mem[0];
     assert_eq!((m.lines, m.min_lines, m.bytes), (35, 3, 384));
 }

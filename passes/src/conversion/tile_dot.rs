@@ -16,29 +16,10 @@
 //! 16-byte chunks a lane names stay whole under a swizzle with `M >= 3` (8 halves).
 
 use crate::emit::ids::{known_block_size, linear_thread_id};
+use crate::emit::pointer;
 use phobos_dialects::tile::{verify_dot, DotInput};
 use phobos_ir::{diag::Diagnostic, Builder, Op, Ty, Val};
 use phobos_layout::mma::ATOM_M;
-
-/// A shared tile's base address as an `!llvm.ptr<3>` (what `ldmatrix` takes).
-fn pointer<'a>(b: Builder<'a>, mem: Val<'a>) -> Val<'a> {
-    let ctx = b.ctx;
-    let idx = b.op_value("memref.extract_aligned_pointer_as_index", &[mem], ctx.index(), &[]);
-    let i64v = b.cast("arith.index_cast", idx, ctx.i(64));
-    b.op_value("llvm.inttoptr", &[i64v], ctx.known_type("!llvm.ptr<3>"), &[])
-}
-
-/// `base + bytes` (an `i8` getelementptr).
-fn offset<'a>(b: Builder<'a>, base: Val<'a>, bytes: Val<'a>) -> Val<'a> {
-    let ctx = b.ctx;
-    let i = b.cast("arith.index_cast", bytes, ctx.i(64));
-    let attrs = [
-        ("elem_type", ctx.known_attr("i8")),
-        ("noWrapFlags", ctx.known_attr("0 : i32")),
-        ("rawConstantIndices", ctx.known_attr("array<i32: -2147483648>")),
-    ];
-    b.op_value("llvm.getelementptr", &[base, i], base.ty(), &attrs)
-}
 
 /// `ldmatrix.x{num}` of 8x8 b16 matrices at `ptr`: `num` 32-bit registers.
 fn ldmatrix<'a>(b: Builder<'a>, ptr: Val<'a>, num: usize, trans: bool) -> Vec<Val<'a>> {
@@ -215,12 +196,21 @@ pub fn lower_dot<'a>(op: Op<'a>, cx: &crate::external::PassCx<'a>) -> Result<Vec
     let dot = verify_dot(op)?;
     // mma.sync m16n8k16 and ldmatrix came with sm_80 (LLVM cannot select them before).
     let chip = cx.options.get("chip").unwrap_or("sm_90");
-    let sm: u32 = chip.trim_start_matches("sm_").trim_end_matches('a').parse().unwrap_or(0);
-    if sm < 80 {
+    if crate::emit::pointer::sm(chip) < 80 {
         return Err(Diagnostic::op_error(
             op,
             format!("tensor-core products (mma.sync, ldmatrix) need sm_80 or later; the target is {chip}"),
         ));
+    }
+    // The occupancy asked of ptxas (`.minnctapersm`): as many CTAs as fit the SM's 65,536
+    // registers at max(128, accumulators + 64) per thread. Left to itself, ptxas spilled the
+    // i8 GEMM at 80 registers for sm_90a; asked for one CTA, it took 168 for the f16 one.
+    if let Some(func) = op.ancestor("gpu.func") {
+        let t = dot.tiling;
+        let per_thread = (t.items() + 64).max(128);
+        let ctas = (65536 / (t.threads() * per_thread)).max(1);
+        let ctas = func.int_attr("nvvm.minctasm").map_or(ctas, |c| c.min(ctas));
+        func.set_attr("nvvm.minctasm", op.ctx().int_attr(op.ctx().i(32), ctas));
     }
     let Some(block) = known_block_size(op) else {
         return Err(Diagnostic::op_error(op, "a tensor-core product needs a known block size (known_block_size on the gpu.func)"));
@@ -241,7 +231,7 @@ pub fn lower_dot<'a>(op: Op<'a>, cx: &crate::external::PassCx<'a>) -> Result<Vec
     let lcol = b.bin("arith.muli", b.bin("arith.divui", lane, b.index(16)), b.index(8));
     let a_row = b.bin("arith.addi", b.bin("arith.muli", wm, b.index(t.warp_m())), lrow);
     let b_col = b.bin("arith.muli", wn, b.index(t.warp_n()));
-    let (pa, pb) = (pointer(b, a), pointer(b, bt));
+    let (pa, pb) = (pointer::base(b, a, 3), pointer::base(b, bt, 3));
 
     let (g, q) = (b.bin("arith.divui", lane, b.index(4)), b.bin("arith.remui", lane, b.index(4)));
     let wide = matches!(dot.input, DotInput::TF32 | DotInput::S8);
@@ -269,7 +259,7 @@ pub fn lower_dot<'a>(op: Op<'a>, cx: &crate::external::PassCx<'a>) -> Result<Vec
         for am in 0..t.atoms_m() {
             let row = b.bin("arith.addi", a_row, b.index(am * ATOM_M));
             let col = b.bin("arith.addi", lcol, b.index(k0));
-            let ptr = offset(b, pa, element_bytes(b, row, col, dot.k, swizzle_a));
+            let ptr = pointer::offset(b, pa, element_bytes(b, row, col, dot.k, swizzle_a));
             a_frag.push(ldmatrix(b, ptr, 4, false));
         }
         // B: one x4.trans per 16 columns (two atoms), an x2.trans for a last 8.
@@ -281,7 +271,7 @@ pub fn lower_dot<'a>(op: Op<'a>, cx: &crate::external::PassCx<'a>) -> Result<Vec
             // x2 reads lanes 0-15 only; the others name the same rows.
             let lane_col = if pair { lcol } else { b.index(0) };
             let col = b.bin("arith.addi", b.bin("arith.addi", b_col, lane_col), b.index(an * 8));
-            let ptr = offset(b, pb, element_bytes(b, row, col, t.n, swizzle_b));
+            let ptr = pointer::offset(b, pb, element_bytes(b, row, col, t.n, swizzle_b));
             let regs = ldmatrix(b, ptr, if pair { 4 } else { 2 }, true);
             b_frag.extend(regs.chunks(2).map(|c| c.to_vec()));
             an += if pair { 2 } else { 1 };

@@ -22,18 +22,28 @@
 //! - A tile marked `swizzle` (by `tile-swizzle`: only tensor cores read it) stores each chunk at
 //!   its swizzled offset.
 //!
-//! Limits: no `cp.async` yet (the copy goes through registers).
+//! - On sm_80 and later (`chip`; `async=false` turns it off) a chunk of 4, 8 or 16 bytes is an
+//!   asynchronous copy, `nvvm.cp.async.shared.global` (`.cg` for 16 bytes, `.ca` below), that
+//!   bypasses registers: a chunk at the edge copies its elements inside the tensor (`src-size`)
+//!   and the hardware zero-fills the rest; with a nonzero fill value, edge chunks are copied
+//!   element by element as above. The copies are committed as one group and waited for
+//!   (`cp.async.wait_group 0`) before the barrier after the copy. Narrower chunks (2-byte
+//!   elements with no 4-byte alignment) go through registers.
 
 use crate::registry::{OptInfo, PassInfo};
 use crate::{
     analysis::divisibility::Divisibility,
     emit::control::{barrier_because, for_loop, if_else},
     emit::ids::{known_block_size, loops_around, workgroup_global},
+    emit::pointer,
     external::PassCx,
     patterns::{self, Illegal, Pattern, DISABLE_PATTERNS},
 };
 use phobos_dialects::ops::TileOp;
-use phobos_ir::{diag::Diagnostic, Builder, Op, Val};
+use phobos_ir::{
+    diag::{Diagnostic, Severity},
+    Builder, Op, Val,
+};
 
 /// The name of the dynamic shared memory global.
 pub const DYNAMIC_SMEM: &str = "__phobos_dynamic_smem";
@@ -56,6 +66,11 @@ pub fn populate_tile_to_gpu_patterns(patterns: &mut Vec<Pattern>) {
 }
 
 pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
+    if let Some(a) = cx.options.get("async").filter(|a| !matches!(*a, "true" | "false")) {
+        let text = format!("convert-tile-to-gpu: async must be true or false, not '{a}'");
+        cx.diags.emit(Diagnostic::new(Severity::Error, module.loc().src(), text));
+        return Err(());
+    }
     let mut ps = Vec::new();
     populate_tile_to_gpu_patterns(&mut ps);
     patterns::apply(module, cx, "convert-tile-to-gpu", &ps, Illegal::named(&["tile"], &[]))
@@ -75,7 +90,7 @@ fn lower_alloc<'a>(op: Op<'a>, _cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnos
     Ok(vec![b.op_value("memref.view", &[base, off], op.result(0).ty(), &[("phobos.name", b.ctx.str_attr(&name))])])
 }
 
-fn lower_copy<'a>(op: Op<'a>, _cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnostic> {
+fn lower_copy<'a>(op: Op<'a>, cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnostic> {
     let module = op.ancestor("gpu.module").ok_or_else(|| Diagnostic::op_error(op, "a tile copy must be inside a gpu.module"))?;
     phobos_dialects::tile::verify(op)?;
     let Some(offset) = op.int_attr("offset") else {
@@ -160,8 +175,35 @@ fn lower_copy<'a>(op: Op<'a>, _cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnost
         let s = crate::emit::swizzle::apply(lb, lin, sw);
         vec![lb.bin("arith.divui", s, cols), lb.bin("arith.remui", s, cols)]
     };
+    // Asynchronous copies (sm_80+) for chunks of 4 bytes or more; the zero fill is the
+    // hardware's (`src-size`), any other fill is stored element by element.
+    let chip = cx.options.get("chip").unwrap_or("sm_90");
+    let can_async = pointer::sm(chip) >= 80 && cx.options.get("async") != Some("false");
+    let zero_fill = phobos_dialects::tile::fill(op).is_none_or(|bits| bits.const_int() == Some(0));
+    let (tile_ptr, src_ptr) = if can_async { (Some(pointer::base(b, view, 3)), Some(pointer::base(b, src, 1))) } else { (None, None) };
+    let issued = std::cell::Cell::new(false);
+    // `cp.async` of `bytes` from `from` to the chunk at `coords`; `valid`: the bytes read (the
+    // rest zero), all when `None`.
+    let cp_async = |lb: Builder<'a>, coords: &[Val<'a>], from: Val<'a>, bytes: i64, valid: Option<Val<'a>>| {
+        let (Some(tile_ptr), Some(_)) = (tile_ptr, src_ptr) else { return };
+        let at = store_at(lb, coords);
+        let mut lin = at[0];
+        for (d, c) in at.iter().enumerate().skip(1) {
+            lin = lb.bin("arith.addi", lb.bin("arith.muli", lin, lb.index(shape[d])), *c);
+        }
+        let to = pointer::offset(lb, tile_ptr, lb.bin("arith.muli", lin, lb.index(ebytes)));
+        let ctx = lb.ctx;
+        let cache = if bytes == 16 { "cg" } else { "ca" };
+        let attrs =
+            [("size", ctx.int_attr(ctx.i(32), bytes)), ("modifier", ctx.known_attr(&format!("#nvvm<load_cache_modifier {cache}>")))];
+        let mut operands = vec![to, from];
+        operands.extend(valid.map(|n| lb.cast("arith.index_cast", n, ctx.i(32))));
+        lb.op("nvvm.cp.async.shared.global", &operands, &[], &attrs);
+        issued.set(true);
+    };
     // The copy in chunks of `v` elements; `claim`: the alignment in bytes its accesses have.
     let copy = |b: Builder<'a>, v: i64, claim: Option<i64>| {
+        let asynchronous = can_async && [4, 8, 16].contains(&(v * ebytes));
         let chunks_per_row = last / v;
         let total_chunks: i64 = shape[..rank - 1].iter().product::<i64>() * chunks_per_row;
         let ub = b.index(total_chunks);
@@ -192,11 +234,70 @@ fn lower_copy<'a>(op: Op<'a>, _cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnost
                 lin = lb.bin("arith.addi", lin, g[d]);
             }
             // In bounds: every row coordinate, and the chunk's last element.
-            let vlast = lb.bin("arith.addi", g[rank - 1], lb.index(v - 1));
-            let mut inb = lb.cmpi("ult", vlast, dims[rank - 1]);
+            let mut rows_ok = lb.cmpi("eq", lb.index(0), lb.index(0));
             for d in 0..rank - 1 {
                 let ok = lb.cmpi("ult", g[d], dims[d]);
-                inb = lb.bin("arith.andi", inb, ok);
+                rows_ok = lb.bin("arith.andi", rows_ok, ok);
+            }
+            let vlast = lb.bin("arith.addi", g[rank - 1], lb.index(v - 1));
+            let inb = lb.bin("arith.andi", lb.cmpi("ult", vlast, dims[rank - 1]), rows_ok);
+            // The edge: element by element, the fill value (zero by default) outside.
+            let edge_vector = |eb: Builder<'a>| -> Val<'a> {
+                let mut elems = Vec::new();
+                for k in 0..v {
+                    let col_k = eb.bin("arith.addi", g[rank - 1], eb.index(k));
+                    let col_ok = eb.cmpi("ult", col_k, dims[rank - 1]);
+                    let ok = eb.bin("arith.andi", rows_ok, col_ok);
+                    let at = eb.bin("arith.addi", lin, eb.index(k));
+                    let e = if_else(eb, ok, &[elem], |ib| vec![ib.op_value("memref.load", &[src, at], elem, &[])], |_| vec![outside]);
+                    // The lanes that take the else branch hold a masked element (phobos explain).
+                    e.set_attr("phobos.masked", eb.ctx.unit_attr());
+                    elems.push(e.result(0));
+                }
+                eb.op_value("vector.from_elements", &elems, vec_ty, &[])
+            };
+            let src_base = || src_ptr.expect("asynchronous copies have the source's pointer");
+            let global_at = |lb: Builder<'a>| pointer::offset(lb, src_base(), lb.bin("arith.muli", lin, lb.index(ebytes)));
+            if asynchronous && inside {
+                cp_async(lb, &coords, global_at(lb), v * ebytes, None);
+                return;
+            }
+            if asynchronous && zero_fill {
+                // The elements of the chunk inside the tensor: none past a row bound, else up to
+                // the last dimension's end.
+                let col_ok = lb.cmpi("ult", g[rank - 1], dims[rank - 1]);
+                let ok = lb.bin("arith.andi", rows_ok, col_ok);
+                let zero = lb.index(0);
+                let rest = lb.bin(
+                    "arith.subi",
+                    lb.op_value("arith.select", &[col_ok, dims[rank - 1], g[rank - 1]], lb.ctx.index(), &[]),
+                    g[rank - 1],
+                );
+                let elems = lb.op_value("arith.select", &[ok, lb.bin("arith.minui", rest, lb.index(v)), zero], lb.ctx.index(), &[]);
+                // A chunk wholly outside reads nothing; its address is the tensor's start.
+                let any = lb.cmpi("ne", elems, zero);
+                let from = lb.op_value("arith.select", &[any, global_at(lb), src_base()], src_base().ty(), &[]);
+                cp_async(lb, &coords, from, v * ebytes, Some(lb.bin("arith.muli", elems, lb.index(ebytes))));
+                return;
+            }
+            if asynchronous {
+                // A nonzero fill: whole chunks asynchronously, edge chunks element by element.
+                if_else(
+                    lb,
+                    inb,
+                    &[],
+                    |tb| {
+                        cp_async(tb, &coords, global_at(tb), v * ebytes, None);
+                        vec![]
+                    },
+                    |eb| {
+                        let mut st = vec![edge_vector(eb), view];
+                        st.extend(store_at(eb, &coords));
+                        aligned(eb.op("vector.store", &st, &[], &[]));
+                        vec![]
+                    },
+                );
+                return;
             }
             if inside {
                 let load = lb.op("vector.load", &[src, lin], &[vec_ty], &[]);
@@ -215,26 +316,7 @@ fn lower_copy<'a>(op: Op<'a>, _cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnost
                     aligned(load);
                     vec![load.result(0)]
                 },
-                |eb| {
-                    // The edge: element by element, the fill value (zero by default) outside.
-                    let mut rows_ok = eb.cmpi("eq", eb.index(0), eb.index(0));
-                    for d in 0..rank - 1 {
-                        let ok = eb.cmpi("ult", g[d], dims[d]);
-                        rows_ok = eb.bin("arith.andi", rows_ok, ok);
-                    }
-                    let mut elems = Vec::new();
-                    for k in 0..v {
-                        let col_k = eb.bin("arith.addi", g[rank - 1], eb.index(k));
-                        let col_ok = eb.cmpi("ult", col_k, dims[rank - 1]);
-                        let ok = eb.bin("arith.andi", rows_ok, col_ok);
-                        let at = eb.bin("arith.addi", lin, eb.index(k));
-                        let e = if_else(eb, ok, &[elem], |ib| vec![ib.op_value("memref.load", &[src, at], elem, &[])], |_| vec![outside]);
-                        // The lanes that take the else branch hold a masked element (phobos explain).
-                        e.set_attr("phobos.masked", eb.ctx.unit_attr());
-                        elems.push(e.result(0));
-                    }
-                    vec![eb.op_value("vector.from_elements", &elems, vec_ty, &[])]
-                },
+                |eb| vec![edge_vector(eb)],
             );
             let mut st = vec![chunk.result(0), view];
             st.extend(store_at(lb, &coords));
@@ -266,7 +348,11 @@ fn lower_copy<'a>(op: Op<'a>, _cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnost
         copy(b, v, None);
     }
 
-    // Step 5. Every thread then reads elements other threads copied.
+    // Step 5. The asynchronous copies land; every thread then reads elements other threads copied.
+    if issued.get() {
+        b.op("nvvm.cp.async.commit.group", &[], &[], &[]);
+        b.op("nvvm.cp.async.wait.group", &[], &[], &[("n", b.ctx.int_attr(b.ctx.i(32), 0))]);
+    }
     barrier_because(b, &format!("kept: threads read the tile {name} that other threads copied"));
     Ok(vec![view])
 }
@@ -281,7 +367,12 @@ pub const PASS: PassInfo = PassInfo {
     outside the tensor zero (or the fill value) and never read, a gpu.barrier after the copy (and one before it inside a loop).",
     anchor: "gpu.module",
     options: &[
-        OptInfo { name: "chip", help: "the target chip: tensor-core products need sm_80 or later", default: "sm_90" },
+        OptInfo {
+            name: "chip",
+            help: "the target chip: tensor-core products need sm_80 or later; copies are cp.async there",
+            default: "sm_90",
+        },
+        OptInfo { name: "async", help: "tile copies as cp.async where the chip has it (sm_80+): true or false", default: "true" },
         DISABLE_PATTERNS,
     ],
     run,

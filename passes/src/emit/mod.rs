@@ -1,11 +1,13 @@
 //! The building blocks lowerings emit, shared by every pass: shuffles of any width and the
 //! built-in combines ([`shuffle`]), butterflies and combine regions ([`fold`]), thread, warp and
 //! block queries and workgroup globals ([`ids`]), structured control flow and barriers
-//! ([`control`]), register-array items ([`vector`]), and swizzled offsets ([`swizzle`]). A pass never imports another pass's internals: what two passes share is here.
+//! ([`control`]), register-array items ([`vector`]), swizzled offsets ([`swizzle`]) and LLVM pointers for `nvvm`
+//! ops ([`pointer`]). A pass never imports another pass's internals: what two passes share is here.
 
 pub mod control;
 pub mod fold;
 pub mod ids;
+pub mod pointer;
 pub mod shuffle;
 pub mod swizzle;
 pub mod vector;

@@ -84,6 +84,8 @@ pub(super) fn inst_loc(i: &Inst) -> Option<u32> {
         | Inst::Vote { loc, .. }
         | Inst::Mma { loc, .. }
         | Inst::LdMatrix { loc, .. }
+        | Inst::CpAsync { loc, .. }
+        | Inst::CpAsyncWait { loc, .. }
         | Inst::Barrier { loc }
         | Inst::Assert { loc, .. } => Some(*loc),
         _ => None,

@@ -305,6 +305,9 @@ impl Ctx<'_> {
         if !self.opts.check_races {
             return Ok(());
         }
+        if cta.asyncs.any() {
+            self.check_inflight(cta, w, lane, (off, len), write, loc)?;
+        }
         let t = (w.index * 32 + lane as u32 + 1) as u16; // 0 means "nobody"
         let epoch = cta.epoch;
         for word in off..off + len {
@@ -353,7 +356,7 @@ impl Ctx<'_> {
 
     /// Global memory across CTAs (`ordering.rs`), when the kernel synchronises CTAs.
     #[allow(clippy::too_many_arguments)]
-    fn order_global(
+    pub(super) fn order_global(
         &mut self,
         cta: &Cta,
         w: &Warp,
@@ -535,7 +538,7 @@ impl Ctx<'_> {
 
 /// A global access as the cross-CTA checker sees it.
 #[derive(Clone, Copy)]
-enum Access {
+pub(super) enum Access {
     Read,
     Write,
     Acquire,

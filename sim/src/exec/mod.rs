@@ -17,10 +17,11 @@
 //! for kernels whose CTAs do not talk), `state` (warps, CTAs and the
 //! run's context), `step` (a warp's instruction loop and its control flow), `lane` (per-lane
 //! arithmetic and vector ops), `alu` (the arithmetic itself, pure functions), `memory`
-//! (addresses, bounds and the race checker), `ordering` (global memory across CTAs), `cross_lane` (shuffles and votes), `progress`
+//! (addresses, bounds and the race checker), `async_copy` (`cp.async` in flight), `ordering` (global memory across CTAs), `cross_lane` (shuffles and votes), `progress`
 //! (loops that make no progress), `fault` (what a fault reports).
 
 mod alu;
+mod async_copy;
 mod cross_lane;
 mod fault;
 mod lane;
@@ -165,6 +166,8 @@ pub struct Stats {
     pub mma: u64,
     /// Matrix loads from shared memory (`ldmatrix`), one per warp that runs one.
     pub ldmatrix: u64,
+    /// Bytes that asynchronous copies (`cp.async`) moved into shared memory.
+    pub async_bytes: u64,
     /// Bytes of global memory each lane's loads (and atomics) read, per kernel argument (by its
     /// index; 0 for scalars).
     pub global_read: Vec<u64>,
@@ -181,6 +184,7 @@ impl Stats {
         self.bank_conflicts += s.bank_conflicts;
         self.mma += s.mma;
         self.ldmatrix += s.ldmatrix;
+        self.async_bytes += s.async_bytes;
         for (mine, theirs) in [(&mut self.global_read, &s.global_read), (&mut self.global_written, &s.global_written)] {
             if mine.len() < theirs.len() {
                 mine.resize(theirs.len(), 0);

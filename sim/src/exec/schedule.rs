@@ -34,6 +34,7 @@ impl Ctx<'_> {
             words: vec![Word::default(); g.shared_bytes],
             epoch: 1,
             scattered: HashMap::new(),
+            asyncs: Default::default(),
         }
     }
 

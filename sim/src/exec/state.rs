@@ -74,6 +74,8 @@ pub(super) struct Cta {
     pub(super) epoch: u32,
     /// Shared bytes written by a scatter since the last barrier: byte -> (thread + 1, item).
     pub(super) scattered: HashMap<usize, (u32, u32)>,
+    /// Asynchronous copies in flight.
+    pub(super) asyncs: super::async_copy::AsyncCopies,
 }
 
 pub(super) struct Ctx<'a> {

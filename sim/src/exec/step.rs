@@ -112,6 +112,7 @@ impl Ctx<'_> {
                 i @ (Inst::Shfl { .. } | Inst::GpuShfl { .. } | Inst::Vote { .. }) => self.exec_cross_lane(cta, w, i)?,
                 i @ Inst::Mma { .. } => self.exec_mma(cta, w, i)?,
                 i @ Inst::LdMatrix { .. } => self.exec_ldmatrix(cta, w, i)?,
+                i @ (Inst::CpAsync { .. } | Inst::CpAsyncCommit | Inst::CpAsyncWait { .. }) => self.exec_async(cta, w, i)?,
                 Inst::Barrier { loc } => {
                     if mask != w.live {
                         let missing = w.live & !mask;
@@ -141,7 +142,7 @@ impl Ctx<'_> {
                     }
                     if *masked {
                         if let Some(t) = self.tracing(cta) {
-                            t.masked(w.pc, (mask & !c).count_ones());
+                            t.masked(w.pc, (mask & !c).count_ones() as u64);
                         }
                     }
                     w.frames.push(Frame::If { saved: mask, else_mask: mask & !c });

@@ -35,8 +35,9 @@ pub struct InstTrace {
     pub warp0: u32,
     /// Executions by warp 0.
     pub warp0_execs: u64,
-    /// Loads, stores and atomics: what they touched.
-    pub mem: Option<MemTrace>,
+    /// Loads, stores and atomics: what they touched (two for `cp.async`: its global read and
+    /// its shared write).
+    pub mem: Vec<MemTrace>,
     /// Shuffles: for warp 0's first execution, the lane each active lane read (-1: inactive).
     pub shuffle: Option<[i8; 32]>,
     /// A tile copy's bounds test (`phobos.masked`): lane-executions that found the element
@@ -92,13 +93,21 @@ impl Trace {
 
     /// Memory instruction `pc` touched `accesses` (byte offset and length per active lane).
     pub fn memory(&mut self, pc: usize, access: MemAccess, accesses: &[(u64, u64)]) {
-        let t = self.insts[pc].mem.get_or_insert_with(|| MemTrace {
-            memref: access.memref,
-            write: access.write,
-            atomic: access.atomic,
-            width: access.width,
-            ..Default::default()
-        });
+        let mems = &mut self.insts[pc].mem;
+        let i = match mems.iter().position(|m| m.memref == access.memref && m.write == access.write) {
+            Some(i) => i,
+            None => {
+                mems.push(MemTrace {
+                    memref: access.memref,
+                    write: access.write,
+                    atomic: access.atomic,
+                    width: access.width,
+                    ..Default::default()
+                });
+                mems.len() - 1
+            }
+        };
+        let t = &mut mems[i];
         t.bank_conflicts += access.conflicts;
         t.bytes += accesses.iter().map(|a| a.1).sum::<u64>();
         if access.global {
@@ -124,8 +133,8 @@ impl Trace {
     }
 
     /// Bounds test `pc` of a tile copy found `n` elements outside the tensor.
-    pub(super) fn masked(&mut self, pc: usize, n: u32) {
-        self.insts[pc].masked += n as u64;
+    pub(super) fn masked(&mut self, pc: usize, n: u64) {
+        self.insts[pc].masked += n;
     }
 
     /// Shuffle `pc` in warp 0: lane `l` read lane `src[l]`.
@@ -140,7 +149,7 @@ impl Trace {
     /// the run ends).
     pub(super) fn finish(&mut self) {
         for t in &mut self.insts {
-            if let Some(m) = &mut t.mem {
+            for m in &mut t.mem {
                 merge(&mut m.ranges);
                 if m.ranges.len() > MAX_RANGES {
                     coarsen(&mut m.ranges, MAX_RANGES);

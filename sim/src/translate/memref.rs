@@ -49,15 +49,17 @@ impl<'a> Tr<'a> {
                 });
                 self.memref_of.insert(op.result(0), self.memrefs.len() - 1);
             }
-            // A shared memref's address: its byte offset in the CTA's shared memory.
+            // A shared memref's address: its byte offset in the CTA's shared memory; a tensor's,
+            // its argument's global address (what `cp.async` reads from).
             "memref.extract_aligned_pointer_as_index" => {
                 let m = self.memref(op, op.operand(0))?;
-                let offset = match self.memrefs[m].src {
-                    MemSrc::Shared { offset, .. } | MemSrc::Dynamic { offset } => offset,
-                    _ => return unsupported(op, "the simulator takes the address of shared memory only"),
+                let address = match self.memrefs[m].src {
+                    MemSrc::Shared { offset, .. } | MemSrc::Dynamic { offset } => offset as u64,
+                    MemSrc::Arg(i) => crate::program::global_address(i),
+                    MemSrc::Private { .. } => return unsupported(op, "the simulator takes the address of shared or global memory only"),
                 };
                 let dst = self.result(op, 0)?;
-                self.insts.push(Inst::Const { dst, vals: vec![offset as u64] });
+                self.insts.push(Inst::Const { dst, vals: vec![address] });
             }
             "memref.get_global" => {
                 let g = op.attr("name").and_then(|a| a.symbol()).unwrap_or_default();

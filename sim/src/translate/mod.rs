@@ -417,7 +417,9 @@ impl<'a> Tr<'a> {
         let family = match name.split_once('.').map(|(d, _)| d).unwrap_or("") {
             _ if name == "vector.load" || name == "vector.store" || name == "vector.maskedload" => Self::memref_op,
             _ if name == "llvm.bitcast" || name == "llvm.extractvalue" => Self::vector_op,
-            _ if matches!(name.as_str(), "llvm.inttoptr" | "llvm.ptrtoint" | "llvm.getelementptr") => Self::pointer_op,
+            _ if matches!(name.as_str(), "llvm.inttoptr" | "llvm.ptrtoint" | "llvm.addrspacecast" | "llvm.getelementptr") => {
+                Self::pointer_op
+            }
             "arith" | "math" | "llvm" => Self::arith_op,
             "gpu" => Self::gpu_op,
             "memref" => Self::memref_op,

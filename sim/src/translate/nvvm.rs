@@ -1,4 +1,5 @@
-//! Translating `nvvm` ops: segmented shuffles, dp4a, byte permutes, votes.
+//! Translating `nvvm` ops: segmented shuffles, dp4a, byte permutes, votes, tensor cores and
+//! asynchronous copies.
 
 use super::*;
 use crate::mma::MmaType;
@@ -83,6 +84,23 @@ impl<'a> Tr<'a> {
                 let dst = self.result(op, 0)?;
                 let loc = self.loc(op);
                 self.insts.push(Inst::LdMatrix { num: num as u32, trans: text("layout").contains("col"), ptr, dst, loc });
+            }
+            "nvvm.cp.async.shared.global" => {
+                let size = op.int_attr("size").unwrap_or(0);
+                if ![4, 8, 16].contains(&size) {
+                    return unsupported(op, format!("cp.async of {size} bytes (4, 8 or 16)"));
+                }
+                let dst = self.use_(op.operand(0))?;
+                let src = self.use_(op.operand(1))?;
+                let src_size = if op.num_operands() > 2 { Some(self.use_(op.operand(2))?) } else { None };
+                let loc = self.loc(op);
+                self.insts.push(Inst::CpAsync { dst, src, size: size as u32, src_size, loc });
+            }
+            "nvvm.cp.async.commit.group" => self.insts.push(Inst::CpAsyncCommit),
+            "nvvm.cp.async.wait.group" => {
+                let n = op.int_attr("n").unwrap_or(0).clamp(0, u32::MAX as i64) as u32;
+                let loc = self.loc(op);
+                self.insts.push(Inst::CpAsyncWait { n, loc });
             }
             // Warps run in lockstep here: a warp-level barrier orders nothing more.
             "nvvm.bar.warp.sync" => {}

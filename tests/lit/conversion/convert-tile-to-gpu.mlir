@@ -1,4 +1,5 @@
-// RUN: phobos-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(convert-tile-to-gpu))' | FileCheck %s
+// RUN: phobos-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(convert-tile-to-gpu{async=false}))' | FileCheck %s
+// The copies through registers (before sm_80, or with async=false); cp.async: convert-tile-to-gpu-async.mlir.
 
 // A tile inside a tensor of constant sizes: 16-byte chunks (4 f32), thread t copies chunks
 // t, t + 128, ...; no edge code; one barrier after the copy.
