@@ -6,8 +6,8 @@
 // CHECK-LABEL: gpu.module @m
 // CHECK: memref.global @__phobos_dynamic_smem : memref<0xi8, #gpu.address_space<workgroup>> {alignment = 16 : i64}
 // CHECK-LABEL: gpu.func @staged
+// CHECK: %[[OFF:c0_[0-9]+]] = arith.constant 0 : index
 // CHECK: %[[BASE:.*]] = memref.get_global @__phobos_dynamic_smem
-// CHECK: %[[OFF:.*]] = arith.constant 0 : index
 // CHECK: %[[VIEW:.*]] = memref.view %[[BASE]][%[[OFF]]][] {phobos.name = "xs"} : memref<0xi8, #gpu.address_space<workgroup>> to memref<1x256xf32, #gpu.address_space<workgroup>>
 // CHECK: %[[TID:.*]] = gpu.thread_id  x
 // CHECK: %[[CHUNKS:.*]] = arith.constant 64 : index
