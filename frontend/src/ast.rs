@@ -43,6 +43,8 @@ pub enum Attr {
     FastMath { span: Span },
     /// `@tf32`: `dot` of f32 tiles runs on tensor cores, its inputs rounded to tf32.
     Tf32 { span: Span },
+    /// `@pipeline(stages = S)`: the kernel's loops that copy tiles load S - 1 iterations ahead.
+    Pipeline { stages: Expr, span: Span },
 }
 
 #[derive(Clone, Debug, Serialize)]

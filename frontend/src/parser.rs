@@ -196,7 +196,8 @@ impl Parser {
                     | Attr::Aligned { span, .. }
                     | Attr::Autotune { span, .. }
                     | Attr::FastMath { span }
-                    | Attr::Tf32 { span } => *span,
+                    | Attr::Tf32 { span }
+                    | Attr::Pipeline { span, .. } => *span,
                 };
                 return Err(Diag::error(span, "attributes apply to kernels, not to fn"));
             }
@@ -271,10 +272,20 @@ impl Parser {
                 let end = self.eat_punct(")")?;
                 Attr::Autotune { dims, span: at.to(end) }
             }
+            "pipeline" => {
+                let key = self.ident("'stages'")?;
+                if key.name != "stages" {
+                    return Err(Diag::error(key.span, format!("@pipeline takes 'stages = N', not '{}'", key.name)));
+                }
+                self.eat_punct("=")?;
+                let stages = self.expr()?;
+                let end = self.eat_punct(")")?;
+                Attr::Pipeline { stages, span: at.to(end) }
+            }
             other => {
                 return Err(Diag::error(
                     name.span,
-                    format!("unknown attribute '@{other}' (expected @launch, @aligned, @autotune, @fast_math or @tf32)"),
+                    format!("unknown attribute '@{other}' (expected @launch, @aligned, @autotune, @pipeline, @fast_math or @tf32)"),
                 ))
             }
         };

@@ -30,6 +30,7 @@ pub(crate) static PASSES: &[PassInfo] = &[
     conversion::layout_to_arith::PASS,
     tile::swizzle::PASS,
     tile::plan_shared_memory::PASS,
+    tile::pipeline::PASS,
     conversion::tile_to_gpu::PASS,
     conversion::lane_to_gpu::PASS,
     vector::fuse_dp4a::PASS,

@@ -90,6 +90,10 @@ pub struct MemRef {
     pub strides: Vec<u64>,
     /// A name for messages: the tensor's, or the global's.
     pub name: String,
+    /// A view of shared memory at a byte offset known at run time: the register holding it,
+    /// added to `src`'s offset (a pipelined tile's stage).
+    #[serde(default)]
+    pub shift: Option<Slot>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

@@ -93,6 +93,8 @@ pub(super) struct Gen<'a> {
     pub(super) fast_math: bool,
     /// `@tf32`: `dot` of f32 tiles runs on tensor cores as tf32.
     pub(super) tf32: bool,
+    /// `@pipeline(stages = S)`: S (1: no pipelining), marked on every loop (`phobos.pipeline`).
+    pub(super) pipeline: i64,
     /// Generating a strided twin: tensors are indexed through stride parameters.
     pub(super) strided: bool,
     /// The constant (start, stop, step) of each `for` whose bounds are constants, by the SSA
@@ -205,6 +207,7 @@ impl<'a> Gen<'a> {
             fma: true,
             fast_math: false,
             tf32: false,
+            pipeline: 1,
             strided: false,
             loop_ranges: HashMap::new(),
             index_exprs: HashMap::new(),

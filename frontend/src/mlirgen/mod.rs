@@ -288,6 +288,8 @@ struct KernelAttrs {
     /// `@tf32`: `dot` of f32 tiles allowed, as tf32.
     tf32: bool,
     aligned: BTreeMap<String, i64>,
+    /// `@pipeline(stages = S)`: S, an expression of constants and meta-parameters.
+    pipeline: Option<Expr>,
     /// Each list: its name, values, span, and whether it is a meta-parameter (a name that is no
     /// dimension: a constant of the kernel, searched at launch) rather than a dimension.
     autotune: Vec<(String, Vec<i64>, Span, bool)>,
@@ -326,6 +328,7 @@ fn kernel_attrs(k: &Kernel) -> Result<KernelAttrs> {
     let mut launch = None;
     let mut fast_math = false;
     let mut tf32 = false;
+    let mut pipeline = None;
     let mut aligned = BTreeMap::new();
     let mut autotune: Vec<(String, Vec<i64>, Span, bool)> = Vec::new();
     let dims: HashSet<String> = k
@@ -353,6 +356,13 @@ fn kernel_attrs(k: &Kernel) -> Result<KernelAttrs> {
                     return Err(Diag::error(*span, "@tf32 is given twice"));
                 }
                 tf32 = true;
+            }
+            Attr::Pipeline { stages, span } => {
+                if pipeline.is_some() {
+                    return Err(Diag::error(*span, "@pipeline is given twice"));
+                }
+                // Checked per entry (it may name meta-parameters): `pipeline_stages`.
+                pipeline = Some(stages.clone());
             }
             Attr::Aligned { dims: list, .. } => {
                 for (d, e) in list {
@@ -397,7 +407,18 @@ fn kernel_attrs(k: &Kernel) -> Result<KernelAttrs> {
         }
     }
     let launch = launch.ok_or_else(|| Diag::error(k.name.span, format!("kernel '{}' needs @launch(threads)", k.name.name)))?;
-    Ok(KernelAttrs { launch, fast_math, tf32, aligned, autotune })
+    Ok(KernelAttrs { launch, fast_math, tf32, pipeline, aligned, autotune })
+}
+
+/// The pipeline stages of the entry whose meta-parameters have the values in `meta`: 1 (no
+/// pipelining) to 8.
+fn pipeline_stages(e: &Expr, meta: &BTreeMap<String, i64>) -> Result<i64> {
+    let s = const_in(e, "the @pipeline stage count (of integers and @autotune meta-parameters)", meta)?;
+    if !(1..=8).contains(&s) {
+        let of = if meta.is_empty() { String::new() } else { format!(" (with {})", spec_text(meta)) };
+        return Err(Diag::error(e.span, format!("@pipeline needs 1 to 8 stages, got {s}{of}")));
+    }
+    Ok(s)
 }
 
 /// The thread count of the entry whose meta-parameters have the values in `meta`.
@@ -448,7 +469,7 @@ fn product<'a>(lists: impl Iterator<Item = (&'a String, Vec<i64>)>) -> Vec<BTree
 /// Generates every specialization of one kernel.
 fn kernel(k: &Kernel, fns: &HashMap<String, &FnDef>, src: &Source, opts: &Options) -> Result<Vec<(String, Entry)>> {
     let attrs = kernel_attrs(k)?;
-    // A meta-parameter is used (in the body or @launch): a name used nowhere is a typo of a
+    // A meta-parameter is used (in the body, @launch or @pipeline): a name used nowhere is a typo of a
     // dimension's, more likely than a search over nothing.
     let body = src.text.get(k.body.span.start as usize..k.body.span.end as usize).unwrap_or("");
     let words: HashSet<String> = crate::lexer::lex(body)
@@ -457,7 +478,8 @@ fn kernel(k: &Kernel, fns: &HashMap<String, &FnDef>, src: &Source, opts: &Option
         .filter_map(|t| if let crate::lexer::Tok::Ident(n) = t.tok { Some(n) } else { None })
         .collect();
     for (name, _, span, meta) in &attrs.autotune {
-        if *meta && !words.contains(name) && !mentions(&attrs.launch, name) {
+        let in_pipeline = attrs.pipeline.as_ref().is_some_and(|e| mentions(e, name));
+        if *meta && !words.contains(name) && !mentions(&attrs.launch, name) && !in_pipeline {
             return Err(Diag::error(
                 *span,
                 format!("@autotune names '{name}', which is neither a dimension of this kernel nor used in it"),
@@ -538,11 +560,13 @@ fn kernel(k: &Kernel, fns: &HashMap<String, &FnDef>, src: &Source, opts: &Option
             }
         }
         let threads = launch_threads(&attrs.launch, &meta)?;
+        let stages = attrs.pipeline.as_ref().map(|e| pipeline_stages(e, &meta)).transpose()?.unwrap_or(1);
         let generate = |strided: bool, name: &str| {
             let mut g = Gen::new(src, fns, threads);
             g.fma = !opts.no_fma;
             g.fast_math = opts.fast_math || attrs.fast_math;
             g.tf32 = attrs.tf32;
+            g.pipeline = stages;
             g.strided = strided;
             g.kernel_fn(k, name, &fixed, &meta, &attrs.aligned)
         };

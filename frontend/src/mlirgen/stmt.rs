@@ -401,7 +401,14 @@ impl<'a> Gen<'a> {
         })?;
         // A loop over a fragment's items (`for i, j in acc`) is unrolled whatever its size:
         // the accumulator must stay in registers.
-        let loc = if var.name.starts_with("#item") { format!("{{phobos.unroll}} {}", self.loc(span)) } else { self.loc(span) };
+        // `@pipeline(stages = S)`: `tile-pipeline` pipelines the loops that copy tiles.
+        let loc = if var.name.starts_with("#item") {
+            format!("{{phobos.unroll}} {}", self.loc(span))
+        } else if self.pipeline > 1 {
+            format!("{{phobos.pipeline = {} : i64}} {}", self.pipeline, self.loc(span))
+        } else {
+            self.loc(span)
+        };
         let pad = " ".repeat(self.indent + 2);
         if vars.is_empty() {
             self.line(format!("scf.for {iv} = {} to {} step {} : i32 {{", a.s, b.s, st.s));

@@ -3,6 +3,7 @@
 
 pub mod divisibility;
 pub mod memory;
+pub mod pipelining;
 pub mod prove_alignment;
 pub mod uniformity;
 pub mod verify_uniformity;

@@ -10,6 +10,8 @@
 //! most 49152 bytes, the total at most the opt-in limit (232448 on sm_90, 166912 on sm_80, ...).
 //! An overflow is an error that names every buffer, its bytes and its source line.
 //!
+//! A copy in a software-pipelined loop (`analysis::pipelining`) gets S buffers, one per stage.
+//!
 //! `phobos-to-simt` runs it twice: before `infer-barriers`, which needs the offsets to see
 //! buffers that share bytes, and after `convert-cta-to-gpu`, whose CTA-fold scratch is static
 //! shared memory the limit counts (the plan is deterministic: the same offsets both times).
@@ -18,7 +20,7 @@
 //! `shared 'xs': offset 0, 1024 bytes (1x256 of f32)` ([`PlanEntry`]), which `phobos explain`
 //! reads and `phobos compile --remarks` prints.
 
-use crate::analysis::memory::bytes_of;
+use crate::analysis::{memory::bytes_of, pipelining};
 use crate::registry::{OptInfo, PassInfo};
 use crate::{emit::ids::loops_around, external::PassCx};
 use phobos_ir::{
@@ -104,7 +106,12 @@ pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
             .map(|c| {
                 let (start, end) =
                     if c.attr("phobos.exclusive").is_some() { (0, usize::MAX) } else { (pos[c], last_use(c.result(0), &pos, f)) };
-                (*c, start, end, bytes_of(c.result(0).ty()))
+                // A copy of a pipelined loop holds one buffer per stage.
+                let bytes = match pipelining::stages(*c, &chip) {
+                    1 => bytes_of(c.result(0).ty()),
+                    s => pipelining::stage_bytes(bytes_of(c.result(0).ty())).saturating_mul(s as u64),
+                };
+                (*c, start, end, bytes)
             })
             .collect();
         // Step 2. First fit in order of start: a tile takes the lowest offset whose bytes no live
@@ -131,7 +138,10 @@ pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
             // An offset the input carried is replaced by the plan's.
             // (A size that saturated gets the limit's error below instead.)
             if c.int_attr("offset") != Some(off as i64) && *bytes != u64::MAX {
-                let shape = c.result(0).ty().shape().iter().map(|d| d.unwrap_or(0).to_string()).collect::<Vec<_>>().join("x");
+                let mut shape = c.result(0).ty().shape().iter().map(|d| d.unwrap_or(0).to_string()).collect::<Vec<_>>().join("x");
+                if c.is("tile.copy") && pipelining::stages(*c, &chip) > 1 {
+                    shape = format!("{}x{shape}", pipelining::stages(*c, &chip));
+                }
                 let what = PlanEntry {
                     name: phobos_dialects::tile::buffer_name(*c),
                     offset: off,

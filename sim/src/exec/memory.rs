@@ -253,6 +253,22 @@ impl Ctx<'_> {
             MemSrc::Private { offset, bytes } => (*bytes as usize, *offset as usize),
             MemSrc::Dynamic { offset } => (self.launch.dynamic_shared as usize, *offset as usize),
         };
+        // A view at a byte offset known at run time: the whole view must lie in shared memory.
+        let base = match mr.shift {
+            Some(shift) => {
+                let start = (base as i64).wrapping_add(w.regs[at(shift, 0, lane)] as i64);
+                if start < 0 || start as u128 + size as u128 > cta.shared.len() as u128 {
+                    let message = format!(
+                        "the view {} of {size} bytes at shared byte {start} passes the {} bytes of shared memory",
+                        mr.name,
+                        cta.shared.len()
+                    );
+                    return Err(self.fault(FaultKind::OutOfBounds, cta, Some((w, lane)), Some(loc), message));
+                }
+                start as usize
+            }
+            None => base,
+        };
         if lin < 0 || (lin as u128 * eb as u128 + len as u128) > size as u128 {
             let elems = size / eb.max(1);
             let space = match mr.src {

@@ -12,6 +12,7 @@ impl<'a> Tr<'a> {
                     elem: Prim::I8,
                     strides: vec![1],
                     name: "dynamic shared memory".into(),
+                    shift: None,
                 });
                 self.memref_of.insert(op.result(0), self.memrefs.len() - 1);
             }
@@ -20,9 +21,6 @@ impl<'a> Tr<'a> {
                 let MemSrc::Dynamic { offset } = self.memrefs[base].src else {
                     return unsupported(op, "memref.view of memory other than the dynamic shared memory");
                 };
-                let Some(shift) = op.operand(1).const_int() else {
-                    return unsupported(op, "memref.view at a byte offset that is not a constant");
-                };
                 let ty = op.result(0).ty();
                 if op.num_operands() > 2 || ty.shape().iter().any(|d| d.is_none()) {
                     return unsupported(op, "memref.view with dynamic sizes");
@@ -30,8 +28,14 @@ impl<'a> Tr<'a> {
                 let (elem, _) =
                     prim_of(ty.element()).ok_or_else(|| Unsupported { message: "view element type".into(), loc: op.loc().src() })?;
                 let n: i64 = ty.shape().iter().map(|d| d.unwrap_or(0)).product();
+                // A byte offset known at run time (a pipelined tile's stage) is checked at each
+                // access; a constant one here.
+                let (shift, dynamic) = match op.operand(1).const_int() {
+                    Some(c) => (c, None),
+                    None => (0, Some(self.use_(op.operand(1))?)),
+                };
                 let end = (shift as i128) + n as i128 * elem.bytes() as i128;
-                if shift < 0 || end > self.dynamic_bytes as i128 {
+                if dynamic.is_none() && (shift < 0 || end > self.dynamic_bytes as i128) {
                     return unsupported(
                         op,
                         format!(
@@ -46,6 +50,7 @@ impl<'a> Tr<'a> {
                     elem,
                     strides: strides_of(ty),
                     name,
+                    shift: dynamic,
                 });
                 self.memref_of.insert(op.result(0), self.memrefs.len() - 1);
             }
@@ -59,7 +64,15 @@ impl<'a> Tr<'a> {
                     MemSrc::Private { .. } => return unsupported(op, "the simulator takes the address of shared or global memory only"),
                 };
                 let dst = self.result(op, 0)?;
-                self.insts.push(Inst::Const { dst, vals: vec![address] });
+                match self.memrefs[m].shift {
+                    Some(shift) => {
+                        let base = self.new_slot(1);
+                        let loc = self.loc(op);
+                        self.insts.push(Inst::Const { dst: base, vals: vec![address] });
+                        self.insts.push(Inst::Bin { op: BinOp::Add, ty: Prim::I64, dst, a: base, b: shift, loc });
+                    }
+                    None => self.insts.push(Inst::Const { dst, vals: vec![address] }),
+                }
             }
             "memref.get_global" => {
                 let g = op.attr("name").and_then(|a| a.symbol()).unwrap_or_default();
@@ -69,7 +82,13 @@ impl<'a> Tr<'a> {
                 };
                 let (elem, _) =
                     prim_of(ty.element()).ok_or_else(|| Unsupported { message: "global element type".into(), loc: op.loc().src() })?;
-                self.memrefs.push(MemRef { src: MemSrc::Shared { offset, bytes }, elem, strides: strides_of(ty), name: format!("@{g}") });
+                self.memrefs.push(MemRef {
+                    src: MemSrc::Shared { offset, bytes },
+                    elem,
+                    strides: strides_of(ty),
+                    name: format!("@{g}"),
+                    shift: None,
+                });
                 self.memref_of.insert(op.result(0), self.memrefs.len() - 1);
             }
             "memref.alloca" => {
@@ -88,6 +107,7 @@ impl<'a> Tr<'a> {
                     elem,
                     strides: strides_of(ty),
                     name: "a private array".into(),
+                    shift: None,
                 });
                 self.memref_of.insert(op.result(0), self.memrefs.len() - 1);
             }

@@ -206,7 +206,7 @@ pub fn translate<'a>(module: Op<'a>, name: &str) -> R<Kernel> {
     for (i, (a, kind)) in entry.args().into_iter().zip(&args).enumerate() {
         match kind {
             ArgKind::Buffer { name, elem, .. } => {
-                t.memrefs.push(MemRef { src: MemSrc::Arg(i), elem: *elem, strides: strides_of(a.ty()), name: name.clone() });
+                t.memrefs.push(MemRef { src: MemSrc::Arg(i), elem: *elem, strides: strides_of(a.ty()), name: name.clone(), shift: None });
                 t.memref_of.insert(a, t.memrefs.len() - 1);
                 arg_slots.push(None);
             }
