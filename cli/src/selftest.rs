@@ -196,12 +196,14 @@ fn small_cases() -> Vec<Case> {
         tutorials::gemm(Gemm::Bf16, 130, 200, 96),
         tutorials::gemm(Gemm::Tf32, 100, 70, 40),
         tutorials::gemm(Gemm::I8, 65, 130, 200),
+        tutorials::gemm(Gemm::F16Pipelined, 200, 300, 160),
+        tutorials::gemm(Gemm::Linear, 100, 150, 96),
     ]
 }
 
 /// The benchmark's kernel cases (`phobos bench`), by name, built when their row runs: at sizes
 /// that fill a GPU they hold gigabytes.
-pub(crate) const BENCH: [(&str, fn() -> Case); 12] = [
+pub(crate) const BENCH: [(&str, fn() -> Case); 14] = [
     ("lanes_matvec", || lanes_matvec(16384, 8192)),
     ("staged_matvec", || staged_matvec(1 << 20)),
     ("i8_matvec", || i8_matvec(16384, 16384, 14)),
@@ -214,6 +216,8 @@ pub(crate) const BENCH: [(&str, fn() -> Case); 12] = [
     ("gemm_bf16", || tutorials::gemm(Gemm::Bf16, 4096, 4096, 4096)),
     ("gemm_tf32", || tutorials::gemm(Gemm::Tf32, 4096, 4096, 4096)),
     ("gemm_i8", || tutorials::gemm(Gemm::I8, 4096, 4096, 4096)),
+    ("gemm_f16_pipelined", || tutorials::gemm(Gemm::F16Pipelined, 4096, 4096, 4096)),
+    ("linear_f16", || tutorials::gemm(Gemm::Linear, 4096, 4096, 4096)),
 ];
 
 /// The largest |got - want| - tolerance, or the first element outside its tolerance.

@@ -156,13 +156,16 @@ pub(super) fn matmul(m: usize, n: usize, k: usize) -> Case {
     }
 }
 
-/// The input type of a tensor-core GEMM of `gemm.phobos`.
-#[derive(Clone, Copy)]
+/// A tensor-core GEMM of `gemm.phobos`: its input type, or the pipelined f16 one, or the
+/// linear layer (f16, B given N x K).
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum Gemm {
     F16,
     Bf16,
     Tf32,
     I8,
+    F16Pipelined,
+    Linear,
 }
 
 /// C = A B with a tensor-core GEMM of `gemm.phobos` (128 x 128 blocks for f16 and bf16, 64 x 64
@@ -186,13 +189,20 @@ pub(super) fn gemm(kind: Gemm, m: usize, n: usize, k: usize) -> Case {
         Gemm::Bf16 => ("gemm_bf16", 128, Dtype::U16, Dtype::F32),
         Gemm::Tf32 => ("gemm_tf32", 64, Dtype::F32, Dtype::F32),
         Gemm::I8 => ("gemm_i8", 64, Dtype::I8, Dtype::I32),
+        Gemm::F16Pipelined => ("gemm_f16_pipelined", 128, Dtype::F16, Dtype::F16),
+        Gemm::Linear => ("linear_f16", 64, Dtype::F16, Dtype::F16),
     };
+    // The linear layer takes X, W (N x K: B transposed) and Y.
+    let linear = kind == Gemm::Linear;
+    let b_given: Vec<f64> = if linear { (0..n * k).map(|i| b[(i % k) * n + i / k]).collect() } else { b };
+    let (an, bn, cn) = if linear { ("X", "W", "Y") } else { ("A", "B", "C") };
+    let b_shape = if linear { [n as u64, k as u64] } else { [k as u64, n as u64] };
     let tolerance = reference
         .iter()
         .map(|r| match kind {
             Gemm::I8 => 0.0,
             // f16 output: rounding to 11 bits dominates.
-            Gemm::F16 => 1e-3 * r.abs() + 1e-3 + 2e-6 * k as f64,
+            Gemm::F16 | Gemm::F16Pipelined | Gemm::Linear => 1e-3 * r.abs() + 1e-3 + 2e-6 * k as f64,
             _ => 1e-5 * r.abs() + 2e-6 * k as f64,
         })
         .collect();
@@ -204,11 +214,11 @@ pub(super) fn gemm(kind: Gemm, m: usize, n: usize, k: usize) -> Case {
         kernel: Some(name),
         grid: [n.div_ceil(block) as u32, m.div_ceil(block) as u32, 1],
         arrays: arrays(vec![
-            ("A", typed_array(input, &[mu, ku], &a)),
-            ("B", typed_array(input, &[ku, nu], &b)),
-            ("C", typed_array(output, &[mu, nu], &vec![0.0; m * n])),
+            (an, typed_array(input, &[mu, ku], &a)),
+            (bn, typed_array(input, &b_shape, &b_given)),
+            (cn, typed_array(output, &[mu, nu], &vec![0.0; m * n])),
         ]),
-        output: "C",
+        output: cn,
         reference,
         tolerance,
         bytes: (m * k + k * n) * input.bytes() + m * n * output.bytes(),

@@ -43,7 +43,8 @@ irdl.dialect @tile {
   // `warps` = [warps along M, warps along N] (phobos-layout's MmaTiling: m16n8 instructions,
   // warp w at (w % warps_m, w / warps_m)). Every thread of the CTA takes part. `swizzle_a`/`swizzle_b`,
   // when present (array<i64: B, M, S>), say A/B is stored under that swizzle of its row-major
-  // element offsets (set by tile-swizzle, with the copy's `swizzle`).
+  // element offsets (set by tile-swizzle, with the copy's `swizzle`). `transpose_b` (a unit
+  // attribute): B is given as an N x K tile and the product is A Bᵀ.
   irdl.operation @dot {
     // One constraint per operand: IRDL makes operands that share one the same type.
     %ta = irdl.base "!builtin.memref"

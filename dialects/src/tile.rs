@@ -137,6 +137,8 @@ pub struct Dot {
     pub input: DotInput,
     /// The accumulator's element type (MLIR): f32, f16 or i32.
     pub acc: &'static str,
+    /// B is given transposed (`transpose_b`): an N x K tile, the product A Bᵀ.
+    pub transpose_b: bool,
 }
 
 /// Checks a `tile.dot` and says what it computes.
@@ -173,7 +175,12 @@ pub fn verify_dot(op: Op) -> Result<Dot, Diagnostic> {
         }
     }
     let (sa, sb) = (a.shape(), b.shape());
-    let (m, k, kb, n) = (sa[0].unwrap_or(0), sa[1].unwrap_or(0), sb[0].unwrap_or(0), sb[1].unwrap_or(0));
+    let transpose_b = op.attr("transpose_b").is_some();
+    let (m, k) = (sa[0].unwrap_or(0), sa[1].unwrap_or(0));
+    let (kb, n) = if transpose_b { (sb[1].unwrap_or(0), sb[0].unwrap_or(0)) } else { (sb[0].unwrap_or(0), sb[1].unwrap_or(0)) };
+    if k != kb && transpose_b {
+        return err(format!("A is {m} x {k} and B (transposed) is {n} x {kb}: A's columns must be B's columns"));
+    }
     if k != kb {
         return err(format!("A is {m} x {k} and B is {kb} x {n}: A's columns must be B's rows"));
     }
@@ -200,7 +207,8 @@ pub fn verify_dot(op: Op) -> Result<Dot, Diagnostic> {
         return err(format!("the accumulator of a {m} x {n} product over {threads} threads is {} per thread, got {c}", wants.join(" or ")));
     };
     // An operand a copy fills is read under that copy's swizzle, and only that.
-    for (i, key, shape) in [(0, "swizzle_a", [m, k]), (1, "swizzle_b", [k, n])] {
+    let b_shape = if transpose_b { [n, k] } else { [k, n] };
+    for (i, key, shape) in [(0, "swizzle_a", [m, k]), (1, "swizzle_b", b_shape)] {
         check_swizzle(op, key, &shape)?;
         let Some(copy) = op.operand(i).def().filter(|d| d.is("tile.copy")) else { continue };
         let copied = swizzle_of(copy, "swizzle");
@@ -215,7 +223,7 @@ pub fn verify_dot(op: Op) -> Result<Dot, Diagnostic> {
     if op.result(0).ty() != c {
         return err(format!("the result must have the accumulator's type {c}, got {}", op.result(0).ty()));
     }
-    Ok(Dot { tiling, k, input, acc })
+    Ok(Dot { tiling, k, input, acc, transpose_b })
 }
 
 fn verify_alloc(op: Op) -> Result<(), Diagnostic> {
@@ -280,6 +288,14 @@ pub mod build {
     pub fn dot<'a>(b: Builder<'a>, a: Val<'a>, bt: Val<'a>, c: Val<'a>, warps: [i64; 2]) -> Val<'a> {
         let w = b.ctx.known_attr(&format!("array<i64: {}, {}>", warps[0], warps[1]));
         b.op_value("tile.dot", &[a, bt, c], c.ty(), &[("warps", w)])
+    }
+
+    /// [`dot`] with `b` given transposed (`transpose_b`): an N x K shared tile, `c + a bᵀ` (a
+    /// linear layer's row-major weights, attention's keys).
+    pub fn dot_transposed_b<'a>(b: Builder<'a>, a: Val<'a>, bt: Val<'a>, c: Val<'a>, warps: [i64; 2]) -> Val<'a> {
+        let d = dot(b, a, bt, c, warps);
+        d.def().expect("just built").set_attr("transpose_b", b.ctx.unit_attr());
+        d
     }
 
     /// `tile.alloc`: a shared-memory buffer of `shape` elements of `elem`, named for errors.

@@ -240,6 +240,16 @@ fn typed_builders_cover_every_phobos_op() {
 /// `MmaTiling::coords`, against a CPU reference (exact: small integers).
 #[test]
 fn typed_builder_dot_runs_on_tensor_cores() {
+    dot_on_tensor_cores(false);
+}
+
+/// `tile::build::dot_transposed_b`: the same product with B given N x K.
+#[test]
+fn typed_builder_dot_transposed_b_runs_on_tensor_cores() {
+    dot_on_tensor_cores(true);
+}
+
+fn dot_on_tensor_cores(transposed: bool) {
     use phobos::layout::mma::MmaTiling;
     let c = Compiler::new().unwrap();
     let (m, n, kk, threads) = (32i64, 16i64, 32i64, 64i64);
@@ -249,10 +259,12 @@ fn typed_builder_dot_runs_on_tensor_cores() {
     let b = k.builder();
     let t = MmaTiling::choose(m, n, threads).unwrap();
     let at = tile::build::copy(b, a, &[b.index(0), b.index(0)], &[b.index(m), b.index(kk)], &[m, kk]);
-    let bt = tile::build::copy(b, bm, &[b.index(0), b.index(0)], &[b.index(kk), b.index(n)], &[kk, n]);
+    let (brows, bcols) = if transposed { (n, kk) } else { (kk, n) };
+    let bt = tile::build::copy(b, bm, &[b.index(0), b.index(0)], &[b.index(brows), b.index(bcols)], &[brows, bcols]);
     let vty = b.ctx.known_type(&format!("vector<{}xf32>", t.items()));
     let zero = b.op_value("arith.constant", &[], vty, &[("value", b.ctx.known_attr(&format!("dense<0.0> : vector<{}xf32>", t.items())))]);
-    let acc = tile::build::dot(b, at, bt, zero, [t.warps_m, t.warps_n]);
+    let dot = if transposed { tile::build::dot_transposed_b } else { tile::build::dot };
+    let acc = dot(b, at, bt, zero, [t.warps_m, t.warps_n]);
     let tid = build::thread_id(b, Dim::X);
     for e in 0..t.items() {
         let item = b.op_value(
@@ -275,7 +287,8 @@ fn typed_builder_dot_runs_on_tensor_cores() {
     for th in 0..threads {
         for e in 0..t.items() {
             let (r, col) = t.coords(th, e);
-            let want: f32 = (0..kk).map(|i| av[(r * kk + i) as usize] * bv[(i * n + col) as usize]).sum();
+            let b_at = |i: i64| if transposed { bv[(col * kk + i) as usize] } else { bv[(i * n + col) as usize] };
+            let want: f32 = (0..kk).map(|i| av[(r * kk + i) as usize] * b_at(i)).sum();
             assert_eq!(out[(th * t.items() + e) as usize], want, "thread {th} item {e} = C[{r}, {col}]");
         }
     }

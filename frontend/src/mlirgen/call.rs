@@ -18,6 +18,9 @@ impl<'a> Gen<'a> {
         if n == "dot" && !self.fns.contains_key(n) {
             return self.dot_call(args, span);
         }
+        if n == "trans" && !self.fns.contains_key(n) {
+            return Err(Diag::error(span, "trans(Bs) is dot's second argument only: dot(As, trans(Bs), acc) multiplies by Bs transposed"));
+        }
         if n.starts_with('#') {
             return self.fragment_builtin(n, args, span);
         }

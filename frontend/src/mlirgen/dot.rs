@@ -1,7 +1,8 @@
 //! Tensor-core products: `var acc: fragment<f32>[M, N]` (an M x N matrix in the registers of
 //! the CTA, in the accumulator layout of the warp tiling the compiler picks), `acc = dot(As,
-//! Bs, acc)` (`tile.dot`: `acc + As Bs` of two shared tiles), and `for i, j in acc { ... }`
-//! (the parser's loop over the items a thread holds, with their row and column).
+//! Bs, acc)` (`tile.dot`: `acc + As Bs` of two shared tiles; `dot(As, trans(Bs), acc)` with Bs
+//! an N x K tile, `acc + As Bsᵀ`), and `for i, j in acc { ... }` (the parser's loop over the
+//! items a thread holds, with their row and column).
 
 use super::*;
 use phobos_layout::mma::{MmaTiling, ATOM_M, ATOM_N};
@@ -169,14 +170,31 @@ impl<'a> Gen<'a> {
             ));
         }
         let (an, a) = self.dot_tile(&args[0], "first argument")?;
-        let (bn, b) = self.dot_tile(&args[1], "second argument")?;
+        // `trans(Bs)`: Bs is N x K, multiplied transposed (a linear layer's weights, attention's K).
+        let (second, transposed) = match &args[1].kind {
+            ExprKind::Call(f, inner) if f.name == "trans" && !self.fns.contains_key("trans") => {
+                if inner.len() != 1 {
+                    return Err(Diag::error(args[1].span, format!("trans takes 1 argument (a shared tile), got {}", inner.len())));
+                }
+                (&inner[0], true)
+            }
+            _ => (&args[1], false),
+        };
+        let (bn, b) = self.dot_tile(second, "second argument")?;
         if a.elem != b.elem {
             return Err(Diag::error(
                 span,
                 format!("'{an}' holds {} and '{bn}' {}: both tiles must hold the same type", a.elem.name(), b.elem.name()),
             ));
         }
-        let (m, k, kb, n) = (a.shape[0], a.shape[1], b.shape[0], b.shape[1]);
+        let (m, k) = (a.shape[0], a.shape[1]);
+        let (kb, n) = if transposed { (b.shape[1], b.shape[0]) } else { (b.shape[0], b.shape[1]) };
+        if k != kb && transposed {
+            return Err(Diag::error(
+                span,
+                format!("'{an}' is {m} x {k} and '{bn}' is {n} x {kb}: with trans, the first's columns must be the second's columns"),
+            ));
+        }
         if k != kb {
             return Err(Diag::error(
                 span,
@@ -211,9 +229,10 @@ impl<'a> Gen<'a> {
             .note(decl, "declared here"));
         }
         let aty = acc.ty.mlir();
+        let trans = if transposed { ", transpose_b" } else { "" };
         let out = self.emit(
             format!(
-                "\"tile.dot\"({}, {}, {}) {{warps = array<i64: {}, {}>}} : ({}, {}, {aty}) -> {aty}",
+                "\"tile.dot\"({}, {}, {}) {{warps = array<i64: {}, {}>{trans}}} : ({}, {}, {aty}) -> {aty}",
                 a.mem, b.mem, acc.s, t.warps_m, t.warps_n, a.mty, b.mty
             ),
             acc.ty,

@@ -11,6 +11,11 @@
 //! the address of row `l % 16`, column `8 (l / 16)` of the 16 x 16 block either way. Then one
 //! `mma.sync` per 16 x 8 atom, accumulating into the items `MmaTiling::item` names.
 //!
+//! With `transpose_b`, B is stored N x K row-major (the product is A Bᵀ): its rows are the
+//! columns of the fragment the instruction wants, so it is read as A is, with plain
+//! `ldmatrix.x4` (two atoms: lane `l` names row `l % 8 + 8 (l / 16)`, column `8 ((l / 8) % 2)`),
+//! `.x2` for a last 8, and element by element with rows and columns swapped.
+//!
 //! When the op carries `swizzle_a`/`swizzle_b = array<i64: B, M, S>` (set by `tile-swizzle`
 //! with the copies that fill A and B), each row address is the swizzled element offset: the
 //! 16-byte chunks a lane names stay whole under a swizzle with `M >= 3` (8 halves).
@@ -154,27 +159,29 @@ fn a_by_elements<'a>(
         .collect()
 }
 
-/// Lane `4g + q`'s registers of the B atom at tile rows `k0 + ..` and columns `col0 + g`.
+/// Lane `4g + q`'s registers of the B atom at rows `k0 + ..` and columns `col0 + g` of B
+/// (`transposed`: of the N x K tile holding Bᵀ, the same elements with row and column swapped).
 #[allow(clippy::too_many_arguments)]
 fn b_by_elements<'a>(
     b: Builder<'a>,
     tile: Val<'a>,
     col0: Val<'a>,
     k0: i64,
-    g: Val<'a>,
-    q: Val<'a>,
+    (g, q): (Val<'a>, Val<'a>),
     input: DotInput,
     sw: Option<[i64; 3]>,
+    transposed: bool,
 ) -> Vec<Val<'a>> {
     let col = b.bin("arith.addi", col0, g);
     let row = |qs: i64, dr: i64| b.bin("arith.addi", b.bin("arith.muli", q, b.index(qs)), b.index(k0 + dr));
+    let at = |k: Val<'a>| if transposed { load(b, tile, col, k, sw) } else { load(b, tile, k, col, sw) };
     (0..2)
         .map(|r| match input {
             // b0, b1: rows q, q + 4.
-            DotInput::TF32 => tf32(b, load(b, tile, row(1, 4 * r), col, sw)),
+            DotInput::TF32 => tf32(b, at(row(1, 4 * r))),
             // b0, b1: four bytes each at rows 4q.., 4q + 16...
             _ => {
-                let bytes: Vec<Val> = (0..4).map(|e| load(b, tile, row(4, 16 * r + e), col, sw)).collect();
+                let bytes: Vec<Val> = (0..4).map(|e| at(row(4, 16 * r + e))).collect();
                 pack_bytes(b, &bytes)
             }
         })
@@ -248,7 +255,7 @@ pub fn lower_dot<'a>(op: Op<'a>, cx: &crate::external::PassCx<'a>) -> Result<Vec
             let b_frag: Vec<Vec<Val>> = (0..t.atoms_n())
                 .map(|an| {
                     let col0 = b.bin("arith.addi", b_col, b.index(an * 8));
-                    b_by_elements(b, bt, col0, k0, g, q, dot.input, swizzle_b)
+                    b_by_elements(b, bt, col0, k0, (g, q), dot.input, swizzle_b, dot.transpose_b)
                 })
                 .collect();
             acc = mma_atoms(b, &t, &a_frag, &b_frag, acc, dot.input, dot.acc);
@@ -262,17 +269,28 @@ pub fn lower_dot<'a>(op: Op<'a>, cx: &crate::external::PassCx<'a>) -> Result<Vec
             let ptr = pointer::offset(b, pa, element_bytes(b, row, col, dot.k, swizzle_a));
             a_frag.push(ldmatrix(b, ptr, 4, false));
         }
-        // B: one x4.trans per 16 columns (two atoms), an x2.trans for a last 8.
+        // B: one x4.trans per 16 columns (two atoms), an x2.trans for a last 8; transposed, a
+        // plain x4 per 16 rows of the N x K tile (x2 for a last 8).
         let mut b_frag: Vec<Vec<Val>> = Vec::new();
         let mut an = 0;
         while an < t.atoms_n() {
             let pair = an + 1 < t.atoms_n();
-            let row = b.bin("arith.addi", lrow, b.index(k0));
-            // x2 reads lanes 0-15 only; the others name the same rows.
-            let lane_col = if pair { lcol } else { b.index(0) };
-            let col = b.bin("arith.addi", b.bin("arith.addi", b_col, lane_col), b.index(an * 8));
-            let ptr = pointer::offset(b, pb, element_bytes(b, row, col, t.n, swizzle_b));
-            let regs = ldmatrix(b, ptr, if pair { 4 } else { 2 }, true);
+            let ptr = if dot.transpose_b {
+                // Matrix l / 8: rows +8 for the second atom, columns +8 for the second half of K.
+                let second = if pair { b.bin("arith.muli", b.bin("arith.divui", lane, b.index(16)), b.index(8)) } else { b.index(0) };
+                let within = b.bin("arith.addi", b.bin("arith.remui", lane, b.index(8)), second);
+                let row = b.bin("arith.addi", b.bin("arith.addi", b_col, b.index(an * 8)), within);
+                let half = b.bin("arith.muli", b.bin("arith.remui", b.bin("arith.divui", lane, b.index(8)), b.index(2)), b.index(8));
+                let col = b.bin("arith.addi", half, b.index(k0));
+                pointer::offset(b, pb, element_bytes(b, row, col, dot.k, swizzle_b))
+            } else {
+                let row = b.bin("arith.addi", lrow, b.index(k0));
+                // x2 reads lanes 0-15 only; the others name the same rows.
+                let lane_col = if pair { lcol } else { b.index(0) };
+                let col = b.bin("arith.addi", b.bin("arith.addi", b_col, lane_col), b.index(an * 8));
+                pointer::offset(b, pb, element_bytes(b, row, col, t.n, swizzle_b))
+            };
+            let regs = ldmatrix(b, ptr, if pair { 4 } else { 2 }, !dot.transpose_b);
             b_frag.extend(regs.chunks(2).map(|c| c.to_vec()));
             an += if pair { 2 } else { 1 };
         }

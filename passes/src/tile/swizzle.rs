@@ -31,8 +31,9 @@ pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
         let [rows, cols] = shape[..] else { continue };
         // ldmatrix reads 16-bit tiles; 32- and 8-bit ones (tf32, s8) are read element by element,
         // as the A or the B operand: the swizzle is searched for those reads.
-        let as_a = users.iter().any(|u| u.operand(0) == tile);
-        let as_b = users.iter().any(|u| u.operand(1) == tile);
+        // A transposed B (`transpose_b`: N x K) is read with A's pattern.
+        let as_a = users.iter().any(|u| u.operand(0) == tile || (u.operand(1) == tile && u.attr("transpose_b").is_some()));
+        let as_b = users.iter().any(|u| u.operand(1) == tile && u.attr("transpose_b").is_none());
         let element = match ebytes {
             4 => Some(8),
             1 => Some(32),

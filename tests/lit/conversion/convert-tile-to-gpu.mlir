@@ -136,6 +136,27 @@ gpu.module @m {
 
 // -----
 
+// B transposed (transpose_b: an 8 x 32 tile holding Bᵀ): read as A is, by plain ldmatrix (.x2
+// for the last 8 rows), no .trans.
+// CHECK-LABEL: gpu.func @dot_transposed_b
+// CHECK: nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<row>, num = 4 : i32
+// CHECK: nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<row>, num = 2 : i32
+// CHECK-NOT: mma_layout<col>, num
+// CHECK: nvvm.mma.sync
+// CHECK: nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<row>, num = 2 : i32
+// CHECK: nvvm.mma.sync
+// CHECK-NOT: nvvm.mma.sync
+gpu.module @m {
+  gpu.func @dot_transposed_b(%a: memref<16x32xf16, 3>, %b: memref<8x32xf16, 3>, %c: vector<4xf32>, %out: memref<4xf32>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %d = "tile.dot"(%a, %b, %c) {warps = array<i64: 1, 1>, transpose_b} : (memref<16x32xf16, 3>, memref<8x32xf16, 3>, vector<4xf32>) -> vector<4xf32>
+    %c0 = arith.constant 0 : index
+    vector.store %d, %out[%c0] : memref<4xf32>, vector<4xf32>
+    gpu.return
+  }
+}
+
+// -----
+
 // bf16 keeps its registers as i32; 16 columns of B are one ldmatrix.x4.trans; swizzled
 // operands have their offsets xored (swizzle(1,3,3) on 32-byte rows: bit 6 into bit 3).
 // CHECK-LABEL: gpu.func @dot_bf16_swizzled

@@ -280,3 +280,13 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%a: memref<16x16xf16, 3>, %b: memref<8x32xf16, 3>, %c: vector<4xf32>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+    // expected-error @below {{A is 16 x 16 and B (transposed) is 8 x 32: A's columns must be B's columns}}
+    %d = "tile.dot"(%a, %b, %c) {warps = array<i64: 1, 1>, transpose_b} : (memref<16x16xf16, 3>, memref<8x32xf16, 3>, vector<4xf32>) -> vector<4xf32>
+    gpu.return
+  }
+}
