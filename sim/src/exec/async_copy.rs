@@ -73,7 +73,7 @@ impl Ctx<'_> {
         size: usize,
         loc: u32,
     ) -> Result<(), Fault> {
-        let mut banked = Vec::new();
+        let (mut banked, mut lanes_banked) = ([(0u32, 0u64); 32], 0);
         let traced = self.traced(cta);
         let (mut read, mut written, mut arg_read) = (Vec::new(), Vec::new(), None);
         for l in lanes(w.mask) {
@@ -136,7 +136,8 @@ impl Ctx<'_> {
             let group = a.threads[t].0;
             a.threads[t].1.push(Pending { group, dst: d, len: size, data, loc });
             a.count += 1;
-            banked.push((l as u32, d as u64));
+            banked[lanes_banked] = (l as u32, d as u64);
+            lanes_banked += 1;
             self.stats.async_bytes += size as u64;
             if traced {
                 read.extend((n > 0).then_some((off as u64, n as u64)));
@@ -144,7 +145,7 @@ impl Ctx<'_> {
                 arg_read = Some(arg);
             }
         }
-        let conflicts = phobos_layout::banks::conflicts(&banked, size as u64);
+        let conflicts = phobos_layout::banks::conflicts(&banked[..lanes_banked], size as u64);
         self.stats.bank_conflicts += conflicts;
         if traced {
             self.trace_async(w.pc, (arg_read, &read), &written, size, conflicts);
@@ -184,22 +185,23 @@ impl Ctx<'_> {
     /// Lane `l`'s `cp.async.wait_group n`: its committed groups but the `n` newest land.
     fn land(&mut self, cta: &mut Cta, w: &Warp, l: usize, n: u32) -> Result<(), Fault> {
         let t = w.index as usize * 32 + l;
-        let (commits, pending) = &mut cta.asyncs.threads[t];
-        let commits = *commits;
-        let (landed, kept): (Vec<Pending>, Vec<Pending>) =
-            std::mem::take(pending).into_iter().partition(|p| p.group as u64 + (n as u64) < commits as u64);
-        cta.asyncs.threads[t].1 = kept;
-        for p in landed {
+        let (commits, pending) = &cta.asyncs.threads[t];
+        // Copies queue in group order: those that land are a prefix.
+        let due = pending.iter().take_while(|p| p.group as u64 + (n as u64) < *commits as u64).count();
+        for i in 0..due {
+            let p = &cta.asyncs.threads[t].1[i];
+            let (dst, len, data, loc) = (p.dst, p.len, p.data, p.loc);
             let a = &mut cta.asyncs;
             a.count -= 1;
-            for word in &mut a.inflight[p.dst / 4..(p.dst + p.len).div_ceil(4)] {
+            for word in &mut a.inflight[dst / 4..(dst + len).div_ceil(4)] {
                 if *word == t as u32 + 1 {
                     *word = 0;
                 }
             }
-            self.check_race(cta, w, l, p.dst, p.len, true, p.loc)?;
-            cta.shared[p.dst..p.dst + p.len].copy_from_slice(&p.data[..p.len]);
+            self.check_race(cta, w, l, dst, len, true, loc)?;
+            cta.shared[dst..dst + len].copy_from_slice(&data[..len]);
         }
+        cta.asyncs.threads[t].1.drain(..due);
         Ok(())
     }
 
