@@ -151,13 +151,15 @@ pub enum Stmt {
         els: Option<Block>,
         span: Span,
     },
-    /// `for i in range(start, stop[, step]) { ... }`
+    /// `for i in range(start, stop[, step]) { ... }`, after `@pipeline(stages = S)` when the
+    /// loop asks for its own pipeline depth (`pipeline`: S).
     For {
         var: Ident,
         start: Expr,
         stop: Expr,
         step: Option<Expr>,
         body: Block,
+        pipeline: Option<Expr>,
         span: Span,
     },
     /// `while c { ... }`. `id` names the loop for the `break`s that end it (the byte offset of

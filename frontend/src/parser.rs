@@ -191,14 +191,7 @@ impl Parser {
         }
         if self.is_ident("fn") {
             if let Some(a) = attrs.first() {
-                let span = match a {
-                    Attr::Launch { span, .. }
-                    | Attr::Aligned { span, .. }
-                    | Attr::Autotune { span, .. }
-                    | Attr::FastMath { span }
-                    | Attr::Tf32 { span }
-                    | Attr::Pipeline { span, .. } => *span,
-                };
+                let span = attr_span(a);
                 return Err(Diag::error(span, "attributes apply to kernels, not to fn"));
             }
             return self.fn_def().map(Item::Fn);
@@ -418,6 +411,7 @@ impl Parser {
             stop: call("#items", vec![name(&frag)], frag.span),
             step: None,
             body: Block { stmts, span: body.span },
+            pipeline: None,
             span,
         })
     }
@@ -599,7 +593,23 @@ impl Parser {
             self.loops.pop();
             let body = body?;
             let span = start.to(body.span);
-            return Ok(Stmt::For { var, start: a, stop: b, step, body, span });
+            return Ok(Stmt::For { var, start: a, stop: b, step, body, pipeline: None, span });
+        }
+        // `@pipeline(stages = S)` before a loop: that loop's pipeline depth.
+        if self.is_punct("@") {
+            let attr = self.attr()?;
+            let Attr::Pipeline { stages, span } = attr else {
+                return Err(Diag::error(attr_span(&attr), "only @pipeline(stages = N) goes before a statement (a for loop)"));
+            };
+            if !self.is_ident("for") {
+                return Err(Diag::error(span, "@pipeline(stages = N) goes before a for loop"));
+            }
+            return match self.stmt()? {
+                Stmt::For { var, start, stop, step, body, span: s, .. } if !var.name.starts_with("#item") => {
+                    Ok(Stmt::For { var, start, stop, step, body, pipeline: Some(stages), span: s })
+                }
+                _ => Err(Diag::error(span, "@pipeline(stages = N) goes before a for loop over a range, not over a fragment's items")),
+            };
         }
         let e = self.expr()?;
         let assign_ops: &[(&str, Option<BinOp>)] = &[
@@ -921,5 +931,17 @@ impl Parser {
         let end = self.eat_punct("]")?;
         let span = name.span.to(end);
         Ok(Expr { kind: ExprKind::Subscript(name, idx), span })
+    }
+}
+
+/// Where an attribute is written.
+fn attr_span(a: &Attr) -> Span {
+    match a {
+        Attr::Launch { span, .. }
+        | Attr::Aligned { span, .. }
+        | Attr::Autotune { span, .. }
+        | Attr::FastMath { span }
+        | Attr::Tf32 { span }
+        | Attr::Pipeline { span, .. } => *span,
     }
 }

@@ -33,7 +33,9 @@ impl<'a> Gen<'a> {
             Stmt::Buffer { name, elem, shared, dims, layout, span } => self.buffer_stmt(name, elem, *shared, dims, layout.as_ref(), *span),
             Stmt::Fragment { name, elem, dims, layout, span } => self.fragment_stmt(name, elem, dims, layout.as_ref(), *span),
             Stmt::If { cond, then, els, span } => self.if_stmt(cond, then, els.as_ref(), *span),
-            Stmt::For { var, start, stop, step, body, span } => self.for_stmt(var, start, stop, step.as_ref(), body, *span),
+            Stmt::For { var, start, stop, step, body, pipeline, span } => {
+                self.for_stmt(var, (start, stop, step.as_ref()), body, pipeline.as_ref(), *span)
+            }
             Stmt::While { cond, body, id, span } => self.while_stmt(cond, body, *id, *span),
             Stmt::Break { id, span } => {
                 let t = self.const_bool(true, *span);
@@ -358,8 +360,29 @@ impl<'a> Gen<'a> {
         Ok(())
     }
 
-    pub(super) fn for_stmt(&mut self, var: &Ident, start: &Expr, stop: &Expr, step: Option<&Expr>, body: &Block, span: Span) -> Result<()> {
+    pub(super) fn for_stmt(
+        &mut self,
+        var: &Ident,
+        (start, stop, step): (&Expr, &Expr, Option<&Expr>),
+        body: &Block,
+        pipeline: Option<&Expr>,
+        span: Span,
+    ) -> Result<()> {
         self.check_shadow(var)?;
+        // `@pipeline(stages = S)` on the loop, else the kernel's.
+        let stages = match pipeline {
+            Some(e) => match self.expr(e)? {
+                Value::Int(s) if (1..=8).contains(&s) => s,
+                Value::Int(s) => return Err(Diag::error(e.span, format!("@pipeline needs 1 to 8 stages, got {s}"))),
+                _ => {
+                    return Err(Diag::error(
+                        e.span,
+                        "the @pipeline stage count (of integers and @autotune meta-parameters) must be an integer constant",
+                    ))
+                }
+            },
+            None => self.pipeline,
+        };
         let i32t = Some(Scalar::I32);
         let a = self.expr(start)?;
         let const_a = if let Value::Int(c) = a { Some(c) } else { None };
@@ -404,8 +427,8 @@ impl<'a> Gen<'a> {
         // `@pipeline(stages = S)`: `tile-pipeline` pipelines the loops that copy tiles.
         let loc = if var.name.starts_with("#item") {
             format!("{{phobos.unroll}} {}", self.loc(span))
-        } else if self.pipeline > 1 {
-            format!("{{phobos.pipeline = {} : i64}} {}", self.pipeline, self.loc(span))
+        } else if stages > 1 {
+            format!("{{phobos.pipeline = {stages} : i64}} {}", self.loc(span))
         } else {
             self.loc(span)
         };
