@@ -159,7 +159,7 @@ pub enum Stmt {
         stop: Expr,
         step: Option<Expr>,
         body: Block,
-        pipeline: Option<Expr>,
+        pipeline: Option<Box<Expr>>,
         span: Span,
     },
     /// `while c { ... }`. `id` names the loop for the `break`s that end it (the byte offset of

@@ -606,7 +606,7 @@ impl Parser {
             }
             return match self.stmt()? {
                 Stmt::For { var, start, stop, step, body, span: s, .. } if !var.name.starts_with("#item") => {
-                    Ok(Stmt::For { var, start, stop, step, body, pipeline: Some(stages), span: s })
+                    Ok(Stmt::For { var, start, stop, step, body, pipeline: Some(Box::new(stages)), span: s })
                 }
                 _ => Err(Diag::error(span, "@pipeline(stages = N) goes before a for loop over a range, not over a fragment's items")),
             };

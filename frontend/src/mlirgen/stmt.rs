@@ -34,7 +34,7 @@ impl<'a> Gen<'a> {
             Stmt::Fragment { name, elem, dims, layout, span } => self.fragment_stmt(name, elem, dims, layout.as_ref(), *span),
             Stmt::If { cond, then, els, span } => self.if_stmt(cond, then, els.as_ref(), *span),
             Stmt::For { var, start, stop, step, body, pipeline, span } => {
-                self.for_stmt(var, (start, stop, step.as_ref()), body, pipeline.as_ref(), *span)
+                self.for_stmt(var, (start, stop, step.as_ref()), body, pipeline.as_deref(), *span)
             }
             Stmt::While { cond, body, id, span } => self.while_stmt(cond, body, *id, *span),
             Stmt::Break { id, span } => {
