@@ -94,6 +94,23 @@ def test_gemm_on_tensor_cores(examples):
     np.testing.assert_array_equal(ci, ai.astype(np.int64) @ bi.astype(np.int64))
 
 
+def test_pipelined_gemm_and_linear_layer(examples):
+    """From Python: the software-pipelined GEMM (@pipeline(stages = 3): cp.async copies two k
+    steps ahead, 4 steps here) and the linear layer Y = X Wᵀ (dot(Xs, trans(Ws), acc), W stored
+    out x in as PyTorch's nn.Linear stores it), on ragged shapes."""
+    mod = phobos.compile(examples / "tutorials" / "gemm.phobos")
+    m, n, k = 130, 70, 128
+    a, b = uniform((m, k), dtype=np.float16), uniform((k, n), dtype=np.float16)
+    c = np.zeros((m, n), np.float16)
+    ran = mod.gemm_f16_pipelined(a, b, c, grid=(1, 2))
+    close(c, a.astype(np.float64) @ b.astype(np.float64), 2e-3, 2e-3)
+    assert ran.stats["bank_conflicts"] == 0
+    x, w = uniform((m, 96), dtype=np.float16), uniform((n, 96), dtype=np.float16)
+    y = np.zeros((m, n), np.float16)
+    mod.linear_f16(x, w, y, grid=(2, 3))
+    close(y, x.astype(np.float64) @ w.astype(np.float64).T, 2e-3, 2e-3)
+
+
 def test_lanes_matvec(examples):
     mod = phobos.compile(examples / "lanes_matvec.phobos")
     n, k = 40, 256
