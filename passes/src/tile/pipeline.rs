@@ -5,7 +5,7 @@
 //! stage i mod S) and becomes asynchronous copies (`cp.async`), one commit group per iteration:
 //!
 //! ```text
-//! prologue:  for s in 0 .. S-1: if lb + s·step < ub: copy iteration s into stage s; commit
+//! prologue:  barrier; for s in 0 .. S-1: if lb + s·step < ub: copy iteration s into stage s; commit
 //! iteration: wait_group S-2 (iteration i's group landed); barrier
 //!            if iv + (S-1)·step < ub: copy iteration i+S-1 into stage (i+S-1) mod S; commit
 //!            the body, reading stage i mod S
@@ -119,8 +119,11 @@ fn pipeline<'a>(lp: Op<'a>, stages: i64, cx: &PassCx<'a>) -> Result<String, Diag
         tile_copy::commit(b);
     };
 
-    // The prologue: iterations 0 .. S-2.
+    // The prologue: iterations 0 .. S-2, after a barrier: its copies overwrite bytes other
+    // threads may still read (an outer loop's previous pass over these stages, or a tile the
+    // plan gave the same bytes before the loop).
     let b = Builder::before(lp);
+    barrier_because(b, "kept: the pipeline's first copies overwrite shared memory that other threads may still read");
     for s in 0..stages - 1 {
         let at = b.bin("arith.addi", lb, b.bin("arith.muli", step, int(b, s)));
         issue(b, at, int(b, s));

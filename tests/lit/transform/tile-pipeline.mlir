@@ -3,7 +3,7 @@
 // RUN: phobos-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(tile-plan-shared-memory{chip=sm_75},tile-pipeline{chip=sm_75}))' 2>&1 | FileCheck %s --check-prefix=SM75
 // RUN: not phobos-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(tile-pipeline))' 2>&1 | FileCheck %s --check-prefix=UNPLANNED
 // Software pipelining: a loop marked phobos.pipeline = 3 copies each iteration's tile 2
-// iterations ahead into one of 3 buffers (planned as 3 x 256 bytes): a prologue issues
+// iterations ahead into one of 3 buffers (planned as 3 x 256 bytes): after a barrier, a prologue issues
 // iterations 0 and 1 (each guarded by its bound, each a commit group), every iteration waits
 // for its own group (wait_group 1) and a barrier, issues iteration i + 2 into stage (i + 2) mod 3
 // and reads stage i mod 3 through a view at a byte offset known at run time; nothing is in
@@ -13,6 +13,7 @@
 // DIAG: remark: pipelined over 3 stages: t 3 x 256 bytes (768 bytes of shared memory); each iteration's tiles are copied 2 iterations ahead
 // CHECK-LABEL: gpu.func @k
 // CHECK-SAME: phobos.dynamic_shared_bytes = 768
+// CHECK: gpu.barrier {phobos.barrier = "kept: the pipeline's first copies overwrite shared memory that other threads may still read"}
 // CHECK: scf.if
 // CHECK: nvvm.cp.async.shared.global
 // CHECK: nvvm.cp.async.commit.group
