@@ -18,6 +18,10 @@ impl<'a> Gen<'a> {
         if n == "dot" && !self.fns.contains_key(n) {
             return self.dot_call(args, span);
         }
+        // `rowmax`, `rowmin`, `rowsum` of a fragment: not reserved either.
+        if matches!(n, "rowmax" | "rowmin" | "rowsum") && !self.fns.contains_key(n) {
+            return self.fragment_rows(n, args, span);
+        }
         if n == "trans" && !self.fns.contains_key(n) {
             return Err(Diag::error(span, "trans(Bs) is dot's second argument only: dot(As, trans(Bs), acc) multiplies by Bs transposed"));
         }

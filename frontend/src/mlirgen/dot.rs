@@ -120,7 +120,7 @@ impl<'a> Gen<'a> {
     }
 
     /// The fragment `e` names: its declaration and tiling.
-    fn fragment_of(&self, e: &Expr, what: &str) -> Result<(Span, MmaTiling, V)> {
+    pub(super) fn fragment_of(&self, e: &Expr, what: &str) -> Result<(Span, MmaTiling, V)> {
         let not = |n: &str| Diag::error(e.span, format!("{what} a fragment (var acc: fragment<f32>[M, N]); '{n}' is not one"));
         let ExprKind::Name(n) = &e.kind else {
             return Err(Diag::error(e.span, format!("{what} a fragment by name (var acc: fragment<f32>[M, N])")));
@@ -317,7 +317,15 @@ impl<'a> Gen<'a> {
         let [Index::Point(ie), Index::Point(je)] = idx else { return Err(usage()) };
         let (Value::V(i), Value::V(j)) = (self.expr(ie)?, self.expr(je)?) else { return Err(usage()) };
         match (self.fragment_coords.get(&i.s), self.fragment_coords.get(&j.s)) {
-            (Some(r), Some(c)) if r.row && !c.row && r.decl == decl && c.decl == decl && r.item.s == c.item.s => {
+            // The loop's own fragment, or one of the same shape and warp grid (its items are
+            // at the same positions: `rowmax(acc)`'s, another accumulator's).
+            (Some(r), Some(c))
+                if r.row
+                    && !c.row
+                    && r.decl == c.decl
+                    && r.item.s == c.item.s
+                    && self.fragments.get(&r.decl) == self.fragments.get(&decl) =>
+            {
                 let item = r.item.clone();
                 Ok(Some(self.index_of(&item, span)))
             }

@@ -36,6 +36,7 @@ mod gen;
 mod index;
 mod masked;
 mod math;
+mod rows;
 mod runs;
 mod scan;
 mod stmt;
