@@ -265,3 +265,64 @@ fn matmul_f64(a: &[f64], b: &[f64], m: usize, n: usize, k: usize) -> Vec<f64> {
     });
     c
 }
+
+/// FlashAttention forward (`attention.phobos`): `heads` heads of `s` rows stacked, head
+/// dimension 64, scale 1/8, against softmax(Q Kᵀ / 8) V in f64 (rows split over threads).
+pub(super) fn attention(heads: usize, s: usize, causal: bool) -> Case {
+    let mut rng = Rng(31 + causal as u64);
+    let rows = heads * s;
+    let mut draw = || -> Vec<f64> { (0..rows * 64).map(|_| (rng.below(512) as f64 - 256.0) / 256.0).collect() };
+    let (q, k, v) = (draw(), draw(), draw());
+    let mut reference = vec![0.0f64; rows * 64];
+    let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
+    let per = rows.div_ceil(threads).max(1);
+    std::thread::scope(|sc| {
+        for (t, out) in reference.chunks_mut(per * 64).enumerate() {
+            let (q, k, v) = (&q, &k, &v);
+            sc.spawn(move || {
+                for (r, o) in out.chunks_mut(64).enumerate() {
+                    let row = t * per + r;
+                    let (h, i) = (row / s, row % s);
+                    let keys = if causal { i + 1 } else { s };
+                    let scores: Vec<f64> =
+                        (0..keys).map(|j| (0..64).map(|d| q[row * 64 + d] * k[(h * s + j) * 64 + d]).sum::<f64>() / 8.0).collect();
+                    let mx = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                    let e: Vec<f64> = scores.iter().map(|x| (x - mx).exp()).collect();
+                    let total: f64 = e.iter().sum();
+                    for (j, w) in e.iter().enumerate() {
+                        for (d, od) in o.iter_mut().enumerate() {
+                            *od += w / total * v[(h * s + j) * 64 + d];
+                        }
+                    }
+                }
+            });
+        }
+    });
+    let shape = [rows as u64, 64];
+    let scalar = |dtype: Dtype, bytes: Vec<u8>| Array { dtype, shape: vec![], data: bytes };
+    Case {
+        name: if causal { "attention_causal" } else { "attention" },
+        file: "attention.phobos",
+        source: include_str!("../../examples/tutorials/attention.phobos"),
+        kernel: Some("attention_f16"),
+        grid: [s.div_ceil(64) as u32, heads as u32, 1],
+        arrays: arrays(vec![
+            ("Q", typed_array(Dtype::F16, &shape, &q)),
+            ("K", typed_array(Dtype::F16, &shape, &k)),
+            ("V", typed_array(Dtype::F16, &shape, &v)),
+            ("O", typed_array(Dtype::F16, &shape, &vec![0.0; rows * 64])),
+            ("LSE", f32_array(&[rows as u64], &vec![0.0; rows])),
+            ("S", scalar(Dtype::I32, (s as i32).to_le_bytes().to_vec())),
+            ("scale", scalar(Dtype::F32, 0.125f32.to_le_bytes().to_vec())),
+            ("causal", scalar(Dtype::Bool, vec![causal as u8])),
+        ]),
+        output: "O",
+        // P rounded to f16 before P V, the output to f16.
+        tolerance: reference.iter().map(|r| 2e-3 * r.abs() + 4e-3).collect(),
+        reference,
+        bytes: 4 * rows * 64 * 2,
+        // Q Kᵀ and P V: 4 s² 64 per head, half of it when causal.
+        flops: heads * 4 * s * s * 64 / if causal { 2 } else { 1 },
+        fortran: &[],
+    }
+}

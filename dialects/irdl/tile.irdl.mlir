@@ -46,8 +46,12 @@ irdl.dialect @tile {
   // element offsets (set by tile-swizzle, with the copy's `swizzle`). `transpose_b` (a unit
   // attribute): B is given as an N x K tile and the product is A Bᵀ.
   irdl.operation @dot {
-    // One constraint per operand: IRDL makes operands that share one the same type.
-    %ta = irdl.base "!builtin.memref"
+    // One constraint per operand: IRDL makes operands that share one the same type. A is a
+    // tile, or a fragment in registers (`a_shape = array<i64: M, K>`: f16/bf16 in the
+    // accumulator layout of the M x K product on `warps_m x 1` warps).
+    %tam = irdl.base "!builtin.memref"
+    %tav = irdl.base "!builtin.vector"
+    %ta = irdl.any_of(%tam, %tav)
     %tb = irdl.base "!builtin.memref"
     %acc = irdl.base "!builtin.vector"
     %res = irdl.base "!builtin.vector"

@@ -139,6 +139,8 @@ pub struct Dot {
     pub acc: &'static str,
     /// B is given transposed (`transpose_b`): an N x K tile, the product A Bᵀ.
     pub transpose_b: bool,
+    /// A is in registers: the tiling of the M x K fragment holding it (`a_shape`).
+    pub a_tiling: Option<phobos_layout::mma::MmaTiling>,
 }
 
 /// Checks a `tile.dot` and says what it computes.
@@ -149,10 +151,23 @@ pub fn verify_dot(op: Op) -> Result<Dot, Diagnostic> {
         return err("warps must be array<i64: warps along M, warps along N>".into());
     };
     let (a, b, c) = (op.operand(0).ty(), op.operand(1).ty(), op.operand(2).ty());
+    // A in registers: an M x K fragment (`a_shape`) in the accumulator layout of the warp grid
+    // `warps_m x 1`, as an earlier product left it (attention's probabilities).
+    let a_regs = a.is_vector();
+    let a_shape = op.attr("a_shape").and_then(|x| x.dense_ints()).filter(|s| s.len() == 2);
+    if a_regs && a_shape.is_none() {
+        return err("A in registers needs a_shape = array<i64: M, K>".into());
+    }
     for (name, t) in [("A", a), ("B", b)] {
+        if name == "A" && a_regs {
+            continue;
+        }
         if !t.is_memref() || t.memory_space() != 3 || t.shape().len() != 2 || t.shape().iter().any(|d| d.is_none()) {
             return err(format!("{name} must be a static 2-D tile in workgroup memory, got {t}"));
         }
+    }
+    if a_regs && !matches!(a.element().scalar(), Some(Scalar::F16 | Scalar::BF16)) {
+        return err(format!("A in registers must hold f16 or bf16 (the A fragment of m16n8k16), got {a}"));
     }
     let input = match (a.element().scalar(), b.element().scalar()) {
         (Some(Scalar::F16), Some(Scalar::F16)) => DotInput::F16,
@@ -174,9 +189,12 @@ pub fn verify_dot(op: Op) -> Result<Dot, Diagnostic> {
             return err(format!("{name} must be a row-major tile (no layout), got {t}"));
         }
     }
-    let (sa, sb) = (a.shape(), b.shape());
+    let sb = b.shape();
     let transpose_b = op.attr("transpose_b").is_some();
-    let (m, k) = (sa[0].unwrap_or(0), sa[1].unwrap_or(0));
+    let (m, k) = match &a_shape {
+        Some(s) if a_regs => (s[0], s[1]),
+        _ => (a.shape()[0].unwrap_or(0), a.shape()[1].unwrap_or(0)),
+    };
     let (kb, n) = if transpose_b { (sb[1].unwrap_or(0), sb[0].unwrap_or(0)) } else { (sb[0].unwrap_or(0), sb[1].unwrap_or(0)) };
     if k != kb && transpose_b {
         return err(format!("A is {m} x {k} and B (transposed) is {n} x {kb}: A's columns must be B's columns"));
@@ -191,7 +209,7 @@ pub fn verify_dot(op: Op) -> Result<Dot, Diagnostic> {
         return err(format!("warps must be 1 to 32 along each of M and N, got {} x {}", warps[0], warps[1]));
     }
     // A tile past any chip's shared memory would unroll into an unbounded lowering.
-    for (name, t) in [("A", a), ("B", b)] {
+    for (name, t) in [("A", a), ("B", b)].into_iter().filter(|(n, _)| !(a_regs && *n == "A")) {
         let bytes = t.shape().iter().map(|d| d.unwrap_or(0)).try_fold(1i64, |x, d| x.checked_mul(d)).unwrap_or(i64::MAX);
         if bytes > 232_448 {
             return err(format!("{name} ({t}) holds more elements than any chip's shared memory has bytes (232448)"));
@@ -205,6 +223,26 @@ pub fn verify_dot(op: Op) -> Result<Dot, Diagnostic> {
     let wants: Vec<String> = input.accs().iter().map(|a| format!("vector<{}x{a}>", tiling.items())).collect();
     let Some(acc) = input.accs().iter().zip(&wants).find(|(_, w)| c.is_vector() && c.to_string() == **w).map(|(a, _)| *a) else {
         return err(format!("the accumulator of a {m} x {n} product over {threads} threads is {} per thread, got {c}", wants.join(" or ")));
+    };
+    // A in registers: the accumulator layout of the M x K product on the same warps along M.
+    let a_tiling = if a_regs {
+        if warps[1] != 1 {
+            return err(format!(
+                "A in registers needs the warp grid {} x 1 (each warp's rows of A whole), got {} x {}",
+                warps[0], warps[0], warps[1]
+            ));
+        }
+        let at = phobos_layout::mma::MmaTiling::with_warps(m, k, threads, warps[0], 1).map_err(|e| Diagnostic::op_error(op, e))?;
+        let want = format!("vector<{}x{}>", at.items(), a.element());
+        if a.to_string() != want {
+            return err(format!("A in registers, {m} x {k} over {threads} threads, is {want} per thread, got {a}"));
+        }
+        if op.attr("swizzle_a").is_some() {
+            return err("swizzle_a is for a tile; A is in registers".into());
+        }
+        Some(at)
+    } else {
+        None
     };
     // An operand a copy fills is read under that copy's swizzle, and only that.
     let b_shape = if transpose_b { [n, k] } else { [k, n] };
@@ -223,7 +261,7 @@ pub fn verify_dot(op: Op) -> Result<Dot, Diagnostic> {
     if op.result(0).ty() != c {
         return err(format!("the result must have the accumulator's type {c}, got {}", op.result(0).ty()));
     }
-    Ok(Dot { tiling, k, input, acc, transpose_b })
+    Ok(Dot { tiling, k, input, acc, transpose_b, a_tiling })
 }
 
 fn verify_alloc(op: Op) -> Result<(), Diagnostic> {

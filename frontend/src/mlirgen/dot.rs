@@ -169,7 +169,35 @@ impl<'a> Gen<'a> {
                 format!("dot takes 3 arguments, got {}: dot(As, Bs, acc) (shared tiles As and Bs, a fragment acc)", args.len()),
             ));
         }
-        let (an, a) = self.dot_tile(&args[0], "first argument")?;
+        // The first argument: a shared tile, or a fragment<f16> in registers (an earlier
+        // product's, as attention's probabilities are).
+        let regs = match &args[0].kind {
+            ExprKind::Name(n) => match self.lookup(n) {
+                Some(Bind::Val { decl, .. }) if self.fragments.contains_key(decl) => Some(self.fragment_of(&args[0], "dot multiplies")?),
+                _ => None,
+            },
+            _ => None,
+        };
+        let (an, a) = match &regs {
+            Some((_, t, v)) => {
+                let ExprKind::Name(n) = &args[0].kind else { unreachable!("a fragment is named") };
+                if v.ty.elem != Scalar::F16 {
+                    return Err(Diag::error(
+                        args[0].span,
+                        format!(
+                            "a fragment multiplied on tensor cores holds f16 (convert with f16(...)); '{n}' holds {}",
+                            v.ty.elem.name()
+                        ),
+                    ));
+                }
+                if t.warps_n != 1 {
+                    return Err(self.rows_split("a fragment multiplied on tensor cores needs each row in one warp", args[0].span, t));
+                }
+                let tile = TileB { elem: Scalar::F16, shape: vec![t.m, t.n], mem: v.s.clone(), mty: v.ty.mlir() };
+                (n.clone(), tile)
+            }
+            None => self.dot_tile(&args[0], "first argument")?,
+        };
         // `trans(Bs)`: Bs is N x K, multiplied transposed (a linear layer's weights, attention's K).
         let (second, transposed) = match &args[1].kind {
             ExprKind::Call(f, inner) if f.name == "trans" && !self.fns.contains_key("trans") => {
@@ -228,8 +256,27 @@ impl<'a> Gen<'a> {
             )
             .note(decl, "declared here"));
         }
+        // A in registers: the product's warps along M are A's, and along N one.
+        if let Some((adecl, at, _)) = &regs {
+            if (t.warps_m, t.warps_n) != (at.warps_m, 1) {
+                return Err(Diag::error(
+                    args[2].span,
+                    format!(
+                        "'{an}' is in registers on a {} x 1 warp grid: the product's must be {} x 1 too, got {} x {}; declare it in \"mma_c({}, {}, {}, {}, 1)\"",
+                        at.warps_m, at.warps_m, t.warps_m, t.warps_n, t.m, t.n, self.launch, at.warps_m
+                    ),
+                )
+                .note(decl, "declared here")
+                .note(*adecl, format!("'{an}' declared here")));
+            }
+        }
         let aty = acc.ty.mlir();
-        let trans = if transposed { ", transpose_b" } else { "" };
+        let trans = match &regs {
+            Some(_) if transposed => format!(", transpose_b, a_shape = array<i64: {m}, {k}>"),
+            Some(_) => format!(", a_shape = array<i64: {m}, {k}>"),
+            None if transposed => ", transpose_b".to_string(),
+            None => String::new(),
+        };
         let out = self.emit(
             format!(
                 "\"tile.dot\"({}, {}, {}) {{warps = array<i64: {}, {}>{trans}}} : ({}, {}, {aty}) -> {aty}",

@@ -15,19 +15,7 @@ impl Gen<'_> {
         }
         let (decl, t, v) = self.fragment_of(&args[0], &format!("{f} reduces the rows of"))?;
         if t.warps_n != 1 {
-            return Err(Diag::error(
-                args[0].span,
-                format!(
-                    "{f} needs each row in one warp: the fragment's warp grid is {} x {}; declare it in \"mma_c({}, {}, {}, {}, 1)\"",
-                    t.warps_m,
-                    t.warps_n,
-                    t.m,
-                    t.n,
-                    self.launch,
-                    t.warps_m * t.warps_n
-                ),
-            )
-            .note(decl, "declared here"));
+            return Err(self.rows_split(&format!("{f} needs each row in one warp"), args[0].span, &t).note(decl, "declared here"));
         }
         let elem = v.ty.elem;
         let (s, float) = (elem.mlir(), elem.is_float());
@@ -66,5 +54,22 @@ impl Gen<'_> {
             self.array_layouts.insert(out.s.clone(), super::exchange::ArrayLayout { declared: false, origin: span, ..l });
         }
         Ok(Value::Array(out))
+    }
+
+    /// A fragment whose rows are split over warps (warp grid `WM x WN`, `WN > 1`) where each
+    /// row must lie in one warp: `what`, and the declaration that fixes it.
+    pub(super) fn rows_split(&self, what: &str, span: Span, t: &phobos_layout::mma::MmaTiling) -> Diag {
+        Diag::error(
+            span,
+            format!(
+                "{what}: the fragment's warp grid is {} x {}; declare it in \"mma_c({}, {}, {}, {}, 1)\"",
+                t.warps_m,
+                t.warps_n,
+                t.m,
+                t.n,
+                self.launch,
+                t.warps_m * t.warps_n
+            ),
+        )
     }
 }

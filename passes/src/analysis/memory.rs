@@ -16,8 +16,12 @@ pub struct Access<'a> {
 /// The memref accesses `op` makes itself (nested ops not included): none for other ops.
 pub fn accesses<'a>(op: Op<'a>) -> Vec<Access<'a>> {
     if op.is("tile.dot") {
-        // Tensor cores read both operand tiles.
-        return vec![Access { mem: op.operand(0), writes: false }, Access { mem: op.operand(1), writes: false }];
+        // Tensor cores read both operand tiles (A may be in registers instead).
+        return [op.operand(0), op.operand(1)]
+            .into_iter()
+            .filter(|v| v.ty().is_memref())
+            .map(|mem| Access { mem, writes: false })
+            .collect();
     }
     access(op).into_iter().collect()
 }

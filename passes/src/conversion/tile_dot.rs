@@ -210,11 +210,14 @@ pub fn lower_dot<'a>(op: Op<'a>, cx: &crate::external::PassCx<'a>) -> Result<Vec
         ));
     }
     // The occupancy asked of ptxas (`.minnctapersm`): as many CTAs as fit the SM's 65,536
-    // registers at max(128, accumulators + 64) per thread. Left to itself, ptxas spilled the
-    // i8 GEMM at 80 registers for sm_90a; asked for one CTA, it took 168 for the f16 one.
+    // registers at max(128, accumulators + 64) per thread, or 256 when the kernel has several
+    // products (attention holds several fragments at once: 254 registers). Left to itself,
+    // ptxas spilled the i8 GEMM at 80 registers for sm_90a; asked for one CTA, it took 168 for
+    // the f16 one.
     if let Some(func) = op.ancestor("gpu.func") {
         let t = dot.tiling;
-        let per_thread = (t.items() + 64).max(128);
+        let several = func.walk().into_iter().filter(|o| o.is("tile.dot")).count() > 1;
+        let per_thread = if several { 256 } else { (t.items() + 64).max(128) };
         let ctas = (65536 / (t.threads() * per_thread)).max(1);
         let ctas = func.int_attr("nvvm.minctasm").map_or(ctas, |c| c.min(ctas));
         func.set_attr("nvvm.minctasm", op.ctx().int_attr(op.ctx().i(32), ctas));
@@ -238,7 +241,8 @@ pub fn lower_dot<'a>(op: Op<'a>, cx: &crate::external::PassCx<'a>) -> Result<Vec
     let lcol = b.bin("arith.muli", b.bin("arith.divui", lane, b.index(16)), b.index(8));
     let a_row = b.bin("arith.addi", b.bin("arith.muli", wm, b.index(t.warp_m())), lrow);
     let b_col = b.bin("arith.muli", wn, b.index(t.warp_n()));
-    let (pa, pb) = (pointer::base(b, a, 3), pointer::base(b, bt, 3));
+    let pa = dot.a_tiling.is_none().then(|| pointer::base(b, a, 3));
+    let pb = pointer::base(b, bt, 3);
 
     let (g, q) = (b.bin("arith.divui", lane, b.index(4)), b.bin("arith.remui", lane, b.index(4)));
     let wide = matches!(dot.input, DotInput::TF32 | DotInput::S8);
@@ -261,9 +265,14 @@ pub fn lower_dot<'a>(op: Op<'a>, cx: &crate::external::PassCx<'a>) -> Result<Vec
             acc = mma_atoms(b, &t, &a_frag, &b_frag, acc, dot.input, dot.acc);
             continue;
         }
-        // A: one x4 per 16 rows.
+        // A: one x4 per 16 rows; in registers, the fragment's items of the step's two atoms.
         let mut a_frag = Vec::new();
         for am in 0..t.atoms_m() {
+            if let Some(at) = dot.a_tiling {
+                a_frag.push(a_from_registers(b, a, &at, am, ks));
+                continue;
+            }
+            let pa = pa.expect("A is a tile");
             let row = b.bin("arith.addi", a_row, b.index(am * ATOM_M));
             let col = b.bin("arith.addi", lcol, b.index(k0));
             let ptr = pointer::offset(b, pa, element_bytes(b, row, col, dot.k, swizzle_a));
@@ -297,6 +306,23 @@ pub fn lower_dot<'a>(op: Op<'a>, cx: &crate::external::PassCx<'a>) -> Result<Vec
         acc = mma_atoms(b, &t, &a_frag, &b_frag, acc, dot.input, dot.acc);
     }
     Ok(vec![acc])
+}
+
+/// The A registers of atom row `am` at k step `ks` from a fragment in registers (tiling `at`:
+/// the accumulator layout of the M x K product, warps along M only): a0..a3 are rows g, g + 8
+/// of columns 2q, 2q + 1 of its atoms 2 ks and 2 ks + 1 (k 0-7, then 8-15), as that layout
+/// holds them, each pair packed into a 32-bit register.
+fn a_from_registers<'a>(b: Builder<'a>, frag: Val<'a>, at: &phobos_layout::mma::MmaTiling, am: i64, ks: i64) -> Vec<Val<'a>> {
+    let pair_ty = b.ctx.known_type(&format!("vector<2x{}>", frag.ty().element()));
+    [(2 * ks, 0), (2 * ks, 2), (2 * ks + 1, 0), (2 * ks + 1, 2)]
+        .iter()
+        .map(|&(an, r)| {
+            let x = crate::emit::vector::extract(b, frag, at.item(am, an, r));
+            let y = crate::emit::vector::extract(b, frag, at.item(am, an, r + 1));
+            let pair = b.op_value("vector.from_elements", &[x, y], pair_ty, &[]);
+            b.op_value("llvm.bitcast", &[pair], b.ctx.i(32), &[])
+        })
+        .collect()
 }
 
 /// One `mma.sync` per atom of the warp's block, on the items of `acc` it owns.

@@ -157,6 +157,27 @@ gpu.module @m {
 
 // -----
 
+// A in registers (a_shape: a 16 x 16 f16 fragment in the accumulator layout): its registers are
+// the fragment's items packed in pairs (columns 2q, 2q + 1), no ldmatrix for A; B's ldmatrix
+// as usual.
+// CHECK-LABEL: gpu.func @dot_a_in_registers
+// CHECK-NOT: nvvm.ldmatrix {{.*}}num = 4
+// CHECK: vector.from_elements {{.*}} : vector<2xf16>
+// CHECK: llvm.bitcast {{.*}} : vector<2xf16> to i32
+// CHECK: nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<col>, num = 2 : i32
+// CHECK: nvvm.mma.sync
+// CHECK-NOT: nvvm.mma.sync
+gpu.module @m {
+  gpu.func @dot_a_in_registers(%a: vector<8xf16>, %b: memref<16x8xf16, 3>, %c: vector<4xf32>, %out: memref<4xf32>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %d = "tile.dot"(%a, %b, %c) {warps = array<i64: 1, 1>, a_shape = array<i64: 16, 16>} : (vector<8xf16>, memref<16x8xf16, 3>, vector<4xf32>) -> vector<4xf32>
+    %c0 = arith.constant 0 : index
+    vector.store %d, %out[%c0] : memref<4xf32>, vector<4xf32>
+    gpu.return
+  }
+}
+
+// -----
+
 // bf16 keeps its registers as i32; 16 columns of B are one ldmatrix.x4.trans; swizzled
 // operands have their offsets xored (swizzle(1,3,3) on 32-byte rows: bit 6 into bit 3).
 // CHECK-LABEL: gpu.func @dot_bf16_swizzled

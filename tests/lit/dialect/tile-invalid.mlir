@@ -290,3 +290,43 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%a: vector<8xf16>, %b: memref<16x8xf16, 3>, %c: vector<4xf32>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+    // expected-error @below {{A in registers needs a_shape = array<i64: M, K>}}
+    %d = "tile.dot"(%a, %b, %c) {warps = array<i64: 1, 1>} : (vector<8xf16>, memref<16x8xf16, 3>, vector<4xf32>) -> vector<4xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%a: vector<4xf16>, %b: memref<16x8xf16, 3>, %c: vector<4xf32>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+    // expected-error @below {{A in registers, 16 x 16 over 32 threads, is vector<8xf16> per thread, got vector<4xf16>}}
+    %d = "tile.dot"(%a, %b, %c) {warps = array<i64: 1, 1>, a_shape = array<i64: 16, 16>} : (vector<4xf16>, memref<16x8xf16, 3>, vector<4xf32>) -> vector<4xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%a: vector<8xf32>, %b: memref<16x8xf32, 3>, %c: vector<4xf32>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+    // expected-error @below {{A in registers must hold f16 or bf16 (the A fragment of m16n8k16), got vector<8xf32>}}
+    %d = "tile.dot"(%a, %b, %c) {warps = array<i64: 1, 1>, a_shape = array<i64: 16, 16>} : (vector<8xf32>, memref<16x8xf32, 3>, vector<4xf32>) -> vector<4xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%a: vector<4xf16>, %b: memref<16x16xf16, 3>, %c: vector<4xf32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    // expected-error @below {{A in registers needs the warp grid 1 x 1 (each warp's rows of A whole), got 1 x 2}}
+    %d = "tile.dot"(%a, %b, %c) {warps = array<i64: 1, 2>, a_shape = array<i64: 16, 16>} : (vector<4xf16>, memref<16x16xf16, 3>, vector<4xf32>) -> vector<4xf32>
+    gpu.return
+  }
+}
