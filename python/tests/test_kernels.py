@@ -111,6 +111,24 @@ def test_pipelined_gemm_and_linear_layer(examples):
     close(y, x.astype(np.float64) @ w.astype(np.float64).T, 2e-3, 2e-3)
 
 
+def test_flash_attention(examples):
+    """FlashAttention forward from Python: two heads of 100 rows stacked, causal, against
+    softmax(Q Kᵀ / 8) V and its log-sum-exp."""
+    mod = phobos.compile(examples / "tutorials" / "attention.phobos")
+    heads, s = 2, 100
+    q, k, v = (uniform((heads * s, 64), dtype=np.float16) for _ in range(3))
+    o = np.zeros((heads * s, 64), np.float16)
+    lse = np.zeros(heads * s, np.float32)
+    mod.attention_f16(Q=q, K=k, V=v, O=o, LSE=lse, S=np.int32(s), scale=np.float32(0.125), causal=True, grid=(2, heads))
+    for h in range(heads):
+        rows = slice(h * s, h * s + s)
+        sc = q[rows].astype(np.float64) @ k[rows].astype(np.float64).T / 8
+        sc = np.where(np.tril(np.ones((s, s), bool)), sc, -np.inf)
+        e = np.exp(sc - sc.max(1, keepdims=True))
+        close(o[rows], (e / e.sum(1, keepdims=True)) @ v[rows].astype(np.float64), 1e-2, 2e-3)
+        close(lse[rows], sc.max(1) + np.log(e.sum(1)), 1e-4, 1e-4)
+
+
 def test_lanes_matvec(examples):
     mod = phobos.compile(examples / "lanes_matvec.phobos")
     n, k = 40, 256
