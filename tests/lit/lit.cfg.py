@@ -64,6 +64,15 @@ import subprocess
 if subprocess.run(["python3", "-c", "import numpy"], env={**os.environ, "PYTHONPATH": pydir}, capture_output=True).returncode == 0:
     config.available_features.add("numpy")
 
+# SASS tests: nvdisasm from PATH, or the one Triton's wheel carries (the anchors' venv,
+# bench/anchors); optional (third_party/install.sh does not install it).
+import glob
+nvdisasm = shutil.which("nvdisasm") or next(
+    iter(sorted(glob.glob(os.path.expanduser("~/.cache/phobos-anchors/venv/lib/python3*/site-packages/triton/backends/nvidia/bin/nvdisasm")))), "")
+if nvdisasm and ptxas:
+    config.available_features.add("nvdisasm")
+    config.substitutions.append(("%sass-loop", f"python3 {os.path.join(config.test_source_root, 'tools', 'sass_loop.py')} {ptxas} {nvdisasm}"))
+
 # GPU tests: only where a CUDA driver is present.
 if os.path.exists("/dev/nvidia0") or os.path.exists("/dev/nvidiactl"):
     config.available_features.add("cuda")
