@@ -77,34 +77,30 @@ def test_matmul_f16(examples):
     close(c, a.astype(np.float64) @ b.astype(np.float64), 1e-5, 1e-5)
 
 
-def test_gemm_on_tensor_cores(examples):
+@pytest.mark.parametrize("kernel, k", [("gemm_f16", 48), ("gemm_f16_pipelined", 128)])
+def test_gemm_on_tensor_cores(examples, kernel, k):
     """The tensor-core GEMM tutorial (fragment, dot, for i, j in acc) from Python: f16 in, f32
-    accumulation, f16 out; i8 in, exact i32 out; shapes that are not multiples of the tile."""
+    accumulation, f16 out, plain and software-pipelined (@pipeline(stages = 3): cp.async copies
+    two k steps ahead, 4 steps here); shapes that are not multiples of the tile."""
     mod = phobos.compile(examples / "tutorials" / "gemm.phobos")
-    m, n, k = 130, 70, 48
+    m, n = 130, 70
     a, b = uniform((m, k), dtype=np.float16), uniform((k, n), dtype=np.float16)
     c = np.zeros((m, n), np.float16)
-    ran = mod.gemm_f16(a, b, c, grid=(1, 2))
+    ran = getattr(mod, kernel)(a, b, c, grid=(1, 2))
     close(c, a.astype(np.float64) @ b.astype(np.float64), 2e-3, 2e-3)
     assert ran.stats["bank_conflicts"] == 0
+
+
+def test_i8_gemm_and_linear_layer(examples):
+    """i8 in, exact i32 out; the linear layer Y = X Wᵀ (dot(Xs, trans(Ws), acc), W stored out x
+    in as PyTorch's nn.Linear stores it); ragged shapes."""
+    mod = phobos.compile(examples / "tutorials" / "gemm.phobos")
+    m, n = 130, 70
     ai = rng.integers(-128, 128, (m, 96)).astype(np.int8)
     bi = rng.integers(-128, 128, (96, n)).astype(np.int8)
     ci = np.zeros((m, n), np.int32)
     mod.gemm_i8(ai, bi, ci, grid=(2, 3))
     np.testing.assert_array_equal(ci, ai.astype(np.int64) @ bi.astype(np.int64))
-
-
-def test_pipelined_gemm_and_linear_layer(examples):
-    """From Python: the software-pipelined GEMM (@pipeline(stages = 3): cp.async copies two k
-    steps ahead, 4 steps here) and the linear layer Y = X Wᵀ (dot(Xs, trans(Ws), acc), W stored
-    out x in as PyTorch's nn.Linear stores it), on ragged shapes."""
-    mod = phobos.compile(examples / "tutorials" / "gemm.phobos")
-    m, n, k = 130, 70, 128
-    a, b = uniform((m, k), dtype=np.float16), uniform((k, n), dtype=np.float16)
-    c = np.zeros((m, n), np.float16)
-    ran = mod.gemm_f16_pipelined(a, b, c, grid=(1, 2))
-    close(c, a.astype(np.float64) @ b.astype(np.float64), 2e-3, 2e-3)
-    assert ran.stats["bank_conflicts"] == 0
     x, w = uniform((m, 96), dtype=np.float16), uniform((n, 96), dtype=np.float16)
     y = np.zeros((m, n), np.float16)
     mod.linear_f16(x, w, y, grid=(2, 3))

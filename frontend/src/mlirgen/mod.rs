@@ -414,10 +414,18 @@ fn kernel_attrs(k: &Kernel) -> Result<KernelAttrs> {
 /// The pipeline stages of the entry whose meta-parameters have the values in `meta`: 1 (no
 /// pipelining) to 8.
 fn pipeline_stages(e: &Expr, meta: &BTreeMap<String, i64>) -> Result<i64> {
-    let s = const_in(e, "the @pipeline stage count (of integers and @autotune meta-parameters)", meta)?;
+    let s = const_in(e, PIPELINE_STAGES, meta)?;
+    let of = if meta.is_empty() { String::new() } else { format!(" (with {})", spec_text(meta)) };
+    stages_in_range(s, e.span, &of)
+}
+
+/// What a `@pipeline` stage count is, for its error.
+pub(super) const PIPELINE_STAGES: &str = "the @pipeline stage count (of integers and @autotune meta-parameters)";
+
+/// A `@pipeline` stage count, 1 to 8 (`of`: the meta-parameters it was computed with, said).
+pub(super) fn stages_in_range(s: i64, span: Span, of: &str) -> Result<i64> {
     if !(1..=8).contains(&s) {
-        let of = if meta.is_empty() { String::new() } else { format!(" (with {})", spec_text(meta)) };
-        return Err(Diag::error(e.span, format!("@pipeline needs 1 to 8 stages, got {s}{of}")));
+        return Err(Diag::error(span, format!("@pipeline needs 1 to 8 stages, got {s}{of}")));
     }
     Ok(s)
 }

@@ -372,14 +372,8 @@ impl<'a> Gen<'a> {
         // `@pipeline(stages = S)` on the loop, else the kernel's.
         let stages = match pipeline {
             Some(e) => match self.expr(e)? {
-                Value::Int(s) if (1..=8).contains(&s) => s,
-                Value::Int(s) => return Err(Diag::error(e.span, format!("@pipeline needs 1 to 8 stages, got {s}"))),
-                _ => {
-                    return Err(Diag::error(
-                        e.span,
-                        "the @pipeline stage count (of integers and @autotune meta-parameters) must be an integer constant",
-                    ))
-                }
+                Value::Int(s) => super::stages_in_range(s, e.span, "")?,
+                _ => return Err(Diag::error(e.span, format!("{} must be an integer constant", super::PIPELINE_STAGES))),
             },
             None => self.pipeline,
         };

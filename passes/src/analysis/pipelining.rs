@@ -18,9 +18,14 @@ pub fn copies<'a>(lp: Op<'a>) -> Vec<Op<'a>> {
     lp.region(0).first_block().map(|b| b.ops().filter(|o| o.is("tile.copy")).collect()).unwrap_or_default()
 }
 
-/// Why the copies of loop `lp` cannot be pipelined for `chip`, if they cannot (it copies no tile,
-/// the chip has no `cp.async`, or an operand depends on memory or control inside the loop).
+/// Why the copies of loop `lp` cannot be pipelined for `chip`, if they cannot (more than 8
+/// stages, it copies no tile, the chip has no `cp.async`, or an operand depends on memory or
+/// control inside the loop).
 pub fn obstacle(lp: Op, chip: &str) -> Option<String> {
+    // The frontend allows 1 to 8; a hand-written count past 8 would unroll a prologue that long.
+    if let Some(s) = requested(lp).filter(|s| *s > 8) {
+        return Some(format!("phobos.pipeline asks for {s} stages; 2 to 8 are pipelined"));
+    }
     let copies = copies(lp);
     if copies.is_empty() {
         return Some("the loop copies no tile".into());

@@ -100,3 +100,22 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// More than 8 stages (only hand-written IR can ask): a warning, the copy stays synchronous.
+// DIAG: warning: loop not pipelined: phobos.pipeline asks for 100 stages; 2 to 8 are pipelined
+// CHECK-LABEL: gpu.func @deep
+// CHECK: "tile.copy"
+gpu.module @m {
+  gpu.func @deep(%x: memref<4096xf32>, %y: memref<4096xf32>, %n: index) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    scf.for %i = %c0 to %n step %c64 {
+      %t = "tile.copy"(%x, %i, %n) {name = "t", shape = array<i64: 64>} : (memref<4096xf32>, index, index) -> memref<64xf32, #gpu.address_space<workgroup>>
+      %v = memref.load %t[%c0] : memref<64xf32, #gpu.address_space<workgroup>>
+      memref.store %v, %y[%i] : memref<4096xf32>
+    } {phobos.pipeline = 100 : i64}
+    gpu.return
+  }
+}
