@@ -267,41 +267,47 @@ fn matmul_f64(a: &[f64], b: &[f64], m: usize, n: usize, k: usize) -> Vec<f64> {
 }
 
 /// FlashAttention forward (`attention.phobos`): `heads` heads of `s` rows stacked, head
-/// dimension 64, scale 1/8, against softmax(Q Kᵀ / 8) V in f64 (rows split over threads).
-pub(super) fn attention(heads: usize, s: usize, causal: bool) -> Case {
-    let mut rng = Rng(31 + causal as u64);
+/// dimension `dim` (64 or 128: the entry of that D runs), scale 1/8, against softmax(Q Kᵀ / 8)
+/// V in f64 (rows split over threads).
+pub(super) fn attention(heads: usize, s: usize, causal: bool, dim: usize) -> Case {
+    let mut rng = Rng(31 + causal as u64 + dim as u64);
     let rows = heads * s;
-    let mut draw = || -> Vec<f64> { (0..rows * 64).map(|_| (rng.below(512) as f64 - 256.0) / 256.0).collect() };
+    let mut draw = || -> Vec<f64> { (0..rows * dim).map(|_| (rng.below(512) as f64 - 256.0) / 256.0).collect() };
     let (q, k, v) = (draw(), draw(), draw());
-    let mut reference = vec![0.0f64; rows * 64];
+    let mut reference = vec![0.0f64; rows * dim];
     let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
     let per = rows.div_ceil(threads).max(1);
     std::thread::scope(|sc| {
-        for (t, out) in reference.chunks_mut(per * 64).enumerate() {
+        for (t, out) in reference.chunks_mut(per * dim).enumerate() {
             let (q, k, v) = (&q, &k, &v);
             sc.spawn(move || {
-                for (r, o) in out.chunks_mut(64).enumerate() {
+                for (r, o) in out.chunks_mut(dim).enumerate() {
                     let row = t * per + r;
                     let (h, i) = (row / s, row % s);
                     let keys = if causal { i + 1 } else { s };
                     let scores: Vec<f64> =
-                        (0..keys).map(|j| (0..64).map(|d| q[row * 64 + d] * k[(h * s + j) * 64 + d]).sum::<f64>() / 8.0).collect();
+                        (0..keys).map(|j| (0..dim).map(|d| q[row * dim + d] * k[(h * s + j) * dim + d]).sum::<f64>() / 8.0).collect();
                     let mx = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
                     let e: Vec<f64> = scores.iter().map(|x| (x - mx).exp()).collect();
                     let total: f64 = e.iter().sum();
                     for (j, w) in e.iter().enumerate() {
                         for (d, od) in o.iter_mut().enumerate() {
-                            *od += w / total * v[(h * s + j) * 64 + d];
+                            *od += w / total * v[(h * s + j) * dim + d];
                         }
                     }
                 }
             });
         }
     });
-    let shape = [rows as u64, 64];
+    let shape = [rows as u64, dim as u64];
     let scalar = |dtype: Dtype, bytes: Vec<u8>| Array { dtype, shape: vec![], data: bytes };
     Case {
-        name: if causal { "attention_causal" } else { "attention" },
+        name: match (causal, dim) {
+            (false, 64) => "attention",
+            (true, 64) => "attention_causal",
+            (false, _) => "attention_d128",
+            (true, _) => "attention_d128_causal",
+        },
         file: "attention.phobos",
         source: include_str!("../../examples/tutorials/attention.phobos"),
         kernel: Some("attention_f16"),
@@ -310,7 +316,7 @@ pub(super) fn attention(heads: usize, s: usize, causal: bool) -> Case {
             ("Q", typed_array(Dtype::F16, &shape, &q)),
             ("K", typed_array(Dtype::F16, &shape, &k)),
             ("V", typed_array(Dtype::F16, &shape, &v)),
-            ("O", typed_array(Dtype::F16, &shape, &vec![0.0; rows * 64])),
+            ("O", typed_array(Dtype::F16, &shape, &vec![0.0; rows * dim])),
             ("LSE", f32_array(&[rows as u64], &vec![0.0; rows])),
             ("S", scalar(Dtype::I32, (s as i32).to_le_bytes().to_vec())),
             ("scale", scalar(Dtype::F32, 0.125f32.to_le_bytes().to_vec())),
@@ -320,9 +326,9 @@ pub(super) fn attention(heads: usize, s: usize, causal: bool) -> Case {
         // P rounded to f16 before P V, the output to f16.
         tolerance: reference.iter().map(|r| 2e-3 * r.abs() + 4e-3).collect(),
         reference,
-        bytes: 4 * rows * 64 * 2,
-        // Q Kᵀ and P V: 4 s² 64 per head, half of it when causal.
-        flops: heads * 4 * s * s * 64 / if causal { 2 } else { 1 },
+        bytes: 4 * rows * dim * 2,
+        // Q Kᵀ and P V: 4 s² D per head, half of it when causal.
+        flops: heads * 4 * s * s * dim / if causal { 2 } else { 1 },
         fortran: &[],
     }
 }

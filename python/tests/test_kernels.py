@@ -107,13 +107,14 @@ def test_i8_gemm_and_linear_layer(examples):
     close(y, x.astype(np.float64) @ w.astype(np.float64).T, 2e-3, 2e-3)
 
 
-def test_flash_attention(examples):
+@pytest.mark.parametrize("dim", [64, 128])
+def test_flash_attention(examples, dim):
     """FlashAttention forward from Python: two heads of 100 rows stacked, causal, against
-    softmax(Q Kᵀ / 8) V and its log-sum-exp."""
+    softmax(Q Kᵀ / 8) V and its log-sum-exp; the entry of the arrays' head dimension runs."""
     mod = phobos.compile(examples / "tutorials" / "attention.phobos")
     heads, s = 2, 100
-    q, k, v = (uniform((heads * s, 64), dtype=np.float16) for _ in range(3))
-    o = np.zeros((heads * s, 64), np.float16)
+    q, k, v = (uniform((heads * s, dim), dtype=np.float16) for _ in range(3))
+    o = np.zeros((heads * s, dim), np.float16)
     lse = np.zeros(heads * s, np.float32)
     mod.attention_f16(Q=q, K=k, V=v, O=o, LSE=lse, S=np.int32(s), scale=np.float32(0.125), causal=True, grid=(2, heads))
     for h in range(heads):

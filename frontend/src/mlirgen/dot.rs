@@ -42,11 +42,13 @@ impl<'a> Gen<'a> {
             "f32" => Scalar::F32,
             "f16" => Scalar::F16,
             "i32" => Scalar::I32,
+            // Not an accumulator: a product's A operand from registers (bf16 probabilities).
+            "bf16" => Scalar::BF16,
             other => {
                 return Err(Diag::error(
                     elem.span,
                     format!(
-                        "a fragment accumulates in f32 (products of f16, bf16 or, with @tf32, f32 tiles), f16 (of f16 tiles) or i32 (of i8 tiles); got {other}"
+                        "a fragment accumulates in f32 (products of f16, bf16 or, with @tf32, f32 tiles), f16 (of f16 tiles) or i32 (of i8 tiles), or holds f16 or bf16 to be a product's first argument; got {other}"
                     ),
                 ))
             }
@@ -96,7 +98,7 @@ impl<'a> Gen<'a> {
         let threads = self.launch;
         let items = (m * n) / threads.max(1);
         let text = match l {
-            LayoutRef::Quoted(s, _) => s.clone(),
+            LayoutRef::Quoted(s, _) => self.with_constants(s),
             LayoutRef::Named(id) => {
                 return Err(Diag::error(
                     id.span,
@@ -117,6 +119,25 @@ impl<'a> Gen<'a> {
                     format!("layout \"{text}\" is no tensor-core tiling of a {m} x {n} fragment on {threads} threads (mma_c({m}, {n}, {threads}, WM, WN))"),
                 )
             })
+    }
+
+    /// `text` with each name of a compile-time constant (a fixed dimension, an `@autotune`
+    /// value) replaced by its value: `"mma_c(64, D, 128, 4, 1)"` in the entry where D is 128.
+    fn with_constants(&self, text: &str) -> String {
+        let mut out = String::new();
+        let mut rest = text;
+        while let Some(start) = rest.find(|c: char| c.is_ascii_alphabetic() || c == '_') {
+            out.push_str(&rest[..start]);
+            let len = rest[start..].find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len() - start);
+            let word = &rest[start..start + len];
+            match self.lookup(word) {
+                Some(Bind::Dim(Dim::Const(v)) | Bind::Lit(Value::Int(v))) => out.push_str(&v.to_string()),
+                _ => out.push_str(word),
+            }
+            rest = &rest[start + len..];
+        }
+        out.push_str(rest);
+        out
     }
 
     /// The fragment `e` names: its declaration and tiling.
@@ -169,8 +190,8 @@ impl<'a> Gen<'a> {
                 format!("dot takes 3 arguments, got {}: dot(As, Bs, acc) (shared tiles As and Bs, a fragment acc)", args.len()),
             ));
         }
-        // The first argument: a shared tile, or a fragment<f16> in registers (an earlier
-        // product's, as attention's probabilities are).
+        // The first argument: a shared tile, or a fragment<f16> or <bf16> in registers (an
+        // earlier product's, as attention's probabilities are).
         let regs = match &args[0].kind {
             ExprKind::Name(n) => match self.lookup(n) {
                 Some(Bind::Val { decl, .. }) if self.fragments.contains_key(decl) => Some(self.fragment_of(&args[0], "dot multiplies")?),
@@ -181,11 +202,11 @@ impl<'a> Gen<'a> {
         let (an, a) = match &regs {
             Some((_, t, v)) => {
                 let ExprKind::Name(n) = &args[0].kind else { unreachable!("a fragment is named") };
-                if v.ty.elem != Scalar::F16 {
+                if !matches!(v.ty.elem, Scalar::F16 | Scalar::BF16) {
                     return Err(Diag::error(
                         args[0].span,
                         format!(
-                            "a fragment multiplied on tensor cores holds f16 (convert with f16(...)); '{n}' holds {}",
+                            "a fragment multiplied on tensor cores holds f16 or bf16 (convert with f16(...) or bf16(...)); '{n}' holds {}",
                             v.ty.elem.name()
                         ),
                     ));
@@ -193,7 +214,7 @@ impl<'a> Gen<'a> {
                 if t.warps_n != 1 {
                     return Err(self.rows_split("a fragment multiplied on tensor cores needs each row in one warp", args[0].span, t));
                 }
-                let tile = TileB { elem: Scalar::F16, shape: vec![t.m, t.n], mem: v.s.clone(), mty: v.ty.mlir() };
+                let tile = TileB { elem: v.ty.elem, shape: vec![t.m, t.n], mem: v.s.clone(), mty: v.ty.mlir() };
                 (n.clone(), tile)
             }
             None => self.dot_tile(&args[0], "first argument")?,
@@ -362,22 +383,79 @@ impl<'a> Gen<'a> {
             )
         };
         let [Index::Point(ie), Index::Point(je)] = idx else { return Err(usage()) };
+        // `x[i, j % w]`: column j modulo w (a multiple of 8) of a narrower fragment `x`, its
+        // row's values (a running maximum) read across a wider loop.
+        let (je, modulo) = match &je.kind {
+            ExprKind::Binary(BinOp::Rem, inner, w) => match self.expr(w)? {
+                Value::Int(w) => (&**inner, Some((w, je.span))),
+                _ => (je, None),
+            },
+            _ => (je, None),
+        };
         let (Value::V(i), Value::V(j)) = (self.expr(ie)?, self.expr(je)?) else { return Err(usage()) };
-        match (self.fragment_coords.get(&i.s), self.fragment_coords.get(&j.s)) {
-            // The loop's own fragment, or one of the same shape and warp grid (its items are
-            // at the same positions: `rowmax(acc)`'s, another accumulator's).
-            (Some(r), Some(c))
-                if r.row
-                    && !c.row
-                    && r.decl == c.decl
-                    && r.item.s == c.item.s
-                    && self.fragments.get(&r.decl) == self.fragments.get(&decl) =>
-            {
-                let item = r.item.clone();
-                Ok(Some(self.index_of(&item, span)))
-            }
-            _ => Err(usage()),
+        let (Some(r), Some(c)) = (self.fragment_coords.get(&i.s).cloned(), self.fragment_coords.get(&j.s).cloned()) else {
+            return Err(usage());
+        };
+        if !r.row || c.row || r.decl != c.decl || r.item.s != c.item.s {
+            return Err(usage());
         }
+        let (Some(walked), Some(read)) = (self.fragments.get(&r.decl).copied(), self.fragments.get(&decl).copied()) else {
+            return Err(usage());
+        };
+        let item = r.item.clone();
+        if walked == read && modulo.is_none() {
+            // The loop's own fragment, or one of the same shape and warp grid.
+            return Ok(Some(self.index_of(&item, span)));
+        }
+        // Another width with the same rows: item 4 (am + atoms_m an) + reg is row 16 am + 8
+        // (reg / 2) + g, column 8 an + 2q + reg % 2 in both (a warp holds whole rows), so
+        // the item is the same where column j exists, and atom an mod w / 8 for column j % w.
+        let same_rows = walked.m == read.m
+            && walked.warps_m == read.warps_m
+            && walked.warps_n == 1
+            && read.warps_n == 1
+            && walked.threads() == read.threads();
+        let Some((w, wspan)) = modulo else {
+            if same_rows && read.n >= walked.n {
+                return Ok(Some(self.index_of(&item, span)));
+            }
+            return Err(usage().note(
+                decl,
+                format!(
+                    "'{name}' is {} x {} on a {} x {} warp grid, the loop's fragment {} x {} on {} x {}: read a fragment of the same rows (warp grid WM x 1 for both) and at least as many columns, or column j % w of a narrower one",
+                    read.m, read.n, read.warps_m, read.warps_n, walked.m, walked.n, walked.warps_m, walked.warps_n
+                ),
+            ));
+        };
+        if !same_rows {
+            return Err(Diag::error(
+                span,
+                format!(
+                    "{name}[i, j % {w}] reads a fragment of the loop's rows: both need the warp grid {} x 1 and {} rows; '{name}' is {} x {} on {} x {}",
+                    walked.warps_m, walked.m, read.m, read.n, read.warps_m, read.warps_n
+                ),
+            )
+            .note(decl, "declared here"));
+        }
+        if w <= 0 || w % 8 != 0 || w > read.n {
+            return Err(Diag::error(
+                wspan,
+                format!(
+                    "{name}[i, j % w] takes w a multiple of 8 (a tensor-core atom's columns) up to {name}'s {} columns, got {w}",
+                    read.n
+                ),
+            ));
+        }
+        let per_col = 4 * walked.atoms_m();
+        let i32t = Ty::scalar(Scalar::I32);
+        let (pc, aw) = (self.const_int(per_col, i32t, span), self.const_int(w / 8, i32t, span));
+        let bin = |g: &mut Self, op: &str, x: &V, y: &V| g.emit(format!("{op} {}, {} : i32", x.s, y.s), i32t, span);
+        let within = bin(self, "arith.remui", &item, &pc);
+        let an = bin(self, "arith.divui", &item, &pc);
+        let an = bin(self, "arith.remui", &an, &aw);
+        let at = bin(self, "arith.muli", &an, &pc);
+        let e = bin(self, "arith.addi", &within, &at);
+        Ok(Some(self.index_of(&e, span)))
     }
 }
 
