@@ -43,7 +43,8 @@ pub enum Attr {
     FastMath { span: Span },
     /// `@tf32`: `dot` of f32 tiles runs on tensor cores, its inputs rounded to tf32.
     Tf32 { span: Span },
-    /// `@pipeline(stages = S)`: the kernel's loops that copy tiles load S - 1 iterations ahead.
+    /// `@pipeline(stages = S)`: the kernel's loops that copy tiles load S - 1 iterations ahead
+    /// (`@pipeline` or `stages = auto`: the name `auto`, S chosen by the compiler).
     Pipeline { stages: Expr, span: Span },
 }
 

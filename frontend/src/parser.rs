@@ -217,6 +217,11 @@ impl Parser {
             }
             return Ok(if name.name == "tf32" { Attr::Tf32 { span } } else { Attr::FastMath { span } });
         }
+        // `@pipeline` alone: the compiler chooses the stages, as `@pipeline(stages = auto)`.
+        if name.name == "pipeline" && !self.is_punct("(") {
+            let stages = Expr { kind: ExprKind::Name("auto".into()), span: name.span };
+            return Ok(Attr::Pipeline { stages, span: at.to(name.span) });
+        }
         self.eat_punct("(")?;
         let attr = match name.name.as_str() {
             "launch" => {

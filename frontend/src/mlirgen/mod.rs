@@ -414,9 +414,21 @@ fn kernel_attrs(k: &Kernel) -> Result<KernelAttrs> {
 /// The pipeline stages of the entry whose meta-parameters have the values in `meta`: 1 (no
 /// pipelining) to 8.
 fn pipeline_stages(e: &Expr, meta: &BTreeMap<String, i64>) -> Result<i64> {
+    if is_auto(e) && !meta.contains_key("auto") {
+        return Ok(AUTO_STAGES);
+    }
     let s = const_in(e, PIPELINE_STAGES, meta)?;
     let of = if meta.is_empty() { String::new() } else { format!(" (with {})", spec_text(meta)) };
     stages_in_range(s, e.span, &of)
+}
+
+/// `@pipeline` without a count (`stages = auto`): `phobos.pipeline = 0`, the stages chosen by
+/// `tile-plan-shared-memory` from the shared memory the chip has.
+pub(super) const AUTO_STAGES: i64 = 0;
+
+/// `auto`, a stage count the compiler chooses (unless a name `auto` is bound).
+pub(super) fn is_auto(e: &Expr) -> bool {
+    matches!(&e.kind, ExprKind::Name(n) if n == "auto")
 }
 
 /// What a `@pipeline` stage count is, for its error.

@@ -371,6 +371,7 @@ impl<'a> Gen<'a> {
         self.check_shadow(var)?;
         // `@pipeline(stages = S)` on the loop, else the kernel's.
         let stages = match pipeline {
+            Some(e) if super::is_auto(e) && self.lookup("auto").is_none() => super::AUTO_STAGES,
             Some(e) => match self.expr(e)? {
                 Value::Int(s) => super::stages_in_range(s, e.span, "")?,
                 _ => return Err(Diag::error(e.span, format!("{} must be an integer constant", super::PIPELINE_STAGES))),
@@ -421,7 +422,7 @@ impl<'a> Gen<'a> {
         // `@pipeline(stages = S)`: `tile-pipeline` pipelines the loops that copy tiles.
         let loc = if var.name.starts_with("#item") {
             format!("{{phobos.unroll}} {}", self.loc(span))
-        } else if stages > 1 {
+        } else if stages > 1 || stages == super::AUTO_STAGES {
             format!("{{phobos.pipeline = {stages} : i64}} {}", self.loc(span))
         } else {
             self.loc(span)

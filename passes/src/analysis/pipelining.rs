@@ -8,7 +8,12 @@
 
 use phobos_ir::{Op, Val};
 
-/// The stages loop `lp` asks for: `phobos.pipeline` on an `scf.for`, 2 or more.
+/// The most stages `tile-plan-shared-memory` chooses for a loop with `phobos.pipeline = 0`
+/// (more hide little more latency and cost a buffer each).
+pub const AUTO_MAX: i64 = 4;
+
+/// The stages loop `lp` asks for: `phobos.pipeline` on an `scf.for`, 2 or more (0 asks the
+/// plan to choose, which then writes its choice there).
 pub fn requested(lp: Op) -> Option<i64> {
     lp.is("scf.for").then(|| lp.int_attr("phobos.pipeline")).flatten().filter(|s| *s >= 2)
 }

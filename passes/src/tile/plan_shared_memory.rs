@@ -82,6 +82,98 @@ impl PlanEntry {
     }
 }
 
+/// A buffer of the plan: its op, lifetime `[start, end]` and bytes.
+type Buffer<'a> = (Op<'a>, usize, usize, u64);
+
+/// Steps 1 and 2 of the plan of `f`: each buffer (in order of start) with its offset, and the
+/// end of the last one.
+fn place<'a>(f: Op<'a>, chip: &str) -> (Vec<Buffer<'a>>, Vec<u64>, u64) {
+    let pos = positions(f);
+    // Step 1. Lifetimes: [copy, last use].
+    let mut tiles: Vec<Buffer> = f
+        .walk()
+        .into_iter()
+        .filter(|o| o.is("tile.copy") || o.is("tile.alloc"))
+        .map(|c| {
+            let (start, end) =
+                if c.attr("phobos.exclusive").is_some() { (0, usize::MAX) } else { (pos[&c], last_use(c.result(0), &pos, f)) };
+            // A copy of a pipelined loop holds one buffer per stage.
+            let bytes = match pipelining::stages(c, chip) {
+                1 => bytes_of(c.result(0).ty()),
+                s => pipelining::stage_bytes(bytes_of(c.result(0).ty())).saturating_mul(s as u64),
+            };
+            (c, start, end, bytes)
+        })
+        .collect();
+    // Step 2. First fit in order of start: a tile takes the lowest offset whose bytes no live
+    // tile holds.
+    tiles.sort_by_key(|t| t.1);
+    let mut placed: Vec<(usize, usize, u64, u64)> = Vec::new(); // (start, end, offset, bytes)
+    let mut total = 0u64;
+    for (_, start, end, bytes) in &tiles {
+        let mut live: Vec<(u64, u64)> =
+            placed.iter().filter(|p| p.0 <= *end && *start <= p.1).map(|p| (p.2, p.2.saturating_add(p.3))).collect();
+        live.sort();
+        let mut off = 0u64;
+        for (s, e) in live {
+            if off.saturating_add(*bytes) <= s {
+                break;
+            }
+            off = off.max(e.div_ceil(16) * 16);
+        }
+        placed.push((*start, *end, off, *bytes));
+        total = total.max(off.saturating_add(*bytes));
+    }
+    (tiles, placed.iter().map(|p| p.2).collect(), total)
+}
+
+/// The stages of each loop of `f` that leaves them to the compiler (`phobos.pipeline = 0`, the
+/// frontend's `@pipeline` without a count): the most, up to [`pipelining::AUTO_MAX`], whose
+/// plan fits half the chip's shared memory (two CTAs per SM), else 2 where they fit the whole,
+/// stated in a remark; 1 (not pipelined) when 2 do not fit or the loop cannot be pipelined.
+fn choose_stages(f: Op, chip: &str, static_bytes: u64, limit: u64, cx: &PassCx) {
+    let budget = limit / 2;
+    let auto: Vec<Op> = f.walk().into_iter().filter(|o| o.is("scf.for") && o.int_attr("phobos.pipeline") == Some(0)).collect();
+    for lp in auto {
+        let set = |s: i64| lp.set_attr("phobos.pipeline", lp.ctx().int_attr(lp.ctx().i(64), s));
+        if let Some(why) = pipelining::obstacle(lp, chip) {
+            lp.remove_attr("phobos.pipeline");
+            if !pipelining::copies(lp).is_empty() {
+                cx.diags.emit(Diagnostic::new(Severity::Remark, lp.loc().src(), format!("@pipeline chose 1 stage (not pipelined): {why}")));
+            }
+            continue;
+        }
+        let mut need = Vec::new();
+        let chosen = (2..=pipelining::AUTO_MAX).rev().find(|s| {
+            set(*s);
+            let bytes = static_bytes.saturating_add(place(f, chip).2);
+            need.push((*s, bytes));
+            bytes <= budget
+        });
+        let message = match chosen {
+            Some(s) => {
+                let bytes = need.last().map_or(0, |n| n.1);
+                let more = need.iter().rev().nth(1).map(|(m, b)| format!("; {m} would need {b}")).unwrap_or_default();
+                format!("@pipeline chose {s} stages: {bytes} bytes of shared memory, within half of {chip}'s {limit}{more}")
+            }
+            None => {
+                // Two stages in one CTA per SM hide more latency than two CTAs unpipelined.
+                let two = need.last().map_or(0, |n| n.1);
+                if two <= limit {
+                    set(2);
+                    format!("@pipeline chose 2 stages: {two} bytes of shared memory, more than half of {chip}'s {limit} (one CTA per SM)")
+                } else {
+                    lp.remove_attr("phobos.pipeline");
+                    format!(
+                        "@pipeline chose 1 stage (not pipelined): 2 stages need {two} bytes of shared memory, more than {chip}'s {limit}"
+                    )
+                }
+            }
+        };
+        cx.diags.emit(Diagnostic::new(Severity::Remark, lp.loc().src(), message));
+    }
+}
+
 pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
     let chip = cx.options.get("chip").unwrap_or("sm_90").to_string();
     let limit = crate::target::chip(&chip).map(|c| c.shared_optin).map_err(|e| cx.diags.emit(Diagnostic::op_error(module, e)))?;
@@ -98,41 +190,12 @@ pub fn run<'a>(module: Op<'a>, cx: &PassCx<'a>) -> Result<(), ()> {
     let static_bytes: u64 = statics.iter().fold(0u64, |a, s| a.saturating_add(s.1));
     let mut failed = false;
     for f in body.ops().filter(|o| o.is("gpu.func")) {
+        choose_stages(f, &chip, static_bytes, limit, cx);
         let copies: Vec<Op> = f.walk().into_iter().filter(|o| o.is("tile.copy") || o.is("tile.alloc")).collect();
-        let pos = positions(f);
-        // Step 1. Lifetimes: [copy, last use].
-        let mut tiles: Vec<(Op, usize, usize, u64)> = copies
-            .iter()
-            .map(|c| {
-                let (start, end) =
-                    if c.attr("phobos.exclusive").is_some() { (0, usize::MAX) } else { (pos[c], last_use(c.result(0), &pos, f)) };
-                // A copy of a pipelined loop holds one buffer per stage.
-                let bytes = match pipelining::stages(*c, &chip) {
-                    1 => bytes_of(c.result(0).ty()),
-                    s => pipelining::stage_bytes(bytes_of(c.result(0).ty())).saturating_mul(s as u64),
-                };
-                (*c, start, end, bytes)
-            })
-            .collect();
-        // Step 2. First fit in order of start: a tile takes the lowest offset whose bytes no live
-        // tile holds.
-        tiles.sort_by_key(|t| t.1);
-        let mut placed: Vec<(usize, usize, u64, u64)> = Vec::new(); // (start, end, offset, bytes)
-        let mut total = 0u64;
+        let (tiles, offsets, mut total) = place(f, &chip);
         let i64t = module.ctx().i(64);
-        for (c, start, end, bytes) in &tiles {
-            let mut live: Vec<(u64, u64)> =
-                placed.iter().filter(|p| p.0 <= *end && *start <= p.1).map(|p| (p.2, p.2.saturating_add(p.3))).collect();
-            live.sort();
-            let mut off = 0u64;
-            for (s, e) in live {
-                if off.saturating_add(*bytes) <= s {
-                    break;
-                }
-                off = off.max(e.div_ceil(16) * 16);
-            }
-            placed.push((*start, *end, off, *bytes));
-            total = total.max(off.saturating_add(*bytes));
+        for ((c, _, _, bytes), off) in tiles.iter().zip(&offsets) {
+            let off = *off;
             // The plan is a remark when a buffer is placed (the pipeline plans twice, with the
             // same result, and says so once): `phobos explain` draws it, `--remarks` prints it.
             // An offset the input carried is replaced by the plan's.
