@@ -136,6 +136,7 @@ pub fn run(req: &RunRequest) -> Result<(), RunError> {
                 errln!("mma: {}", stats.mma);
                 errln!("ldmatrix: {}", stats.ldmatrix);
                 errln!("async_bytes: {}", stats.async_bytes);
+                errln!("wgmma: {}", stats.wgmma);
             }
             None => errln!("gpu_ms: {:.3}", run.report.ms),
         }

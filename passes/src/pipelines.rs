@@ -172,7 +172,7 @@ pub fn simt_to_llvm(t: &Target) -> String {
     let lines = if t.lineinfo { ",ensure-debug-info-scope-on-llvm-func{emission-kind=LineTablesOnly}" } else { "" };
     format!(
         "nvvm-attach-target{{{}}},gpu.module(contract-fma{{contract=false}},strip-bounds-checks,lower-masked-loads,lower-fma,lower-math-intrinsics,lower-ordered-accesses,expand-strided-metadata,lower-affine,\
-         convert-vector-to-scf,convert-scf-to-cf,convert-gpu-to-nvvm{{has-redux=1 use-bare-ptr-memref-call-conv=1}},\
+         convert-vector-to-scf,convert-scf-to-cf,convert-gpu-to-nvvm{{has-redux=1 use-bare-ptr-memref-call-conv=1}},convert-nvvm-to-llvm,\
          canonicalize,cse,reconcile-unrealized-casts){lines}",
         t.options()
     )

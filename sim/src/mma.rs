@@ -89,9 +89,136 @@ pub fn c_at(lane: u32, e: u32) -> (u32, u32) {
     (g + 8 * (e >> 1), 2 * t + (e & 1))
 }
 
+/// (row, column) of `wgmma.m64nNk16`'s f32 accumulator field `i` in lane `lane` of the
+/// warpgroup's warp `warp` (0-3): warp `warp` holds rows `16 warp` on, each 8 columns as
+/// `mma.sync`'s C fragment (`{d0, d1}` row g, `{d2, d3}` row g + 8), 8 columns after 8.
+#[inline(always)]
+pub fn wgmma_d_at(warp: u32, lane: u32, i: u32) -> (u32, u32) {
+    let (r, c) = c_at(lane, i % 4);
+    (16 * warp + r, 8 * (i / 4) + c)
+}
+
+/// A `wgmma` matrix descriptor's fields (PTX ISA, "Matrix Descriptor Format"): bytes, not
+/// 16-byte units.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WgmmaDesc {
+    pub start: u64,
+    /// Leading dimension byte offset.
+    pub lbo: u64,
+    /// Stride dimension byte offset.
+    pub sbo: u64,
+    pub base_offset: u64,
+    /// 0 none (interleaved 8 x 16-byte core matrices), 1: 128-byte, 2: 64-byte, 3: 32-byte swizzle.
+    pub swizzle: u64,
+}
+
+impl WgmmaDesc {
+    pub fn decode(d: u64) -> WgmmaDesc {
+        WgmmaDesc {
+            start: (d & 0x3FFF) << 4,
+            lbo: ((d >> 16) & 0x3FFF) << 4,
+            sbo: ((d >> 32) & 0x3FFF) << 4,
+            base_offset: (d >> 49) & 7,
+            swizzle: (d >> 62) & 3,
+        }
+    }
+    /// Bytes of a swizzled row (the pattern's width): 128, 64, 32; 16 for core matrices.
+    pub fn width(self) -> u64 {
+        match self.swizzle {
+            1 => 128,
+            2 => 64,
+            3 => 32,
+            _ => 16,
+        }
+    }
+    /// The swizzle on a shared address: bits 4.. (the 16-byte chunk in a row) xored with the
+    /// row in the 8-row pattern, bits 7.. (CuTe's `Swizzle<B, 4, 3>`, B = 3, 2, 1).
+    pub fn swizzle(self, addr: u64) -> u64 {
+        let b = match self.swizzle {
+            1 => 3,
+            2 => 2,
+            3 => 1,
+            _ => return addr,
+        };
+        addr ^ (((addr >> 7) & ((1 << b) - 1)) << 4)
+    }
+    /// Whether the start lies where its swizzle pattern begins (a base offset the simulator
+    /// does not model is refused): the pattern's row bits of the start are zero.
+    pub fn aligned(self) -> bool {
+        self.base_offset == 0 && (self.swizzle == 0 || (self.start >> 7) & ((self.width() / 16) - 1) == 0)
+    }
+    /// The shared address of element (`mn`, `k`) of an operand of `elem` bytes per element:
+    /// `mn` its row of A (column of B), `k` along K, in the canonical layouts of the PTX ISA
+    /// ("Shared Memory Matrix Layout", CuTe's `make_gmma_desc`):
+    /// - K-major: 8-row groups SBO apart; a row's K bytes contiguous within the width (rows
+    ///   `width` apart), core matrices of 16 bytes LBO apart along K when not swizzled;
+    /// - MN-major: 8 K-rows `width` apart (16 without swizzle) and groups of 8 SBO apart
+    ///   (LBO without swizzle); MN contiguous within the width, blocks LBO apart (SBO without).
+    pub fn address(self, k_major: bool, mn: u64, k: u64, elem: u64) -> u64 {
+        let w = self.width();
+        let linear = if k_major {
+            let kb = k * elem;
+            let (row, along) = if self.swizzle == 0 { (16, (kb / 16) * self.lbo + kb % 16) } else { (w, kb) };
+            (mn / 8) * self.sbo + (mn % 8) * row + along
+        } else {
+            let nb = mn * elem;
+            if self.swizzle == 0 {
+                nb % 16 + (nb / 16) * self.sbo + (k % 8) * 16 + (k / 8) * self.lbo
+            } else {
+                nb % w + (nb / w) * self.lbo + (k % 8) * w + (k / 8) * self.sbo
+            }
+        };
+        self.swizzle(self.start + linear)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The accumulator fields of wgmma cover the 64 x N block once, and match the ISA's figure
+    /// for m64nNk16 .f32 D: warp 1 lane 5 holds d0, d1 at row 16 + 1, columns 2, 3; d2, d3 at
+    /// row 16 + 9; d4 at row 17, column 10.
+    #[test]
+    fn wgmma_accumulators_tile_the_block() {
+        let n = 24u32;
+        let mut seen = vec![0u8; 64 * n as usize];
+        for warp in 0..4 {
+            for lane in 0..32 {
+                for i in 0..n / 2 {
+                    let (r, c) = wgmma_d_at(warp, lane, i);
+                    seen[(r * n + c) as usize] += 1;
+                }
+            }
+        }
+        assert!(seen.iter().all(|s| *s == 1));
+        let got: Vec<_> = (0..5).map(|i| wgmma_d_at(1, 5, i)).collect();
+        assert_eq!(got, [(17, 2), (17, 3), (25, 2), (25, 3), (17, 10)]);
+    }
+
+    /// Descriptors decode as the ISA lays them out, and the canonical 128-byte swizzle of a
+    /// K-major 64 x 64 f16 tile (rows of 128 bytes, SBO 1024) is the tile's row-major bytes
+    /// with the 16-byte chunk xored by the row's low 3 bits: element (9, 20) is row 9 (chunk
+    /// 2 xor 1 = 3), byte 4 in its chunk.
+    #[test]
+    fn wgmma_descriptors_address_the_canonical_layouts() {
+        let d = (2048u64 >> 4) | (1 << 16) | ((1024u64 >> 4) << 32) | (1 << 62);
+        let desc = WgmmaDesc::decode(d);
+        assert_eq!(desc, WgmmaDesc { start: 2048, lbo: 16, sbo: 1024, base_offset: 0, swizzle: 1 });
+        assert!(desc.aligned());
+        assert_eq!(desc.address(true, 9, 20, 2), 2048 + 9 * 128 + 3 * 16 + 8);
+        // Stepping K by 16 moves the start 32 bytes: the same element as k = 16 + 4.
+        let step = WgmmaDesc { start: 2048 + 32, ..desc };
+        assert_eq!(step.address(true, 9, 4, 2), desc.address(true, 9, 20, 2));
+        // MN-major, 64-byte swizzle: a 32 x 32 K x N f16 tile row-major (rows of 64 bytes), SBO
+        // 512 per 8 K-rows: element (k 10, n 5) is row 10, chunk 0 xor ((10 >> 1) & 3 = 1).
+        let mn = WgmmaDesc { start: 0, lbo: 16, sbo: 512, base_offset: 0, swizzle: 2 };
+        assert_eq!(mn.address(false, 5, 10, 2), 10 * 64 + 16 + 10);
+        // No swizzle, K-major: 8 x 16-byte core matrices, K halves LBO apart.
+        let core = WgmmaDesc { start: 0, lbo: 256, sbo: 128, base_offset: 0, swizzle: 0 };
+        assert_eq!(core.address(true, 11, 9, 2), 128 + 3 * 16 + 256 + 2);
+        assert!(!WgmmaDesc { start: 128, ..desc }.aligned());
+    }
 
     /// Every shape's fragments cover each element of A, B and C exactly once over the warp.
     #[test]

@@ -528,6 +528,37 @@ pub enum Inst {
         dst: Slot,
         loc: u32,
     },
+    /// A warpgroup's `wgmma.mma_async.sync.aligned.m64n{n}k16` (f16/bf16 into f32): D = A·B + C
+    /// (C ignored when `scale_d` is 0) for this warp's 16 rows of the 64, A and B read from
+    /// shared memory through matrix descriptors ([`crate::exec`]'s `wgmma`); `dst` and `c` are
+    /// the n / 2 f32 accumulators, pending until a `wgmma.wait_group` covers the group.
+    Wgmma {
+        n: u32,
+        ty: crate::mma::MmaType,
+        /// A stored K-major (`layoutA = row`), B K-major (`layoutB = col`).
+        a_kmajor: bool,
+        b_kmajor: bool,
+        scale_d: bool,
+        /// `imm-scale-a`/`-b`: -1 negates the operand.
+        neg_a: bool,
+        neg_b: bool,
+        a_desc: Slot,
+        b_desc: Slot,
+        c: Slot,
+        dst: Slot,
+        loc: u32,
+    },
+    /// `wgmma.fence`, `wgmma.commit_group`, `wgmma.wait_group n`: whole-warp.
+    WgmmaFence {
+        loc: u32,
+    },
+    WgmmaCommit {
+        loc: u32,
+    },
+    WgmmaWait {
+        n: u32,
+        loc: u32,
+    },
     /// Reinterpret the bytes of a vector as another element type.
     VBitcast {
         dst: Slot,

@@ -23,7 +23,10 @@
 use crate::emit::ids::{known_block_size, linear_thread_id};
 use crate::emit::pointer;
 use phobos_dialects::tile::{verify_dot, DotInput};
-use phobos_ir::{diag::Diagnostic, Builder, Op, Ty, Val};
+use phobos_ir::{
+    diag::{Diagnostic, Severity},
+    Builder, Op, Ty, Val,
+};
 use phobos_layout::mma::ATOM_M;
 
 /// `ldmatrix.x{num}` of 8x8 b16 matrices at `ptr`: `num` 32-bit registers.
@@ -225,6 +228,27 @@ pub fn lower_dot<'a>(op: Op<'a>, cx: &crate::external::PassCx<'a>) -> Result<Vec
     let Some(block) = known_block_size(op) else {
         return Err(Diagnostic::op_error(op, "a tensor-core product needs a known block size (known_block_size on the gpu.func)"));
     };
+    // sm_90a: warpgroups on wgmma where the product allows, and a remark either way.
+    if chip == "sm_90a" {
+        match super::tile_dot_wgmma::plan(op, chip) {
+            Ok(w) => {
+                let what = format!(
+                    "tile.dot: wgmma.mma_async m64n{}k16 ({}), {} warpgroup{}, {} per warpgroup",
+                    w.n,
+                    dot.input.ptx(),
+                    w.groups,
+                    if w.groups == 1 { "" } else { "s" },
+                    dot.k / 16
+                );
+                cx.diags.emit(Diagnostic::new(Severity::Remark, op.loc().src(), what));
+                // The swizzles are on absolute addresses: the tiles' base 1024-byte aligned.
+                let module = op.ancestor("gpu.module").expect("a tile.dot is in a gpu.module");
+                crate::emit::tile_copy::align_dynamic_smem(module, Builder::before(op), super::tile_dot_wgmma::TILE_ALIGN as i64);
+                return Ok(vec![super::tile_dot_wgmma::lower(op, &dot, &w, block, op.operand(2))]);
+            }
+            Err(why) => cx.diags.emit(Diagnostic::new(Severity::Remark, op.loc().src(), format!("tile.dot: mma.sync, not wgmma: {why}"))),
+        }
+    }
     let t = dot.tiling;
     let swizzle_of = |key: &str| phobos_dialects::tile::swizzle_of(op, key);
     let (swizzle_a, swizzle_b) = (swizzle_of("swizzle_a"), swizzle_of("swizzle_b"));

@@ -37,6 +37,18 @@ pub fn dynamic_smem<'a>(module: Op<'a>, b: Builder<'a>) -> Val<'a> {
     workgroup_global(module, b, DYNAMIC_SMEM, mty, true)
 }
 
+/// Raises the dynamic shared memory's alignment to `align` bytes (declaring it if need be):
+/// `wgmma`'s swizzles are on absolute shared addresses.
+pub fn align_dynamic_smem<'a>(module: Op<'a>, b: Builder<'a>, align: i64) {
+    dynamic_smem(module, b);
+    let body = module.region(0).first_block().expect("gpu.module has a body");
+    if let Some(g) = body.ops().find(|o| o.is("memref.global") && o.str_attr("sym_name").as_deref() == Some(DYNAMIC_SMEM)) {
+        if g.int_attr("alignment").unwrap_or(0) < align {
+            g.set_attr("alignment", b.ctx.int_attr(b.ctx.i(64), align));
+        }
+    }
+}
+
 /// The view of the dynamic shared memory at byte `offset`, of the tile's type, named.
 pub fn view<'a>(module: Op<'a>, b: Builder<'a>, offset: Val<'a>, ty: phobos_ir::Ty<'a>, name: &str) -> Val<'a> {
     let base = dynamic_smem(module, b);

@@ -110,7 +110,10 @@ fn place<'a>(f: Op<'a>, chip: &str) -> (Vec<Buffer<'a>>, Vec<u64>, u64) {
     tiles.sort_by_key(|t| t.1);
     let mut placed: Vec<(usize, usize, u64, u64)> = Vec::new(); // (start, end, offset, bytes)
     let mut total = 0u64;
-    for (_, start, end, bytes) in &tiles {
+    for (c, start, end, bytes) in &tiles {
+        // 16-byte aligned, or 1024 for a tile `wgmma` reads (its swizzle is on absolute addresses).
+        let align =
+            if crate::conversion::tile_dot_wgmma::reads_tile(*c, chip) { crate::conversion::tile_dot_wgmma::TILE_ALIGN } else { 16 };
         let mut live: Vec<(u64, u64)> =
             placed.iter().filter(|p| p.0 <= *end && *start <= p.1).map(|p| (p.2, p.2.saturating_add(p.3))).collect();
         live.sort();
@@ -119,7 +122,7 @@ fn place<'a>(f: Op<'a>, chip: &str) -> (Vec<Buffer<'a>>, Vec<u64>, u64) {
             if off.saturating_add(*bytes) <= s {
                 break;
             }
-            off = off.max(e.div_ceil(16) * 16);
+            off = off.max(e.div_ceil(align) * align);
         }
         placed.push((*start, *end, off, *bytes));
         total = total.max(off.saturating_add(*bytes));

@@ -86,6 +86,10 @@ pub(super) fn inst_loc(i: &Inst) -> Option<u32> {
         | Inst::LdMatrix { loc, .. }
         | Inst::CpAsync { loc, .. }
         | Inst::CpAsyncWait { loc, .. }
+        | Inst::Wgmma { loc, .. }
+        | Inst::WgmmaFence { loc }
+        | Inst::WgmmaCommit { loc }
+        | Inst::WgmmaWait { loc, .. }
         | Inst::Barrier { loc }
         | Inst::Assert { loc, .. } => Some(*loc),
         _ => None,

@@ -117,7 +117,7 @@ impl Ctx<'_> {
 
 impl Ctx<'_> {
     /// A `.aligned` instruction: every lane of the warp runs it together.
-    fn whole_warp(&self, cta: &Cta, w: &Warp, what: &str, loc: u32) -> Result<(), Fault> {
+    pub(super) fn whole_warp(&self, cta: &Cta, w: &Warp, what: &str, loc: u32) -> Result<(), Fault> {
         if w.mask == u32::MAX {
             return Ok(());
         }

@@ -35,6 +35,7 @@ mod schedule;
 mod state;
 mod step;
 pub mod trace;
+mod wgmma;
 
 use crate::program::*;
 use alu::*;
@@ -168,6 +169,8 @@ pub struct Stats {
     pub ldmatrix: u64,
     /// Bytes that asynchronous copies (`cp.async`) moved into shared memory.
     pub async_bytes: u64,
+    /// Warpgroup tensor-core multiply-adds (`wgmma.mma_async`), one per warp that runs one.
+    pub wgmma: u64,
     /// Bytes of global memory each lane's loads (and atomics) read, per kernel argument (by its
     /// index; 0 for scalars).
     pub global_read: Vec<u64>,
@@ -185,6 +188,7 @@ impl Stats {
         self.mma += s.mma;
         self.ldmatrix += s.ldmatrix;
         self.async_bytes += s.async_bytes;
+        self.wgmma += s.wgmma;
         for (mine, theirs) in [(&mut self.global_read, &s.global_read), (&mut self.global_written, &s.global_written)] {
             if mine.len() < theirs.len() {
                 mine.resize(theirs.len(), 0);

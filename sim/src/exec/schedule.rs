@@ -35,6 +35,7 @@ impl Ctx<'_> {
             epoch: 1,
             scattered: HashMap::new(),
             asyncs: Default::default(),
+            wgmma: Default::default(),
         }
     }
 

@@ -76,6 +76,8 @@ pub(super) struct Cta {
     pub(super) scattered: HashMap<usize, (u32, u32)>,
     /// Asynchronous copies in flight.
     pub(super) asyncs: super::async_copy::AsyncCopies,
+    /// `wgmma` results not yet waited for.
+    pub(super) wgmma: super::wgmma::Pending,
 }
 
 pub(super) struct Ctx<'a> {

@@ -113,6 +113,13 @@ impl Ctx<'_> {
                 i @ Inst::Mma { .. } => self.exec_mma(cta, w, i)?,
                 i @ Inst::LdMatrix { .. } => self.exec_ldmatrix(cta, w, i)?,
                 i @ (Inst::CpAsync { .. } | Inst::CpAsyncCommit | Inst::CpAsyncWait { .. }) => self.exec_async(cta, w, i)?,
+                i @ (Inst::Wgmma { .. } | Inst::WgmmaFence { .. } | Inst::WgmmaCommit { .. } | Inst::WgmmaWait { .. }) => {
+                    self.exec_wgmma(cta, w, i)?
+                }
+                i @ Inst::ExtractSlice { src, .. } if cta.wgmma.any() => {
+                    self.wgmma_read(cta, w, *src)?;
+                    self.exec_lane(cta, w, i)?
+                }
                 Inst::Barrier { loc } => {
                     if mask != w.live {
                         let missing = w.live & !mask;

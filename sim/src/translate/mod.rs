@@ -101,6 +101,8 @@ struct Tr<'a> {
     private_bytes: u32,
     /// External zero-length workgroup globals: the dynamic shared memory's base.
     dynamic: Vec<String>,
+    /// The largest alignment they declare (`wgmma`'s swizzled tiles ask 1024 bytes).
+    dynamic_align: u32,
     /// Bytes of dynamic shared memory the kernel declares (`phobos.dynamic_shared_bytes`): what
     /// its views may reach.
     dynamic_bytes: u32,
@@ -195,6 +197,7 @@ pub fn translate<'a>(module: Op<'a>, name: &str) -> R<Kernel> {
         shared_bytes: 0,
         private_bytes: 0,
         dynamic: Vec::new(),
+        dynamic_align: 16,
         dynamic_bytes: dynamic_shared,
         inline_stack: Vec::new(),
         ret_slots: Vec::new(),
@@ -213,8 +216,9 @@ pub fn translate<'a>(module: Op<'a>, name: &str) -> R<Kernel> {
             ArgKind::Scalar { ty, .. } => arg_slots.push(Some((t.slot(a)?, *ty))),
         }
     }
-    // The dynamic shared memory starts after the static globals, 16-byte aligned.
-    t.shared_bytes = t.shared_bytes.div_ceil(16) * 16;
+    // The dynamic shared memory starts after the static globals, aligned as declared (16
+    // bytes at least), as ptxas places an `.extern .shared .align N` array.
+    t.shared_bytes = t.shared_bytes.div_ceil(t.dynamic_align) * t.dynamic_align;
     t.block(entry)?;
     t.attribute_insts(u32::MAX);
     Ok(Kernel {
@@ -287,6 +291,16 @@ impl<'a> Tr<'a> {
             if n == 0 && g.attr("initial_value").is_none() {
                 // `memref.global @g : memref<0xi8, 3>` with no initializer: the dynamic part.
                 self.dynamic.push(g.str_attr("sym_name").unwrap_or_default());
+                let align = g.int_attr("alignment").unwrap_or(16);
+                if !(1..=1 << 16).contains(&align) || align & (align - 1) != 0 {
+                    return unsupported(
+                        g,
+                        format!(
+                            "the simulator does not support dynamic shared memory aligned to {align} bytes (a power of two up to 65536)"
+                        ),
+                    );
+                }
+                self.dynamic_align = self.dynamic_align.max(align as u32);
                 continue;
             }
             let align = g.int_attr("alignment").unwrap_or(16);
@@ -416,7 +430,13 @@ impl<'a> Tr<'a> {
         // the arithmetic they stand for.
         let family = match name.split_once('.').map(|(d, _)| d).unwrap_or("") {
             _ if name == "vector.load" || name == "vector.store" || name == "vector.maskedload" => Self::memref_op,
-            _ if name == "llvm.bitcast" || name == "llvm.extractvalue" => Self::vector_op,
+            _ if matches!(
+                name.as_str(),
+                "llvm.bitcast" | "llvm.extractvalue" | "llvm.insertvalue" | "llvm.mlir.poison" | "llvm.mlir.undef"
+            ) =>
+            {
+                Self::vector_op
+            }
             _ if matches!(name.as_str(), "llvm.inttoptr" | "llvm.ptrtoint" | "llvm.addrspacecast" | "llvm.getelementptr") => {
                 Self::pointer_op
             }

@@ -104,6 +104,22 @@ impl<'a> Tr<'a> {
             }
             // Warps run in lockstep here: a warp-level barrier orders nothing more.
             "nvvm.bar.warp.sync" => {}
+            // One memory proxy here: shared memory written by stores is what wgmma reads.
+            "nvvm.fence.proxy" => {}
+            "nvvm.wgmma.mma_async" => self.wgmma(op)?,
+            "nvvm.wgmma.fence.aligned" => {
+                let loc = self.loc(op);
+                self.insts.push(Inst::WgmmaFence { loc });
+            }
+            "nvvm.wgmma.commit.group.sync.aligned" => {
+                let loc = self.loc(op);
+                self.insts.push(Inst::WgmmaCommit { loc });
+            }
+            "nvvm.wgmma.wait.group.sync.aligned" => {
+                let n = op.int_attr("group").unwrap_or(0).clamp(0, u32::MAX as i64) as u32;
+                let loc = self.loc(op);
+                self.insts.push(Inst::WgmmaWait { n, loc });
+            }
             other => return unsupported(op, format!("the simulator does not support `{other}`")),
         }
         Ok(())
@@ -165,6 +181,54 @@ impl<'a> Tr<'a> {
 }
 
 impl<'a> Tr<'a> {
+    /// `nvvm.wgmma.mma_async` m64nNk16 of f16 or bf16 into f32, A and B from descriptors.
+    fn wgmma(&mut self, op: Op<'a>) -> R<()> {
+        let text = |key: &str| op.attr(key).map(|a| a.to_string()).unwrap_or_default();
+        let shape = text("shape");
+        let num = |key: &str| -> Option<u32> {
+            shape.split(&format!("{key} = ")).nth(1)?.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
+        };
+        let (Some(64), Some(n), Some(16)) = (num("m"), num("n"), num("k")) else {
+            return unsupported(op, format!("the simulator runs wgmma.mma_async of shapes m64nNk16, not {shape}"));
+        };
+        if n == 0 || n % 8 != 0 || n > 256 {
+            return unsupported(op, format!("wgmma.mma_async's N must be a multiple of 8 up to 256, got {n}"));
+        }
+        let named = |key: &str| text(key).split('<').nth(1).and_then(|s| s.split('>').next()).map(str::to_string);
+        let ty = match (named("typeA").as_deref(), named("typeB").as_deref(), named("typeD").as_deref()) {
+            (Some("f16"), Some("f16"), Some("f32")) => MmaType::F16,
+            (Some("bf16"), Some("bf16"), Some("f32")) => MmaType::BF16,
+            (a, b, d) => {
+                return unsupported(op, format!("the simulator runs wgmma.mma_async of f16 or bf16 into f32, not {a:?} x {b:?} into {d:?}"))
+            }
+        };
+        if op.num_operands() != 3 {
+            return unsupported(op, "wgmma.mma_async with A in registers (the simulator reads A from its descriptor)");
+        }
+        let dst = self.result(op, 0)?;
+        let c = self.use_(op.operand(0))?;
+        let (a_desc, b_desc) = (self.use_(op.operand(1))?, self.use_(op.operand(2))?);
+        if dst.len != n / 2 || c.len != n / 2 {
+            return unsupported(op, format!("wgmma.mma_async m64n{n}k16 accumulates in {} f32 per thread", n / 2));
+        }
+        let loc = self.loc(op);
+        self.insts.push(Inst::Wgmma {
+            n,
+            ty,
+            a_kmajor: named("layoutA").as_deref() != Some("col"),
+            b_kmajor: named("layoutB").as_deref() != Some("row"),
+            scale_d: named("scaleD").as_deref() != Some("zero"),
+            neg_a: named("scaleA").as_deref() == Some("neg"),
+            neg_b: named("scaleB").as_deref() == Some("neg"),
+            a_desc,
+            b_desc,
+            c,
+            dst,
+            loc,
+        });
+        Ok(())
+    }
+
     /// Pointers as integers (byte addresses in shared memory): casts move them, a
     /// `getelementptr` adds its index times the element's size.
     pub(super) fn pointer_op(&mut self, op: Op<'a>, name: &str) -> R<()> {

@@ -40,6 +40,25 @@ impl<'a> Tr<'a> {
                 let dst = self.result(op, 0)?;
                 self.insts.push(Inst::Broadcast { dst, src });
             }
+            // A struct or vector with no value yet (before its fields are inserted): zeros.
+            "llvm.mlir.poison" | "llvm.mlir.undef" => {
+                let dst = self.result(op, 0)?;
+                self.insts.push(Inst::Const { dst, vals: vec![0; dst.len as usize] });
+            }
+            // A scalar field of a struct set: the element at the fields' flat offset.
+            "llvm.insertvalue" => {
+                let pos = op.attr("position").and_then(|a| a.dense_ints()).unwrap_or_default();
+                let fields = op.operand(0).ty().struct_fields().unwrap_or_default();
+                let i = match pos[..] {
+                    [i] if (0..fields.len() as i64).contains(&i) && prim_of(fields[i as usize]).is_some_and(|(_, n)| n == 1) => i as usize,
+                    _ => return unsupported(op, "llvm.insertvalue of other than a scalar field at one position"),
+                };
+                let offset: u32 = fields[..i].iter().map(|t| prim_of(*t).map_or(0, |(_, n)| n)).sum();
+                let vec = self.use_(op.operand(0))?;
+                let val = self.use_(op.operand(1))?;
+                let dst = self.result(op, 0)?;
+                self.insts.push(Inst::Insert { dst, vec, val, pos: offset, at: None });
+            }
             // A field of a struct (held flat): the elements of the fields before it come first.
             "llvm.extractvalue" => {
                 let pos = op.attr("position").and_then(|a| a.dense_ints()).unwrap_or_default();

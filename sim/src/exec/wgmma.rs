@@ -1,0 +1,147 @@
+//! Warpgroup tensor-core products (`wgmma.mma_async`), per warp: a warpgroup's product is the
+//! four warps' 16-row slices, each computed from its own rows of A and all of B, so each warp
+//! runs its slice when it reaches the instruction (the operands sit in shared memory, which
+//! the instruction's rules keep unchanged until the wait). A and B are read through their
+//! matrix descriptors ([`crate::mma::WgmmaDesc`]) when the instruction issues; products are
+//! exact in f64 and rounded once, as `mma.sync`'s. The results are pending until a
+//! `wgmma.wait_group` covers their commit group: reading one before (an `llvm.extractvalue` of
+//! it) is a fault naming the `wgmma`; passing it to the next `wgmma` as its accumulator is the
+//! chaining the instruction allows.
+
+use super::*;
+use crate::mma::{wgmma_d_at, MmaType, WgmmaDesc};
+
+/// One result not yet waited for: its warp, commit group (`None`: not committed), registers
+/// and the `wgmma` that writes them.
+struct Result_ {
+    warp: u32,
+    group: Option<u32>,
+    dst: Slot,
+    loc: u32,
+}
+
+/// A CTA's `wgmma` results in flight.
+#[derive(Default)]
+pub(super) struct Pending {
+    results: Vec<Result_>,
+}
+
+impl Pending {
+    pub(super) fn any(&self) -> bool {
+        !self.results.is_empty()
+    }
+}
+
+impl Ctx<'_> {
+    pub(super) fn exec_wgmma(&mut self, cta: &mut Cta, w: &mut Warp, inst: &Inst) -> Result<(), Fault> {
+        match inst {
+            Inst::WgmmaFence { loc } => self.whole_warp(cta, w, "wgmma.fence", *loc),
+            Inst::WgmmaCommit { loc } => {
+                self.whole_warp(cta, w, "wgmma.commit_group", *loc)?;
+                let mine = cta.wgmma.results.iter().filter(|r| r.warp == w.index);
+                let next = mine.filter_map(|r| r.group).max().map_or(0, |g| g + 1);
+                for r in cta.wgmma.results.iter_mut().filter(|r| r.warp == w.index && r.group.is_none()) {
+                    r.group = Some(next);
+                }
+                Ok(())
+            }
+            Inst::WgmmaWait { n, loc } => {
+                self.whole_warp(cta, w, "wgmma.wait_group", *loc)?;
+                let mut groups: Vec<u32> = cta.wgmma.results.iter().filter(|r| r.warp == w.index).filter_map(|r| r.group).collect();
+                groups.sort_unstable();
+                groups.dedup();
+                let keep = groups.len().saturating_sub(*n as usize);
+                let done: Vec<u32> = groups[..keep].to_vec();
+                cta.wgmma.results.retain(|r| r.warp != w.index || !r.group.is_some_and(|g| done.contains(&g)));
+                Ok(())
+            }
+            Inst::Wgmma { .. } => self.wgmma(cta, w, inst),
+            _ => Ok(()),
+        }
+    }
+
+    /// A read of registers `src`: a fault if a `wgmma` this warp issued still writes them.
+    pub(super) fn wgmma_read(&self, cta: &Cta, w: &Warp, src: Slot) -> Result<(), Fault> {
+        let overlaps = |d: Slot| src.off < d.off + d.len && d.off < src.off + src.len;
+        let Some(r) = cta.wgmma.results.iter().find(|r| r.warp == w.index && overlaps(r.dst)) else { return Ok(()) };
+        let site = match &self.k.locs[r.loc as usize].1 {
+            Some(l) => format!("at {l}"),
+            None => format!("`{}`", self.k.locs[r.loc as usize].0),
+        };
+        let message = format!(
+            "read of the result of the wgmma.mma_async {site} before a wgmma.wait_group covers it ({})",
+            if r.group.is_some() { "its group is committed, not waited for" } else { "it is not even committed" }
+        );
+        Err(self.fault(FaultKind::Race, cta, Some((w, w.mask.trailing_zeros().min(31) as usize)), None, message))
+    }
+
+    fn wgmma(&mut self, cta: &mut Cta, w: &mut Warp, inst: &Inst) -> Result<(), Fault> {
+        let Inst::Wgmma { n, ty, a_kmajor, b_kmajor, scale_d, neg_a, neg_b, a_desc, b_desc, c, dst, loc } = inst else {
+            return Ok(());
+        };
+        let (n, loc) = (*n as usize, *loc);
+        self.whole_warp(cta, w, "wgmma.mma_async", loc)?;
+        let warps = cta.warps.len() as u32;
+        if (w.index / 4) * 4 + 3 >= warps {
+            let message = format!("wgmma.mma_async needs a warpgroup of 4 warps; warp {} has none (the CTA has {warps} warps)", w.index);
+            return Err(self.fault(FaultKind::DivergentShuffle, cta, Some((w, 0)), Some(loc), message));
+        }
+        // The descriptors are the warpgroup's: the same in every lane.
+        let mut descs = [WgmmaDesc::decode(0); 2];
+        for (d, slot, name) in [(0, *a_desc, "A"), (1, *b_desc, "B")] {
+            let first = w.regs[at(slot, 0, 0)];
+            if let Some(l) = (1..32).find(|l| w.regs[at(slot, 0, *l)] != first) {
+                let message = format!("wgmma.mma_async's {name} descriptor differs between lanes 0 and {l}: a warpgroup has one");
+                return Err(self.fault(FaultKind::DivergentShuffle, cta, Some((w, l)), Some(loc), message));
+            }
+            descs[d] = WgmmaDesc::decode(first);
+            if !descs[d].aligned() {
+                let message = format!(
+                    "wgmma.mma_async's {name} at shared byte {} is not where its {}-byte swizzle pattern starts (a multiple of {} bytes, base offset 0)",
+                    descs[d].start,
+                    descs[d].width(),
+                    8 * descs[d].width()
+                );
+                return Err(self.fault(FaultKind::Misaligned, cta, Some((w, 0)), Some(loc), message));
+            }
+        }
+        let elem = (ty.bits() / 8) as u64;
+        let slice = w.index % 4;
+        // This warp's 16 rows of A and all of B, each element read at its address.
+        let read = |this: &mut Self, cta: &mut Cta, d: WgmmaDesc, kmajor: bool, mn: u64, k: u64| -> Result<f64, Fault> {
+            let addr = d.address(kmajor, mn, k, elem) as usize;
+            if addr + elem as usize > cta.shared.len() {
+                let message = format!("wgmma.mma_async reads shared byte {addr}, past the {} bytes of shared memory", cta.shared.len());
+                return Err(this.fault(FaultKind::OutOfBounds, cta, Some((w, 0)), Some(loc), message));
+            }
+            this.check_race(cta, w, 0, addr, elem as usize, false, loc)?;
+            Ok(ty.value(u16::from_le_bytes([cta.shared[addr], cta.shared[addr + 1]]) as u64))
+        };
+        let mut am = [0f64; 16 * 16];
+        for r in 0..16 {
+            for k in 0..16 {
+                let v = read(self, cta, descs[0], *a_kmajor, (16 * slice + r) as u64, k as u64)?;
+                am[r as usize * 16 + k] = if *neg_a { -v } else { v };
+            }
+        }
+        let mut bm = vec![0f64; n * 16];
+        for col in 0..n {
+            for k in 0..16 {
+                let v = read(self, cta, descs[1], *b_kmajor, col as u64, k as u64)?;
+                bm[col * 16 + k] = if *neg_b { -v } else { v };
+            }
+        }
+        for lane in 0..32u32 {
+            for i in 0..n as u32 / 2 {
+                let (row, col) = wgmma_d_at(slice, lane, i);
+                let (r, col) = ((row - 16 * slice) as usize, col as usize);
+                let acc = if *scale_d { MmaType::F32.value(w.regs[at(*c, i, lane as usize)]) } else { 0.0 };
+                let s: f64 = am[r * 16..r * 16 + 16].iter().zip(&bm[col * 16..col * 16 + 16]).map(|(x, y)| x * y).sum::<f64>() + acc;
+                w.regs[at(*dst, i, lane as usize)] = (s as f32).to_bits() as u64;
+            }
+        }
+        cta.wgmma.results.push(Result_ { warp: w.index, group: None, dst: *dst, loc });
+        self.stats.wgmma += 1;
+        Ok(())
+    }
+}
