@@ -130,7 +130,7 @@ pub struct Gpu {
     /// 16 bytes of device memory, made at the first launch with an empty tensor at address 0:
     /// that tensor's address instead, since a masked read (`X[i] else v`) reads index 0 of it.
     scratch: Arc<std::sync::OnceLock<CudaSlice<u8>>>,
-    /// `sm_90` for compute capability 9.0.
+    /// `sm_86` for compute capability 8.6; `sm_90a` for 9.0 (wgmma).
     pub chip: String,
     /// The device's name, e.g. `NVIDIA H200`.
     pub name: String,
@@ -229,7 +229,10 @@ impl Gpu {
         let (major, minor) = ctx.compute_capability().map_err(|e| CudaError::Init(e.to_string()))?;
         let name = ctx.name().unwrap_or_else(|_| "CUDA device".into());
         let stream = ctx.default_stream();
-        Ok(Gpu { ctx, stream, scratch: Default::default(), chip: format!("sm_{major}{minor}"), name })
+        // 9.0 (H100, H200) compiles for sm_90a, its arch-specific features (wgmma) on: that PTX
+        // runs on 9.0 devices only, and this is one.
+        let arch = if (major, minor) == (9, 0) { "a" } else { "" };
+        Ok(Gpu { ctx, stream, scratch: Default::default(), chip: format!("sm_{major}{minor}{arch}"), name })
     }
 
     /// The device's ordinal.

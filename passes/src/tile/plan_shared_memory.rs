@@ -1,7 +1,8 @@
 //! `tile-plan-shared-memory{chip=sm_90}`: places every tile and shared buffer of a kernel in its
 //! dynamic shared memory and checks the total against the chip.
 //!
-//! Each `tile.copy` and `tile.alloc` gets a byte `offset` (16-byte aligned). Buffers whose
+//! Each `tile.copy` and `tile.alloc` gets a byte `offset` (16-byte aligned; 1024 for a tile that
+//! `wgmma` reads, whose swizzle is on absolute addresses). Buffers whose
 //! lifetimes (from the copy or alloc to the last use, in program order; a use inside a loop
 //! keeps the buffer alive for the whole loop) do not overlap share bytes; a buffer marked
 //! `phobos.exclusive` (warp-synchronised staging) lives for the whole kernel. The kernel's dynamic shared memory is the end of
