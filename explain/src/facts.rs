@@ -30,6 +30,8 @@ pub struct Explanation {
     pub shared: Shared,
     pub barriers: Vec<Barrier>,
     pub steps: Vec<Step>,
+    /// Software-pipelined loops and their timelines.
+    pub pipelines: Vec<super::timeline::Pipeline>,
     pub summary: Summary,
     /// The compiler's warnings, rendered (the CLI prints them; the page does not show them).
     #[serde(skip)]

@@ -7,6 +7,8 @@
 //! - barriers kept (the `phobos.barrier` reason on each `gpu.barrier` left at the SIMT level, or
 //!   `barrier()` in the source) and elided (`elide-barriers`' remarks);
 //! - registers and shuffles from the entry's PTX (`ptxas -v` when it is at hand);
+//! - each software-pipelined loop's stages (`tile-pipeline`'s remark) and, per iteration of
+//!   warp 0, the stages its copies wrote and its reads used ([`timeline`]);
 //! - what the picked CTA did, from the simulator's trace: threads and warp 0's lanes per
 //!   statement, the bytes every access touched and the 128-byte lines it fetched, the lanes each
 //!   shuffle read, bank conflicts, tile elements masked at a tensor's edge.
@@ -18,6 +20,7 @@
 pub mod facts;
 mod html;
 mod text;
+pub mod timeline;
 
 use facts::{Barrier, Explanation, SharedBuffer, Summary, Tensor};
 /// Why an explain stopped (the same as `phobos run`'s).
@@ -177,6 +180,7 @@ pub fn explain(req: &Request) -> Result<Explanation, RunError> {
     let (mut steps, spans) = facts::steps_of(&kernel.body, &src);
     let owner = facts::step_of_insts(sim, &src, &spans);
     facts::fill_steps(&mut steps, &owner, sim, trace, &by_arg, &shared);
+    let pipelines = timeline::pipelines(&remarks, &filename, &shared, &steps, &owner, trace);
     let threads = run.kernel.block.iter().product::<u32>();
     for s in &mut steps {
         s.readout = facts::readout(s, threads);
@@ -222,6 +226,7 @@ pub fn explain(req: &Request) -> Result<Explanation, RunError> {
         shared,
         barriers,
         steps,
+        pipelines,
         summary,
         warnings,
     })

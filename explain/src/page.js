@@ -1,7 +1,7 @@
 "use strict";
 // phobos explain: draws the facts of one step at a time. Figures: the tensors in global
-// memory with the CTA's boxes, shared memory as a byte ruler, the barriers, the CTA's threads,
-// warp 0's lanes with each shuffle as arcs.
+// memory with the CTA's boxes, shared memory as a byte ruler, a pipelined loop's timeline, the
+// barriers, the CTA's threads, warp 0's lanes with each shuffle as arcs.
 const F = JSON.parse(document.getElementById("facts").textContent);
 const NS = "http://www.w3.org/2000/svg";
 const C = { read: "#3182ce", write: "#dd6b20", extra: "#bee3f8", masked: "#a0aec0", idle: "#edf2f7", active: "#38a169", shared: "#805ad5" };
@@ -139,6 +139,32 @@ function drawRuler(parent, step) {
   if (total === 0) el("text", { x: W / 2, y: 29, "text-anchor": "middle" }, s, "no shared memory");
 }
 
+// A pipelined loop's timeline (at its `for` step): a row per iteration of warp 0, a column per
+// stage of each pipelined buffer; "c" where the row's copies wrote the stage, "r" where its
+// reads used it.
+function drawTimeline(parent, step) {
+  const p = F.pipelines.find((q) => q.line === step.line);
+  if (!p) return;
+  html("h3", parent, `pipeline: ${p.stages} stages, warp 0's iterations (c: copies into the stage, r: reads it)`);
+  const tb = html("table", parent);
+  tb.id = "timeline";
+  const head = html("tr", tb);
+  html("th", head, "");
+  for (const b of p.buffers) for (let st = 0; st < p.stages; st++) html("th", head, `${b.name}[${st}]`);
+  for (const r of p.rows) {
+    const tr = html("tr", tb, undefined, "row");
+    html("th", tr, r.label);
+    p.buffers.forEach((b, i) => {
+      for (let st = 0; st < p.stages; st++) {
+        const has = (list) => list.some(([bi, si]) => bi === i && si === st);
+        const c = has(r.copies), rd = has(r.reads);
+        html("td", tr, (c ? "c" : "") + (rd ? "r" : ""), [c ? "copy" : "", rd ? "read" : ""].join(" ").trim());
+      }
+    });
+  }
+  if (p.more > 0) html("p", parent, `... ${p.more} more iterations`);
+}
+
 function drawBarriers(parent, step) {
   const mine = F.barriers.filter((b) => b.line === step.line);
   html("h3", parent, `barriers at line ${step.line}: ${mine.filter((b) => b.kept).length} kept, ${mine.filter((b) => !b.kept).length} elided`);
@@ -214,6 +240,7 @@ function show(i) {
   html("h3", dr, `global memory (CTA ${F.cta.join(", ")})`);
   for (const t of F.tensors) drawTensor(dr, t, step);
   drawRuler(dr, step);
+  drawTimeline(dr, step);
   drawBarriers(dr, step);
   drawThreads(dr, step);
   drawLanes(dr, step);
@@ -294,6 +321,13 @@ function selftest(errors) {
       const global = step.accesses.some((a) => !a.shared && a.touched > 0);
       if ((n("svg.tensor rect.read") + n("svg.tensor rect.write") > 0) !== global) throw new Error(`${at}: tensor boxes drawn do not match the accesses`);
       if (!step.readout) throw new Error(`${at}: empty readout`);
+      const p = F.pipelines.find((q) => q.line === step.line);
+      const want = p ? p.rows.length : 0;
+      if (n("#timeline tr.row") !== want) throw new Error(`${at}: ${n("#timeline tr.row")} timeline rows drawn, ${want} in the facts`);
+      if (p) {
+        const cells = p.rows.reduce((k, r) => k + r.copies.length, 0);
+        if (n("#timeline td.copy") !== cells) throw new Error(`${at}: ${n("#timeline td.copy")} copies drawn in the timeline, ${cells} in the facts`);
+      }
     };
     check();
     while (current < F.steps.length - 1 && seen < F.steps.length) {
@@ -305,8 +339,9 @@ function selftest(errors) {
     // What the figures drew over all steps: shuffle arcs, masked boxes, extra-line cells.
     const count = (sel) => F.steps.reduce((n, s, i) => (show(i), n + document.querySelectorAll(sel).length), 0);
     const arcs = count("#lanes path.arc"), masked = count("svg.tensor rect.masked"), extra = count("svg.tensor rect.extra");
+    const timeline = count("#timeline tr.row");
     show(0);
-    const verdict = `steps=${seen} arcs=${arcs} buffers=${document.querySelectorAll("#ruler rect.buffer").length} masked=${masked} extra=${extra}`;
+    const verdict = `steps=${seen} arcs=${arcs} buffers=${document.querySelectorAll("#ruler rect.buffer").length} masked=${masked} extra=${extra}` + (timeline ? ` timeline=${timeline}` : "");
     out.textContent = errors.length ? `FAIL: ${errors.join("; ")}` : `PASS ${verdict}`;
   } catch (e) {
     out.textContent = `FAIL: ${e.message}`;

@@ -38,6 +38,24 @@ pub fn render(e: &Explanation) -> String {
     for b in &e.barriers {
         let _ = writeln!(o, "barrier at {}: {} ({})", b.line, if b.kept { "kept" } else { "elided" }, b.reason);
     }
+    for p in &e.pipelines {
+        let bufs: Vec<String> =
+            p.buffers.iter().map(|b| format!("{} ({} bytes each from shared byte {})", b.name, b.stage_bytes, b.start)).collect();
+        let _ = writeln!(o, "pipeline at line {}: {} stages of {}", p.line, p.stages, bufs.join(", "));
+        for r in &p.rows {
+            let mut parts = Vec::new();
+            if !r.reads.is_empty() {
+                parts.push(format!("reads {}", p.names(&r.reads)));
+            }
+            if !r.copies.is_empty() {
+                parts.push(format!("copies into {}", p.names(&r.copies)));
+            }
+            let _ = writeln!(o, "  {}: {}", r.label, parts.join("; "));
+        }
+        if p.more > 0 {
+            let _ = writeln!(o, "  ... {} more iterations", p.more);
+        }
+    }
     for (i, s) in e.steps.iter().enumerate() {
         let _ = writeln!(o, "step {} line {}: {}", i + 1, s.line, s.text);
         let _ = writeln!(o, "  {}", s.readout);

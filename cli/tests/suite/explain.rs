@@ -72,6 +72,14 @@ fn every_seed_kernels_page_steps_through_in_chromium() {
         ("i8_matvec", ex("i8_matvec.phobos"), vec!["--grid", "2", "-D", "N=16", "-D", "K=512"], 5, "arcs=160"),
         ("first_column", lit.display().to_string(), vec!["--kernel", "first_column", "--grid", "2", "-D", "N=64"], 3, "extra=341"),
         ("ragged", lit.display().to_string(), vec!["--kernel", "ragged", "--grid", "2", "-D", "K=100", "--cta", "1"], 1, "masked=1"),
+        // A pipelined loop's timeline: the prologue and 5 iterations (K = 160 in steps of 32).
+        (
+            "pipelined_gemm",
+            root.join("examples/tutorials/gemm.phobos").display().to_string(),
+            vec!["--kernel", "gemm_f16_pipelined", "--grid", "1,1", "-D", "M=128", "-D", "N=128", "-D", "K=160", "--chip", "sm_80"],
+            4,
+            "timeline=6",
+        ),
         // Source text that would end or reopen a script element, and a kernel with no statement.
         ("script_in_source", hostile.display().to_string(), vec!["--kernel", "e", "--grid", "1"], 1, "steps=1"),
         ("empty_body", hostile.display().to_string(), vec!["--kernel", "nothing", "--grid", "1"], 1, "steps=1"),

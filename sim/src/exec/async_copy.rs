@@ -59,6 +59,9 @@ impl Ctx<'_> {
                 for l in lanes(w.mask) {
                     self.land(cta, w, l, n)?;
                 }
+                if let Some(t) = self.tracing(cta) {
+                    t.event(w.pc, w.index, trace::EventKind::Wait, []);
+                }
                 Ok(())
             }
             _ => Ok(()),
@@ -149,6 +152,9 @@ impl Ctx<'_> {
         self.stats.bank_conflicts += conflicts;
         if traced {
             self.trace_async(w.pc, (arg_read, &read), &written, size, conflicts);
+            if let Some(t) = self.trace.as_mut() {
+                t.event(w.pc, w.index, trace::EventKind::Copy, written.iter().map(|&(d, _)| (d, size as u64)));
+            }
         }
         Ok(())
     }

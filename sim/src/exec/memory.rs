@@ -198,6 +198,9 @@ impl Ctx<'_> {
         if let Some(t) = self.trace.as_mut().filter(|t| t.cta == cta.id) {
             let global = matches!(memrefs[mem].src, MemSrc::Arg(_));
             t.memory(w.pc, trace::MemAccess { memref: mem, write, atomic, width, global, conflicts }, touched);
+            if !global && !write {
+                t.event(w.pc, w.index, trace::EventKind::Read, touched.iter().copied());
+            }
         }
     }
 

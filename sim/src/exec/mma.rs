@@ -111,6 +111,9 @@ impl Ctx<'_> {
         }
         self.stats.bank_conflicts += phobos_layout::banks::conflicts(&banked, 16);
         self.stats.ldmatrix += 1;
+        if let Some(t) = self.tracing(cta) {
+            t.event(w.pc, w.index, trace::EventKind::Read, banked.iter().map(|&(_, a)| (a, 16)));
+        }
         Ok(())
     }
 }

@@ -22,6 +22,34 @@ pub struct Trace {
     pub threads: u32,
     /// One entry per instruction of the kernel (indexed like [`Kernel::insts`]).
     pub insts: Vec<InstTrace>,
+    /// Warp 0's shared-memory traffic in order, for a pipeline's timeline: each `cp.async`
+    /// issued, each `cp.async.wait_group`, each read (loads, `ldmatrix`, `wgmma`), at most
+    /// [`MAX_EVENTS`] (then `timeline_full`).
+    pub timeline: Vec<Event>,
+    pub timeline_full: bool,
+}
+
+/// Events kept in [`Trace::timeline`].
+pub const MAX_EVENTS: usize = 1 << 16;
+
+/// One step of warp 0's shared-memory traffic: instruction `pc`, the bytes `[lo, hi)` of
+/// shared memory its lanes touched (none for a wait).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Event {
+    pub pc: u32,
+    pub kind: EventKind,
+    pub lo: u64,
+    pub hi: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EventKind {
+    /// `cp.async` issued (its shared destination).
+    Copy,
+    /// `cp.async.wait_group`.
+    Wait,
+    /// A read of shared memory.
+    Read,
 }
 
 /// What one instruction did in the picked CTA, summed over its executions.
@@ -72,7 +100,27 @@ pub struct MemTrace {
 
 impl Trace {
     pub fn new(cta: [u32; 3], threads: u32, insts: usize) -> Trace {
-        Trace { cta, threads, insts: vec![InstTrace::default(); insts] }
+        Trace { cta, threads, insts: vec![InstTrace::default(); insts], timeline: Vec::new(), timeline_full: false }
+    }
+
+    /// Warp `warp`'s event at `pc` over shared bytes `ranges` (offset, length): kept for warp 0.
+    pub(super) fn event(&mut self, pc: usize, warp: u32, kind: EventKind, ranges: impl IntoIterator<Item = (u64, u64)>) {
+        if warp != 0 {
+            return;
+        }
+        if self.timeline.len() >= MAX_EVENTS {
+            self.timeline_full = true;
+            return;
+        }
+        let (mut lo, mut hi) = (u64::MAX, 0);
+        for (o, n) in ranges {
+            lo = lo.min(o);
+            hi = hi.max(o + n);
+        }
+        if lo == u64::MAX {
+            lo = 0;
+        }
+        self.timeline.push(Event { pc: pc as u32, kind, lo, hi });
     }
 
     /// Instruction `pc` ran on warp `warp` with lanes `mask`.

@@ -108,8 +108,10 @@ impl Ctx<'_> {
         let elem = (ty.bits() / 8) as u64;
         let slice = w.index % 4;
         // This warp's 16 rows of A and all of B, each element read at its address.
-        let read = |this: &mut Self, cta: &mut Cta, d: WgmmaDesc, kmajor: bool, mn: u64, k: u64| -> Result<f64, Fault> {
+        let mut span = [(u64::MAX, 0u64); 2];
+        let mut read = |this: &mut Self, cta: &mut Cta, which: usize, d: WgmmaDesc, kmajor: bool, mn: u64, k: u64| -> Result<f64, Fault> {
             let addr = d.address(kmajor, mn, k, elem) as usize;
+            span[which] = (span[which].0.min(addr as u64), span[which].1.max(addr as u64 + elem));
             if addr + elem as usize > cta.shared.len() {
                 let message = format!("wgmma.mma_async reads shared byte {addr}, past the {} bytes of shared memory", cta.shared.len());
                 return Err(this.fault(FaultKind::OutOfBounds, cta, Some((w, 0)), Some(loc), message));
@@ -120,14 +122,14 @@ impl Ctx<'_> {
         let mut am = [0f64; 16 * 16];
         for r in 0..16 {
             for k in 0..16 {
-                let v = read(self, cta, descs[0], *a_kmajor, (16 * slice + r) as u64, k as u64)?;
+                let v = read(self, cta, 0, descs[0], *a_kmajor, (16 * slice + r) as u64, k as u64)?;
                 am[r as usize * 16 + k] = if *neg_a { -v } else { v };
             }
         }
         let mut bm = vec![0f64; n * 16];
         for col in 0..n {
             for k in 0..16 {
-                let v = read(self, cta, descs[1], *b_kmajor, col as u64, k as u64)?;
+                let v = read(self, cta, 1, descs[1], *b_kmajor, col as u64, k as u64)?;
                 bm[col * 16 + k] = if *neg_b { -v } else { v };
             }
         }
@@ -138,6 +140,11 @@ impl Ctx<'_> {
                 let acc = if *scale_d { MmaType::F32.value(w.regs[at(*c, i, lane as usize)]) } else { 0.0 };
                 let s: f64 = am[r * 16..r * 16 + 16].iter().zip(&bm[col * 16..col * 16 + 16]).map(|(x, y)| x * y).sum::<f64>() + acc;
                 w.regs[at(*dst, i, lane as usize)] = (s as f32).to_bits() as u64;
+            }
+        }
+        if let Some(t) = self.tracing(cta) {
+            for (lo, hi) in span {
+                t.event(w.pc, w.index, super::trace::EventKind::Read, [(lo, hi - lo)]);
             }
         }
         cta.wgmma.results.push(Result_ { warp: w.index, group: None, dst: *dst, loc });
