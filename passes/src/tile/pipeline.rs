@@ -133,7 +133,7 @@ fn pipeline<'a>(lp: Op<'a>, stages: i64, cx: &PassCx<'a>) -> Result<String, Diag
     let i = bb.bin("arith.divui", bb.bin("arith.subi", iv, lb), step);
     let stage = bb.bin("arith.remui", i, int(bb, stages));
     tile_copy::wait(bb, stages - 2);
-    barrier_because(
+    let top = barrier_because(
         bb,
         "kept: every thread's pipelined copies of this iteration landed, and no thread still reads the stage the next copies overwrite",
     );
@@ -144,6 +144,7 @@ fn pipeline<'a>(lp: Op<'a>, stages: i64, cx: &PassCx<'a>) -> Result<String, Diag
         let view = stage_view(bb, t, stage);
         cx.replace(t.copy, &[view]);
     }
+    elide_copy_barrier(top, cx);
     // After the loop: nothing left in flight.
     tile_copy::wait(Builder::before(lp.next().expect("a loop is followed by its block's terminator")), 0);
 
@@ -156,6 +157,33 @@ fn pipeline<'a>(lp: Op<'a>, stages: i64, cx: &PassCx<'a>) -> Result<String, Diag
         stages - 1,
         if stages == 2 { "" } else { "s" }
     ))
+}
+
+/// The barrier `infer-barriers` put between the copies and their readers, now that nothing
+/// but the next copies (into another stage) and arithmetic lies between it and the iteration's
+/// first barrier `top`: that barrier already orders everything this one would (two BAR.SYNC an
+/// iteration become one).
+fn elide_copy_barrier<'a>(top: Op<'a>, cx: &PassCx<'a>) {
+    let mut at = top.next();
+    while let Some(op) = at {
+        // The next copies: a guarded block, then their commit.
+        let issue = op.is("scf.if") && op.next().is_some_and(|n| n.is("nvvm.cp.async.commit.group"));
+        let quiet = op.num_regions() == 0
+            && (op.name().starts_with("arith.")
+                || matches!(op.name().as_str(), "memref.view" | "memref.get_global" | "nvvm.cp.async.commit.group"));
+        if op.is("gpu.barrier") {
+            if op.str_attr("phobos.barrier").is_some_and(|r| r.starts_with("inferred:")) {
+                let why = "the pipeline's barrier after this iteration's wait already orders its copies and their readers";
+                cx.diags.emit(Diagnostic::new(Severity::Remark, op.loc().src(), format!("barrier elided: {why}")));
+                cx.erase(op);
+            }
+            return;
+        }
+        if !issue && !quiet {
+            return;
+        }
+        at = op.next();
+    }
 }
 
 /// `v` for the iteration whose induction variable is `at`: values from outside the loop as they

@@ -119,3 +119,51 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// The barrier infer-barriers put between a copy and its readers: after pipelining, only the
+// next copies (into another stage) and arithmetic lie between it and the barrier after the
+// iteration's wait, which orders the same accesses: elided (one barrier an iteration). A
+// barrier with a shared-memory store before it is kept.
+// DIAG: remark: barrier elided: the pipeline's barrier after this iteration's wait already orders its copies and their readers
+// DIAG-NOT: barrier elided
+// CHECK-LABEL: gpu.func @one_barrier
+// CHECK: scf.for
+// CHECK: nvvm.cp.async.wait.group 0
+// CHECK-NEXT: gpu.barrier {phobos.barrier = "kept: every thread's pipelined copies
+// CHECK-NOT: gpu.barrier
+// CHECK: memref.load
+// CHECK: nvvm.cp.async.wait.group 0
+// CHECK-LABEL: gpu.func @store_between
+// CHECK: scf.for
+// CHECK: gpu.barrier {phobos.barrier = "kept: every thread's pipelined copies
+// CHECK: memref.store
+// CHECK-NEXT: gpu.barrier {phobos.barrier = "inferred: threads write t
+// CHECK: nvvm.cp.async.wait.group 0
+gpu.module @m {
+  gpu.func @one_barrier(%x: memref<4096xf32>, %y: memref<4096xf32>, %n: index) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    scf.for %i = %c0 to %n step %c64 {
+      %t = "tile.copy"(%x, %i, %n) {name = "t", shape = array<i64: 64>} : (memref<4096xf32>, index, index) -> memref<64xf32, #gpu.address_space<workgroup>>
+      gpu.barrier {phobos.barrier = "inferred: threads write t, which other threads read after"}
+      %v = memref.load %t[%c0] : memref<64xf32, #gpu.address_space<workgroup>>
+      memref.store %v, %y[%i] : memref<4096xf32>
+    } {phobos.pipeline = 2 : i64}
+    gpu.return
+  }
+  gpu.func @store_between(%x: memref<4096xf32>, %y: memref<4096xf32>, %n: index) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %f = arith.constant 1.0 : f32
+    scf.for %i = %c0 to %n step %c64 {
+      %t = "tile.copy"(%x, %i, %n) {name = "t", shape = array<i64: 64>} : (memref<4096xf32>, index, index) -> memref<64xf32, #gpu.address_space<workgroup>>
+      memref.store %f, %t[%c0] : memref<64xf32, #gpu.address_space<workgroup>>
+      gpu.barrier {phobos.barrier = "inferred: threads write t, which other threads read after"}
+      %v = memref.load %t[%c0] : memref<64xf32, #gpu.address_space<workgroup>>
+      memref.store %v, %y[%i] : memref<4096xf32>
+    } {phobos.pipeline = 2 : i64}
+    gpu.return
+  }
+}
