@@ -32,6 +32,8 @@ pub struct Explanation {
     pub steps: Vec<Step>,
     /// Software-pipelined loops and their timelines.
     pub pipelines: Vec<super::timeline::Pipeline>,
+    /// Tensor-core products: their fragments and tiles.
+    pub fragments: Vec<super::fragment::Fragment>,
     pub summary: Summary,
     /// The compiler's warnings, rendered (the CLI prints them; the page does not show them).
     #[serde(skip)]

@@ -9,6 +9,8 @@
 //! - registers and shuffles from the entry's PTX (`ptxas -v` when it is at hand);
 //! - each software-pipelined loop's stages (`tile-pipeline`'s remark) and, per iteration of
 //!   warp 0, the stages its copies wrote and its reads used ([`timeline`]);
+//! - each tensor-core product's fragments (lane and register of each element of C, A and B)
+//!   and its swizzled tiles' banks ([`fragment`]);
 //! - what the picked CTA did, from the simulator's trace: threads and warp 0's lanes per
 //!   statement, the bytes every access touched and the 128-byte lines it fetched, the lanes each
 //!   shuffle read, bank conflicts, tile elements masked at a tensor's edge.
@@ -18,6 +20,7 @@
 //! dimensions take from `-D`, the other arrays, or an `@autotune` list's first value.
 
 pub mod facts;
+pub mod fragment;
 mod html;
 mod text;
 pub mod timeline;
@@ -182,6 +185,7 @@ pub fn explain(req: &Request) -> Result<Explanation, RunError> {
     facts::fill_steps(&mut steps, &owner, sim, trace, &by_arg, &shared);
     let pipelines = timeline::pipelines(&remarks, &filename, &shared, &steps, &owner, trace);
     let threads = run.kernel.block.iter().product::<u32>();
+    let fragments = fragment::fragments(&remarks, &filename, threads);
     for s in &mut steps {
         s.readout = facts::readout(s, threads);
     }
@@ -227,6 +231,7 @@ pub fn explain(req: &Request) -> Result<Explanation, RunError> {
         barriers,
         steps,
         pipelines,
+        fragments,
         summary,
         warnings,
     })

@@ -1,7 +1,8 @@
 "use strict";
 // phobos explain: draws the facts of one step at a time. Figures: the tensors in global
-// memory with the CTA's boxes, shared memory as a byte ruler, a pipelined loop's timeline, the
-// barriers, the CTA's threads, warp 0's lanes with each shuffle as arcs.
+// memory with the CTA's boxes, shared memory as a byte ruler, a pipelined loop's timeline, a
+// tensor-core product's fragments and tiles' banks, the barriers, the CTA's threads, warp 0's
+// lanes with each shuffle as arcs.
 const F = JSON.parse(document.getElementById("facts").textContent);
 const NS = "http://www.w3.org/2000/svg";
 const C = { read: "#3182ce", write: "#dd6b20", extra: "#bee3f8", masked: "#a0aec0", idle: "#edf2f7", active: "#38a169", shared: "#805ad5" };
@@ -165,6 +166,43 @@ function drawTimeline(parent, step) {
   if (p.more > 0) html("p", parent, `... ${p.more} more iterations`);
 }
 
+// A tensor-core product's fragments (at its `dot` step): warp 0's first 16 x 8 of C, one
+// instruction's A and B, each cell "lane:register element" coloured by lane; and each swizzled
+// tile's first 8 rows, each 16-byte chunk numbered by the 4-bank group it lands in.
+function drawFragment(parent, step) {
+  const f = F.fragments.find((q) => q.line === step.line);
+  if (!f) return;
+  html("h3", parent, `tensor cores: ${f.what}`);
+  const cell = 28, h = 14;
+  const grid = (s, x0, y0, cells, cols, title) => {
+    el("text", { x: x0, y: y0 - 4 }, s, title);
+    cells.forEach(([lane, e], i) => {
+      const x = x0 + (i % cols) * cell, y = y0 + Math.floor(i / cols) * h;
+      el("rect", { x, y, width: cell, height: h, fill: `hsl(${(lane * 47) % 360}, 60%, 85%)`, stroke: "#fff", class: "cell" }, s);
+      el("text", { x: x + 2, y: y + 11, "font-size": 9 }, s, `${lane}:${e}`);
+    });
+  };
+  // C and B (below it) on the left, A on the right.
+  const aCols = f.k, W = 24 + cell * (8 + (f.a.length ? aCols : 0)) + 20;
+  const H = 40 + h * (16 + (f.b.length ? f.k + 2 : 0));
+  const s = svg(parent, W, H, "fragment");
+  grid(s, 8, 20, f.c, 8, `C: warp 0 (${f.warp_m} x ${f.warp_n}), first 16 x 8`);
+  if (f.a.length) {
+    grid(s, 20 + cell * 8, 20, f.a, aCols, `A (16 x ${f.k})`);
+    grid(s, 8, 20 + h * 18, f.b, 8, `B (${f.k} x 8)`);
+  }
+  for (const t of f.tiles) {
+    const cols = t.groups.length ? t.groups[0].length : 0;
+    const ts = svg(parent, Math.max(560, 20 + cols * 22), 24 + t.groups.length * 16, null);
+    ts.classList.add("banks");
+    el("text", { x: 4, y: 12 }, ts, `${t.name} (${t.rows}x${t.cols}) under swizzle(${t.swizzle.join(",")}): bank group of each 16-byte chunk, rows 0-${t.groups.length - 1}`);
+    t.groups.forEach((row, r) => row.forEach((g, c) => {
+      el("rect", { x: 4 + c * 22, y: 18 + r * 16, width: 22, height: 16, fill: `hsl(${g * 45}, 55%, 85%)`, stroke: "#fff", class: "cell" }, ts);
+      el("text", { x: 12 + c * 22, y: 30 + r * 16 }, ts, String(g));
+    }));
+  }
+}
+
 function drawBarriers(parent, step) {
   const mine = F.barriers.filter((b) => b.line === step.line);
   html("h3", parent, `barriers at line ${step.line}: ${mine.filter((b) => b.kept).length} kept, ${mine.filter((b) => !b.kept).length} elided`);
@@ -241,6 +279,7 @@ function show(i) {
   for (const t of F.tensors) drawTensor(dr, t, step);
   drawRuler(dr, step);
   drawTimeline(dr, step);
+  drawFragment(dr, step);
   drawBarriers(dr, step);
   drawThreads(dr, step);
   drawLanes(dr, step);
@@ -321,6 +360,9 @@ function selftest(errors) {
       const global = step.accesses.some((a) => !a.shared && a.touched > 0);
       if ((n("svg.tensor rect.read") + n("svg.tensor rect.write") > 0) !== global) throw new Error(`${at}: tensor boxes drawn do not match the accesses`);
       if (!step.readout) throw new Error(`${at}: empty readout`);
+      const fr = F.fragments.find((q) => q.line === step.line);
+      const cells = fr ? fr.c.length + fr.a.length + fr.b.length + fr.tiles.reduce((k, t) => k + t.groups.reduce((j, r) => j + r.length, 0), 0) : 0;
+      if (n("#drawing rect.cell") !== cells) throw new Error(`${at}: ${n("#drawing rect.cell")} fragment cells drawn, ${cells} in the facts`);
       const p = F.pipelines.find((q) => q.line === step.line);
       const want = p ? p.rows.length : 0;
       if (n("#timeline tr.row") !== want) throw new Error(`${at}: ${n("#timeline tr.row")} timeline rows drawn, ${want} in the facts`);
@@ -339,9 +381,9 @@ function selftest(errors) {
     // What the figures drew over all steps: shuffle arcs, masked boxes, extra-line cells.
     const count = (sel) => F.steps.reduce((n, s, i) => (show(i), n + document.querySelectorAll(sel).length), 0);
     const arcs = count("#lanes path.arc"), masked = count("svg.tensor rect.masked"), extra = count("svg.tensor rect.extra");
-    const timeline = count("#timeline tr.row");
+    const timeline = count("#timeline tr.row"), fragment = count("#fragment rect.cell");
     show(0);
-    const verdict = `steps=${seen} arcs=${arcs} buffers=${document.querySelectorAll("#ruler rect.buffer").length} masked=${masked} extra=${extra}` + (timeline ? ` timeline=${timeline}` : "");
+    const verdict = `steps=${seen} arcs=${arcs} buffers=${document.querySelectorAll("#ruler rect.buffer").length} masked=${masked} extra=${extra}` + (timeline ? ` timeline=${timeline}` : "") + (fragment ? ` fragment=${fragment}` : "");
     out.textContent = errors.length ? `FAIL: ${errors.join("; ")}` : `PASS ${verdict}`;
   } catch (e) {
     out.textContent = `FAIL: ${e.message}`;

@@ -56,6 +56,32 @@ pub fn render(e: &Explanation) -> String {
             let _ = writeln!(o, "  ... {} more iterations", p.more);
         }
     }
+    for f in &e.fragments {
+        let _ = writeln!(o, "fragment at line {}: {}", f.line, f.what);
+        let _ = writeln!(o, "  C: warp 0 holds rows 0-{}, columns 0-{}; its first 16 x 8, lane:item", f.warp_m - 1, f.warp_n - 1);
+        grid(&mut o, "C", &f.c, 8);
+        if !f.a.is_empty() {
+            let _ = writeln!(o, "  A of one instruction (16 x {}), lane:register element", f.k);
+            grid(&mut o, "A", &f.a, f.k as usize);
+            let _ = writeln!(o, "  B of one instruction ({} x 8), lane:register element", f.k);
+            grid(&mut o, "B", &f.b, 8);
+        }
+        for t in &f.tiles {
+            let [b, m, s] = t.swizzle;
+            let rows: Vec<String> = t.groups.iter().map(|r| r.iter().map(|g| g.to_string()).collect::<Vec<_>>().join(" ")).collect();
+            let _ = writeln!(
+                o,
+                "  tile {} ({}x{}, {}-byte rows) under swizzle({b},{m},{s}), {}: 4-bank group of each 16-byte chunk of rows 0-{}: {}",
+                t.name,
+                t.rows,
+                t.cols,
+                t.row_bytes,
+                t.conflicts,
+                t.groups.len().saturating_sub(1),
+                rows.join(" | ")
+            );
+        }
+    }
     for (i, s) in e.steps.iter().enumerate() {
         let _ = writeln!(o, "step {} line {}: {}", i + 1, s.line, s.text);
         let _ = writeln!(o, "  {}", s.readout);
@@ -96,4 +122,12 @@ fn arcs(src: &[i8]) -> String {
         out = "no lane reads another".into();
     }
     out
+}
+
+/// `(lane, element)` pairs row-major, `cols` a row: a line per row, `lane:element` each.
+fn grid(o: &mut String, name: &str, cells: &[(u32, u32)], cols: usize) {
+    for (r, row) in cells.chunks(cols.max(1)).enumerate() {
+        let text: Vec<String> = row.iter().map(|(l, e)| format!("{l}:{e}")).collect();
+        let _ = writeln!(o, "    {name} row {r}: {}", text.join(" "));
+    }
 }

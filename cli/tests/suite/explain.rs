@@ -80,6 +80,15 @@ fn every_seed_kernels_page_steps_through_in_chromium() {
             4,
             "timeline=6",
         ),
+        // A tensor-core product's fragments: C's first 16 x 8, A 16 x 16, B 16 x 8 and the two
+        // tiles' first 8 rows of 16-byte chunks (4 and 16 a row): 128 + 256 + 128 + 32 + 128.
+        (
+            "gemm_fragments",
+            root.join("examples/tutorials/gemm.phobos").display().to_string(),
+            vec!["--kernel", "gemm_f16", "--grid", "1,1", "-D", "M=128", "-D", "N=128", "-D", "K=64"],
+            7,
+            "fragment=512",
+        ),
         // Source text that would end or reopen a script element, and a kernel with no statement.
         ("script_in_source", hostile.display().to_string(), vec!["--kernel", "e", "--grid", "1"], 1, "steps=1"),
         ("empty_body", hostile.display().to_string(), vec!["--kernel", "nothing", "--grid", "1"], 1, "steps=1"),

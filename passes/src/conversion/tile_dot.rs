@@ -228,17 +228,22 @@ pub fn lower_dot<'a>(op: Op<'a>, cx: &crate::external::PassCx<'a>) -> Result<Vec
     let Some(block) = known_block_size(op) else {
         return Err(Diagnostic::op_error(op, "a tensor-core product needs a known block size (known_block_size on the gpu.func)"));
     };
-    // sm_90a: warpgroups on wgmma where the product allows, and a remark either way.
+    // The product, its warp grid and instruction, in a remark (`phobos explain` draws its
+    // fragments from it); on sm_90a, warpgroups on wgmma where the product allows.
+    let t = dot.tiling;
+    let shape = format!("{} x {} x {} on {} x {} warps of {} x {}", t.m, t.n, dot.k, t.warps_m, t.warps_n, t.warp_m(), t.warp_n());
+    let types = format!("{} into {}", dot.input.ptx(), dot.acc);
+    let mut not_wgmma = String::new();
     if chip == "sm_90a" {
         match super::tile_dot_wgmma::plan(op, chip) {
             Ok(w) => {
                 let what = format!(
-                    "tile.dot: wgmma.mma_async m64n{}k16 ({}), {} warpgroup{}, {} per warpgroup",
+                    "tile.dot: wgmma.mma_async m64n{}k16 ({types}), {shape}: {} warpgroup{}, {} per warpgroup and k step of {}",
                     w.n,
-                    dot.input.ptx(),
                     w.groups,
                     if w.groups == 1 { "" } else { "s" },
-                    dot.k / 16
+                    dot.k / 16,
+                    dot.k
                 );
                 cx.diags.emit(Diagnostic::new(Severity::Remark, op.loc().src(), what));
                 // The swizzles are on absolute addresses: the tiles' base 1024-byte aligned.
@@ -246,10 +251,19 @@ pub fn lower_dot<'a>(op: Op<'a>, cx: &crate::external::PassCx<'a>) -> Result<Vec
                 crate::emit::tile_copy::align_dynamic_smem(module, Builder::before(op), super::tile_dot_wgmma::TILE_ALIGN as i64);
                 return Ok(vec![super::tile_dot_wgmma::lower(op, &dot, &w, block, op.operand(2))]);
             }
-            Err(why) => cx.diags.emit(Diagnostic::new(Severity::Remark, op.loc().src(), format!("tile.dot: mma.sync, not wgmma: {why}"))),
+            Err(why) => not_wgmma = format!(" (not wgmma: {why})"),
         }
     }
-    let t = dot.tiling;
+    cx.diags.emit(Diagnostic::new(
+        Severity::Remark,
+        op.loc().src(),
+        format!(
+            "tile.dot: mma.sync m16n8k{} ({types}), {shape}: {} per warp and k step of {}{not_wgmma}",
+            dot.input.k(),
+            t.atoms_m() * t.atoms_n(),
+            dot.input.k()
+        ),
+    ));
     let swizzle_of = |key: &str| phobos_dialects::tile::swizzle_of(op, key);
     let (swizzle_a, swizzle_b) = (swizzle_of("swizzle_a"), swizzle_of("swizzle_b"));
     let (a, bt, mut acc) = (op.operand(0), op.operand(1), op.operand(2));

@@ -12,7 +12,7 @@
 
 // A 128 x 64 x 32 product on 8 warps (2 warpgroups), A 64-byte rows (swizzle mode 2, SBO
 // 512), B 32 x 64 MN-major (128-byte rows: mode 1, SBO 1024, "row" = transposed in PTX).
-// REMARK: remark: tile.dot: wgmma.mma_async m64n64k16 (f16), 2 warpgroups, 2 per warpgroup
+// REMARK: remark: tile.dot: wgmma.mma_async m64n64k16 (f16 into f32), 128 x 64 x 32 on 8 x 1 warps of 16 x 64: 2 warpgroups, 2 per warpgroup and k step of 32
 // CHECK: memref.global @__phobos_dynamic_smem : memref<0xi8, #gpu.address_space<workgroup>> {alignment = 1024 : i64}
 // CHECK-LABEL: gpu.func @two_groups
 // CHECK: %[[GROUP:.*]] = arith.divui %{{.*}}, %c128
@@ -32,7 +32,9 @@
 // CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK-NOT: nvvm.mma.sync
 // CHECK-NOT: tile.dot
-// SM90-NOT: wgmma
+// SM90: remark: tile.dot: mma.sync m16n8k16 (f16 into f32), 128 x 64 x 32 on 8 x 1 warps of 16 x 64: 8 per warp and k step of 16
+// SM90-NOT: (not wgmma
+// SM90-NOT: nvvm.wgmma
 // SM90: nvvm.mma.sync
 gpu.module @m {
   gpu.func @two_groups(%a: memref<128x32xf16, 3>, %b: memref<32x64xf16, 3>, %c: vector<32xf32>, %out: memref<32xf32>) kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
@@ -46,7 +48,7 @@ gpu.module @m {
 // -----
 
 // B transposed (N x K, K-major: "col"), bf16, 32-byte rows (mode 3, SBO 256); N = 128.
-// REMARK: remark: tile.dot: wgmma.mma_async m64n128k16 (bf16), 1 warpgroup, 1 per warpgroup
+// REMARK: remark: tile.dot: wgmma.mma_async m64n128k16 (bf16 into f32), 64 x 128 x 16 on 4 x 1 warps of 16 x 128: 1 warpgroup, 1 per warpgroup and k step of 16
 // CHECK-LABEL: gpu.func @transposed
 // CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>, D[<f32>, <one>, <wrapped>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
 gpu.module @m {
@@ -60,11 +62,12 @@ gpu.module @m {
 
 // -----
 
-// Products wgmma does not take, each with its reason; they run on mma.sync.
-// REMARK: remark: tile.dot: mma.sync, not wgmma: wgmma needs warpgroups along M with 16 rows per warp: the warp grid 4 x 1 ("mma_c(64, 64, 128, 4, 1)" when M = 16 x warps), got 2 x 2
-// REMARK: remark: tile.dot: mma.sync, not wgmma: B is not stored in wgmma's 128-byte swizzle
-// REMARK: remark: tile.dot: mma.sync, not wgmma: B's rows are 256 bytes; wgmma reads swizzled rows of 32, 64 or 128 bytes
-// REMARK: remark: tile.dot: mma.sync, not wgmma: wgmma is used for f16 and bf16 products into f32; this one is f16 into f16
+// Products wgmma does not take, each with its reason; they run on mma.sync. Every product's
+// remark states its instruction, shape, warp grid and instructions per warp and k step.
+// REMARK: remark: tile.dot: mma.sync m16n8k16 (f16 into f32), 64 x 64 x 64 on 2 x 2 warps of 32 x 32: 8 per warp and k step of 16 (not wgmma: wgmma needs warpgroups along M with 16 rows per warp: the warp grid 4 x 1 ("mma_c(64, 64, 128, 4, 1)" when M = 16 x warps), got 2 x 2)
+// REMARK: remark: tile.dot: mma.sync m16n8k16 (f16 into f32), 64 x 64 x 64 on 4 x 1 warps of 16 x 64: 8 per warp and k step of 16 (not wgmma: B is not stored in wgmma's 128-byte swizzle)
+// REMARK: remark: tile.dot: mma.sync m16n8k16 (f16 into f32), 64 x 128 x 64 on 4 x 1 warps of 16 x 128: 16 per warp and k step of 16 (not wgmma: B's rows are 256 bytes; wgmma reads swizzled rows of 32, 64 or 128 bytes)
+// REMARK: remark: tile.dot: mma.sync m16n8k16 (f16 into f16), 64 x 64 x 64 on 4 x 1 warps of 16 x 64: 8 per warp and k step of 16 (not wgmma: wgmma is used for f16 and bf16 products into f32; this one is f16 into f16)
 // CHECK-LABEL: gpu.func @not_wgmma
 // CHECK-NOT: nvvm.wgmma
 // CHECK: nvvm.mma.sync
