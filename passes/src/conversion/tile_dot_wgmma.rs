@@ -19,8 +19,9 @@
 //! dynamic shared memory aligned to 1024 bytes.
 //!
 //! Shared memory written by ordinary stores or `cp.async` reaches `wgmma` (the async proxy)
-//! after `fence.proxy.async.shared::cta`; then `wgmma.fence`, the k steps, one commit group and
-//! `wgmma.wait_group 0` before the accumulators are read.
+//! after `fence.proxy.async.shared::cta`: one before the barrier that follows the writes (the
+//! writers' side), one before the product; then `wgmma.fence`, the k steps, one commit group
+//! and `wgmma.wait_group 0` before the accumulators are read.
 
 use crate::emit::ids::linear_thread_id;
 use phobos_dialects::tile::{swizzle_of, verify_dot, Dot, DotInput};
@@ -156,12 +157,14 @@ pub fn lower<'a>(op: Op<'a>, dot: &Dot, w: &Wgmma, block: [i64; 3], acc: Val<'a>
         let x = crate::emit::vector::extract(b, acc, i);
         s = b.op_value("llvm.insertvalue", &[s, x], sty, &[("position", ctx.known_attr(&format!("array<i64: {i}>")))]);
     }
-    b.op(
-        "nvvm.fence.proxy",
-        &[],
-        &[],
-        &[("kind", ctx.known_attr("#nvvm.proxy_kind<async.shared>")), ("space", ctx.known_attr("#nvvm.shared_space<cta>"))],
-    );
+    // The writers' side (CUTLASS's `fence_view_async_shared` before the barrier) and the
+    // reader's (Triton's, before the product): the tiles' generic writes reach the async proxy.
+    if let Some(bar) = barrier_before(op) {
+        if !previous(bar).is_some_and(|p| p.is("nvvm.fence.proxy")) {
+            proxy_fence(Builder::before(bar));
+        }
+    }
+    proxy_fence(b);
     b.op("nvvm.wgmma.fence.aligned", &[], &[], &[]);
     let ty = dot.input.ptx();
     let attrs = [
@@ -190,4 +193,44 @@ pub fn lower<'a>(op: Op<'a>, dot: &Dot, w: &Wgmma, block: [i64; 3], acc: Val<'a>
         out = crate::emit::vector::insert(b, x, out, i);
     }
     out
+}
+
+/// `fence.proxy.async.shared::cta`: this thread's shared-memory accesses so far are ordered
+/// before its later asynchronous-proxy ones (wgmma's operand reads).
+fn proxy_fence(b: Builder) {
+    let kind = b.ctx.known_attr("#nvvm.proxy_kind<async.shared>");
+    b.op("nvvm.fence.proxy", &[], &[], &[("kind", kind), ("space", b.ctx.known_attr("#nvvm.shared_space<cta>"))]);
+}
+
+/// The op before `op` in its block.
+fn previous(op: Op) -> Option<Op> {
+    let mut last = None;
+    for o in op.block()?.ops() {
+        if o == op {
+            return last;
+        }
+        last = Some(o);
+    }
+    None
+}
+
+/// The last barrier before `op`: in its block, else before the op holding it, up to the
+/// function (the one after the tiles' copies landed).
+fn barrier_before(op: Op) -> Option<Op> {
+    let mut at = op;
+    loop {
+        let mut last = None;
+        for o in at.block()?.ops() {
+            if o == at {
+                break;
+            }
+            if o.is("gpu.barrier") {
+                last = Some(o);
+            }
+        }
+        if last.is_some() {
+            return last;
+        }
+        at = at.parent().filter(|p| !p.is("gpu.func"))?;
+    }
 }

@@ -7,7 +7,9 @@
 // tile's address / 16 (A's 64 rows of the warpgroup on), LBO 1, SBO 8 rows (1024 bytes for
 // 128-byte rows: 64 << 32), the swizzle mode in bits 62-63 (1: 128 bytes, 2: 64, 3: 32). Per k
 // step of 16 the start moves 32 bytes along a K-major row (+2), 16 rows of an MN-major tile
-// (+128 for 128-byte rows). The dynamic shared memory is aligned to 1024 bytes. Other targets
+// (+128 for 128-byte rows). The dynamic shared memory is aligned to 1024 bytes. A proxy fence
+// (fence.proxy.async.shared::cta) goes before the barrier before the product (the writers'
+// side) and before the product (the reader's). Other targets
 // take mma.sync; on sm_90a, other products too, with a remark that says why.
 
 // A 128 x 64 x 32 product on 8 warps (2 warpgroups), A 64-byte rows (swizzle mode 2, SBO
@@ -15,6 +17,9 @@
 // REMARK: remark: tile.dot: wgmma.mma_async m64n64k16 (f16 into f32), 128 x 64 x 32 on 8 x 1 warps of 16 x 64: 2 warpgroups, 2 per warpgroup and k step of 32
 // CHECK: memref.global @__phobos_dynamic_smem : memref<0xi8, #gpu.address_space<workgroup>> {alignment = 1024 : i64}
 // CHECK-LABEL: gpu.func @two_groups
+// The writers' proxy fence, before the barrier that follows the tiles' writes:
+// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT: gpu.barrier
 // CHECK: %[[GROUP:.*]] = arith.divui %{{.*}}, %c128
 // CHECK: %[[ROWS:.*]] = arith.muli %[[GROUP]], %c4096
 // CHECK-DAG: %[[A_BITS:.*]] = arith.constant -9223371899415756800 : i64
@@ -38,6 +43,7 @@
 // SM90: nvvm.mma.sync
 gpu.module @m {
   gpu.func @two_groups(%a: memref<128x32xf16, 3>, %b: memref<32x64xf16, 3>, %c: vector<32xf32>, %out: memref<32xf32>) kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+    gpu.barrier
     %d = "tile.dot"(%a, %b, %c) {warps = array<i64: 8, 1>, swizzle_a = array<i64: 2, 3, 3>, swizzle_b = array<i64: 3, 3, 3>} : (memref<128x32xf16, 3>, memref<32x64xf16, 3>, vector<32xf32>) -> vector<32xf32>
     %c0 = arith.constant 0 : index
     vector.store %d, %out[%c0] : memref<32xf32>, vector<32xf32>
