@@ -336,6 +336,28 @@ pub mod build {
         d
     }
 
+    /// [`dot`] with `a` in registers (`a_shape = [M, K]`): an f16 or bf16 vector holding the
+    /// M x K matrix in the accumulator layout of the warp tiling `[warps[0], 1]`, as an earlier
+    /// product leaves it (attention's probabilities); `warps` must be `[warps along M, 1]`.
+    /// With `transpose_b`, `bt` is N x K.
+    pub fn dot_a_in_registers<'a>(
+        b: Builder<'a>,
+        a: Val<'a>,
+        bt: Val<'a>,
+        c: Val<'a>,
+        warps: [i64; 2],
+        a_shape: [i64; 2],
+        transpose_b: bool,
+    ) -> Val<'a> {
+        let d = dot(b, a, bt, c, warps);
+        let op = d.def().expect("just built");
+        op.set_attr("a_shape", b.ctx.known_attr(&format!("array<i64: {}, {}>", a_shape[0], a_shape[1])));
+        if transpose_b {
+            op.set_attr("transpose_b", b.ctx.unit_attr());
+        }
+        d
+    }
+
     /// `tile.alloc`: a shared-memory buffer of `shape` elements of `elem`, named for errors.
     pub fn alloc<'a>(b: Builder<'a>, name: &str, elem: Ty<'a>, shape: &[i64]) -> Val<'a> {
         let ctx = b.ctx;

@@ -294,6 +294,60 @@ fn dot_on_tensor_cores(transposed: bool) {
     }
 }
 
+/// `tile::build::dot_a_in_registers`: A from registers, as an earlier product leaves it. The
+/// first product, A times the identity, puts A in the accumulator layout of 2 x 1 warps;
+/// truncated to f16 it is the second product's A: C = A B (exact: small integers).
+#[test]
+fn typed_builder_dot_a_in_registers_runs_on_tensor_cores() {
+    use phobos::layout::mma::MmaTiling;
+    let c = Compiler::new().unwrap();
+    let (m, n, kk, threads) = (32i64, 16i64, 16i64, 64i64);
+    let params = [
+        ("a", ParamType::Buffer("f16".into())),
+        ("eye", ParamType::Buffer("f16".into())),
+        ("b", ParamType::Buffer("f16".into())),
+        ("d", ParamType::Buffer("f32".into())),
+    ];
+    let k = KernelBuilder::new(&c, "dot_regs", threads as u32, &params).unwrap();
+    let [a, eye, bm, d] = k.args()[..] else { panic!("four parameters") };
+    let b = k.builder();
+    let t = MmaTiling::with_warps(m, n, threads, 2, 1).unwrap();
+    let zeros = |items: i64| {
+        let vty = b.ctx.known_type(&format!("vector<{items}xf32>"));
+        b.op_value("arith.constant", &[], vty, &[("value", b.ctx.known_attr(&format!("dense<0.0> : vector<{items}xf32>")))])
+    };
+    let tile =
+        |src, rows: i64, cols: i64| tile::build::copy(b, src, &[b.index(0), b.index(0)], &[b.index(rows), b.index(cols)], &[rows, cols]);
+    let (at, it, bt) = (tile(a, m, kk), tile(eye, kk, kk), tile(bm, kk, n));
+    let a_acc = tile::build::dot(b, at, it, zeros(m * kk / threads), [2, 1]);
+    let a16 = b.cast("arith.truncf", a_acc, b.ctx.known_type(&format!("vector<{}xf16>", m * kk / threads)));
+    let acc = tile::build::dot_a_in_registers(b, a16, bt, zeros(t.items()), [2, 1], [m, kk], false);
+    let tid = build::thread_id(b, Dim::X);
+    for e in 0..t.items() {
+        let f32t = b.ctx.known_type("f32");
+        let item = b.op_value("vector.extract", &[acc], f32t, &[("static_position", b.ctx.known_attr(&format!("array<i64: {e}>")))]);
+        let at = b.bin("arith.addi", b.bin("arith.muli", tid, b.index(t.items())), b.index(e));
+        build::store(b, item, d, &[at]).unwrap();
+    }
+    let module = k.finish(&c).unwrap_or_else(|e| panic!("{e}"));
+    let kernels = c.compile_module(&module, &Options::default()).unwrap_or_else(|e| panic!("{e}"));
+    let av: Vec<f32> = (0..m * kk).map(|i| ((i * 7) % 5) as f32 - 2.0).collect();
+    let ev: Vec<f32> = (0..kk * kk).map(|i| if i / kk == i % kk { 1.0 } else { 0.0 }).collect();
+    let bv: Vec<f32> = (0..kk * n).map(|i| ((i * 3) % 7) as f32 - 3.0).collect();
+    let half = |v: &[f32]| -> Vec<u8> { v.iter().flat_map(|x| phobos::half::f16::from_f32(*x).to_le_bytes()).collect() };
+    let (mut ab, mut eb, mut bb, mut db) = (half(&av), half(&ev), half(&bv), vec![0u8; (m * n * 4) as usize]);
+    let args = &mut [Arg::Buffer(&mut ab), Arg::Buffer(&mut eb), Arg::Buffer(&mut bb), Arg::Buffer(&mut db)];
+    kernels[0].launch(&Device::Simulator, [1, 1, 1], args).unwrap();
+    let out = floats(&db);
+    for th in 0..threads {
+        for e in 0..t.items() {
+            let (r, col) = t.coords(th, e);
+            let want: f32 = (0..kk).map(|i| av[(r * kk + i) as usize] * bv[(i * n + col) as usize]).sum();
+            assert_eq!(out[(th * t.items() + e) as usize], want, "thread {th} item {e} = C[{r}, {col}]");
+        }
+    }
+}
+
 /// Three kernels and a device function in one module (one PTX module holding them) and a 2-D
 /// block: each kernel runs on the simulator; the 2-D thread ids and the call come out right.
 #[test]
