@@ -100,6 +100,13 @@ pub fn shape(op: Op, chip: &str) -> Result<Wgmma, String> {
     if t.n > 256 {
         return Err(format!("wgmma's N is at most 256, got {}", t.n));
     }
+    // The swizzle is on absolute addresses: only tiles the plan placed (1024-byte aligned in the
+    // dynamic shared memory) are known to start where its pattern does.
+    for (i, name) in [(0, "A"), (1, "B")] {
+        if !planned(op.operand(i)) {
+            return Err(format!("{name} is not a planned shared tile (a tile copy or buffer): its alignment is unknown"));
+        }
+    }
     let cols = |i: usize| op.operand(i).ty().shape().get(1).copied().flatten().unwrap_or(0);
     let a = Operand { row_bytes: 2 * cols(0), k_major: true };
     let b = Operand { row_bytes: 2 * cols(1), k_major: dot.transpose_b };
@@ -109,6 +116,20 @@ pub fn shape(op: Op, chip: &str) -> Result<Wgmma, String> {
         }
     }
     Ok(Wgmma { a, b, n: t.n, groups: t.warps_m / 4 })
+}
+
+/// Whether `v` is a tile `tile-plan-shared-memory` places: a tile copy or buffer, or (once
+/// lowered) its view of the dynamic shared memory.
+fn planned(v: Val) -> bool {
+    let Some(d) = v.def() else { return false };
+    if d.is("tile.copy") || d.is("tile.alloc") {
+        return true;
+    }
+    d.is("memref.view")
+        && d.operand(0).def().is_some_and(|g| {
+            g.is("memref.get_global")
+                && g.attr("name").is_some_and(|n| n.to_string() == format!("@{}", crate::emit::tile_copy::DYNAMIC_SMEM))
+        })
 }
 
 /// [`shape`], and the tiles stored in the canonical swizzles.

@@ -42,9 +42,15 @@
 // SM90-NOT: nvvm.wgmma
 // SM90: nvvm.mma.sync
 gpu.module @m {
-  gpu.func @two_groups(%a: memref<128x32xf16, 3>, %b: memref<32x64xf16, 3>, %c: vector<32xf32>, %out: memref<32xf32>) kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+  memref.global @__phobos_dynamic_smem : memref<0xi8, #gpu.address_space<workgroup>> {alignment = 16 : i64}
+  gpu.func @two_groups(%c: vector<32xf32>, %out: memref<32xf32>) kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %smem = memref.get_global @__phobos_dynamic_smem : memref<0xi8, #gpu.address_space<workgroup>>
+    %c0i = arith.constant 0 : index
+    %c8192 = arith.constant 8192 : index
+    %a = memref.view %smem[%c0i][] : memref<0xi8, #gpu.address_space<workgroup>> to memref<128x32xf16, #gpu.address_space<workgroup>>
+    %b = memref.view %smem[%c8192][] : memref<0xi8, #gpu.address_space<workgroup>> to memref<32x64xf16, #gpu.address_space<workgroup>>
     gpu.barrier
-    %d = "tile.dot"(%a, %b, %c) {warps = array<i64: 8, 1>, swizzle_a = array<i64: 2, 3, 3>, swizzle_b = array<i64: 3, 3, 3>} : (memref<128x32xf16, 3>, memref<32x64xf16, 3>, vector<32xf32>) -> vector<32xf32>
+    %d = "tile.dot"(%a, %b, %c) {warps = array<i64: 8, 1>, swizzle_a = array<i64: 2, 3, 3>, swizzle_b = array<i64: 3, 3, 3>} : (memref<128x32xf16, #gpu.address_space<workgroup>>, memref<32x64xf16, #gpu.address_space<workgroup>>, vector<32xf32>) -> vector<32xf32>
     %c0 = arith.constant 0 : index
     vector.store %d, %out[%c0] : memref<32xf32>, vector<32xf32>
     gpu.return
@@ -58,8 +64,10 @@ gpu.module @m {
 // CHECK-LABEL: gpu.func @transposed
 // CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>, D[<f32>, <one>, <wrapped>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
 gpu.module @m {
-  gpu.func @transposed(%a: memref<64x16xbf16, 3>, %b: memref<128x16xbf16, 3>, %c: vector<64xf32>, %out: memref<64xf32>) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
-    %d = "tile.dot"(%a, %b, %c) {warps = array<i64: 4, 1>, transpose_b, swizzle_a = array<i64: 1, 3, 3>, swizzle_b = array<i64: 1, 3, 3>} : (memref<64x16xbf16, 3>, memref<128x16xbf16, 3>, vector<64xf32>) -> vector<64xf32>
+  gpu.func @transposed(%c: vector<64xf32>, %out: memref<64xf32>) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %a = "tile.alloc"() {name = "a", shape = array<i64: 64, 16>, offset = 0 : i64} : () -> memref<64x16xbf16, #gpu.address_space<workgroup>>
+    %b = "tile.alloc"() {name = "b", shape = array<i64: 128, 16>, offset = 2048 : i64} : () -> memref<128x16xbf16, #gpu.address_space<workgroup>>
+    %d = "tile.dot"(%a, %b, %c) {warps = array<i64: 4, 1>, transpose_b, swizzle_a = array<i64: 1, 3, 3>, swizzle_b = array<i64: 1, 3, 3>} : (memref<64x16xbf16, #gpu.address_space<workgroup>>, memref<128x16xbf16, #gpu.address_space<workgroup>>, vector<64xf32>) -> vector<64xf32>
     %c0 = arith.constant 0 : index
     vector.store %d, %out[%c0] : memref<64xf32>, vector<64xf32>
     gpu.return
@@ -68,8 +76,10 @@ gpu.module @m {
 
 // -----
 
-// Products wgmma does not take, each with its reason; they run on mma.sync. Every product's
+// Products wgmma does not take, each with its reason; they run on mma.sync (a tile that is
+// no planned tile copy or buffer, a kernel argument here, has no known alignment). Every product's
 // remark states its instruction, shape, warp grid and instructions per warp and k step.
+// REMARK: remark: tile.dot: mma.sync m16n8k16 (f16 into f32), 64 x 64 x 64 on 4 x 1 warps of 16 x 64: 8 per warp and k step of 16 (not wgmma: A is not a planned shared tile (a tile copy or buffer): its alignment is unknown)
 // REMARK: remark: tile.dot: mma.sync m16n8k16 (f16 into f32), 64 x 64 x 64 on 2 x 2 warps of 32 x 32: 8 per warp and k step of 16 (not wgmma: wgmma needs warpgroups along M with 16 rows per warp: the warp grid 4 x 1 ("mma_c(64, 64, 128, 4, 1)" when M = 16 x warps), got 2 x 2)
 // REMARK: remark: tile.dot: mma.sync m16n8k16 (f16 into f32), 64 x 64 x 64 on 4 x 1 warps of 16 x 64: 8 per warp and k step of 16 (not wgmma: B is not stored in wgmma's 128-byte swizzle)
 // REMARK: remark: tile.dot: mma.sync m16n8k16 (f16 into f32), 64 x 128 x 64 on 4 x 1 warps of 16 x 128: 16 per warp and k step of 16 (not wgmma: B's rows are 256 bytes; wgmma reads swizzled rows of 32, 64 or 128 bytes)
@@ -78,11 +88,15 @@ gpu.module @m {
 // CHECK-NOT: nvvm.wgmma
 // CHECK: nvvm.mma.sync
 gpu.module @m {
-  gpu.func @not_wgmma(%a: memref<64x64xf16, 3>, %b: memref<64x64xf16, 3>, %w: memref<64x128xf16, 3>, %c: vector<32xf32>, %h: vector<32xf16>, %c2: vector<64xf32>, %out: memref<32xf32>) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
-    %d = "tile.dot"(%a, %b, %c) {warps = array<i64: 2, 2>, swizzle_a = array<i64: 3, 3, 3>, swizzle_b = array<i64: 3, 3, 3>} : (memref<64x64xf16, 3>, memref<64x64xf16, 3>, vector<32xf32>) -> vector<32xf32>
-    %e = "tile.dot"(%a, %b, %d) {warps = array<i64: 4, 1>, swizzle_a = array<i64: 3, 3, 3>} : (memref<64x64xf16, 3>, memref<64x64xf16, 3>, vector<32xf32>) -> vector<32xf32>
-    %f = "tile.dot"(%a, %w, %c2) {warps = array<i64: 4, 1>, swizzle_a = array<i64: 3, 3, 3>, swizzle_b = array<i64: 3, 3, 4>} : (memref<64x64xf16, 3>, memref<64x128xf16, 3>, vector<64xf32>) -> vector<64xf32>
-    %g = "tile.dot"(%a, %b, %h) {warps = array<i64: 4, 1>, swizzle_a = array<i64: 3, 3, 3>, swizzle_b = array<i64: 3, 3, 3>} : (memref<64x64xf16, 3>, memref<64x64xf16, 3>, vector<32xf16>) -> vector<32xf16>
+  gpu.func @not_wgmma(%arg: memref<64x64xf16, #gpu.address_space<workgroup>>, %c: vector<32xf32>, %h: vector<32xf16>, %c2: vector<64xf32>, %out: memref<32xf32>) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %a = "tile.alloc"() {name = "a", shape = array<i64: 64, 64>, offset = 0 : i64} : () -> memref<64x64xf16, #gpu.address_space<workgroup>>
+    %b = "tile.alloc"() {name = "b", shape = array<i64: 64, 64>, offset = 8192 : i64} : () -> memref<64x64xf16, #gpu.address_space<workgroup>>
+    %w = "tile.alloc"() {name = "w", shape = array<i64: 64, 128>, offset = 16384 : i64} : () -> memref<64x128xf16, #gpu.address_space<workgroup>>
+    %x = "tile.dot"(%arg, %b, %c) {warps = array<i64: 4, 1>, swizzle_a = array<i64: 3, 3, 3>, swizzle_b = array<i64: 3, 3, 3>} : (memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, vector<32xf32>) -> vector<32xf32>
+    %d = "tile.dot"(%a, %b, %c) {warps = array<i64: 2, 2>, swizzle_a = array<i64: 3, 3, 3>, swizzle_b = array<i64: 3, 3, 3>} : (memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, vector<32xf32>) -> vector<32xf32>
+    %e = "tile.dot"(%a, %b, %d) {warps = array<i64: 4, 1>, swizzle_a = array<i64: 3, 3, 3>} : (memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, vector<32xf32>) -> vector<32xf32>
+    %f = "tile.dot"(%a, %w, %c2) {warps = array<i64: 4, 1>, swizzle_a = array<i64: 3, 3, 3>, swizzle_b = array<i64: 3, 3, 4>} : (memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x128xf16, #gpu.address_space<workgroup>>, vector<64xf32>) -> vector<64xf32>
+    %g = "tile.dot"(%a, %b, %h) {warps = array<i64: 4, 1>, swizzle_a = array<i64: 3, 3, 3>, swizzle_b = array<i64: 3, 3, 3>} : (memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, vector<32xf16>) -> vector<32xf16>
     %c0 = arith.constant 0 : index
     vector.store %e, %out[%c0] : memref<32xf32>, vector<32xf32>
     gpu.return
