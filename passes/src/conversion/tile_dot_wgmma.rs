@@ -85,6 +85,17 @@ pub fn shape(op: Op, chip: &str) -> Result<Wgmma, String> {
     if dot.a_tiling.is_some() {
         return Err("A is in registers".into());
     }
+    // The four warps of a warpgroup issue each wgmma together: not under an `if` or `while`,
+    // whose control may differ between warps (mma.sync lets each warp run its own).
+    let mut at = op.parent();
+    while let Some(p) = at.filter(|p| !p.is("gpu.func")) {
+        if p.is("scf.if") || p.is("scf.while") || p.is("scf.index_switch") {
+            return Err(
+                "the product is under control that may differ between warps, and a warpgroup's four warps run each wgmma together".into()
+            );
+        }
+        at = p.parent();
+    }
     if t.warps_n != 1 || t.warp_m() != 16 || t.warps_m % 4 != 0 {
         return Err(format!(
             "wgmma needs warpgroups along M with 16 rows per warp: the warp grid {} x 1 (\"mma_c({}, {}, {}, {}, 1)\" when M = 16 x warps), got {} x {}",

@@ -287,6 +287,9 @@ impl Ctx<'_> {
                     w.mask = saved;
                 }
                 Inst::Return => {
+                    if !cta.wgmma.issued.is_empty() {
+                        self.wgmma_retire(cta, w)?;
+                    }
                     w.status = Status::Done;
                     return Ok(());
                 }

@@ -20,10 +20,16 @@ struct Result_ {
     loc: u32,
 }
 
-/// A CTA's `wgmma` results in flight.
+/// A CTA's `wgmma` results in flight, and what each warpgroup's warps issued: the four warps
+/// of a warpgroup issue the same instructions (`.sync.aligned` across the warpgroup).
 #[derive(Default)]
 pub(super) struct Pending {
     results: Vec<Result_>,
+    /// Per warp: the `wgmma.mma_async` it issued so far.
+    pub(super) issued: Vec<u32>,
+    /// Per (warpgroup, sequence number): the descriptors, the warp that issued it first, and
+    /// how many of the four have.
+    seen: std::collections::HashMap<(u32, u32), ([u64; 2], u32, u8)>,
 }
 
 impl Pending {
@@ -75,6 +81,60 @@ impl Ctx<'_> {
         Err(self.fault(FaultKind::Race, cta, Some((w, w.mask.trailing_zeros().min(31) as usize)), None, message))
     }
 
+    /// Warp `w`'s next `wgmma` against the same one of the other warps of its warpgroup.
+    fn same_in_warpgroup(&self, cta: &mut Cta, w: &Warp, descs: [u64; 2], loc: u32) -> Result<(), Fault> {
+        let p = &mut cta.wgmma;
+        if p.issued.len() <= w.index as usize {
+            p.issued.resize(w.index as usize + 1, 0);
+        }
+        let seq = p.issued[w.index as usize];
+        p.issued[w.index as usize] += 1;
+        let key = (w.index / 4, seq);
+        match p.seen.get(&key).copied() {
+            None => {
+                p.seen.insert(key, (descs, w.index, 1));
+            }
+            // All four issued it: forget it.
+            Some((first, _, 3)) if first == descs => {
+                p.seen.remove(&key);
+            }
+            Some((first, by, n)) if first == descs => {
+                p.seen.insert(key, (first, by, n + 1));
+            }
+            Some((first, by, _)) => {
+                let message = format!(
+                    "wgmma.mma_async number {} of warp {} reads A and B through descriptors {:#x}, {:#x}; warp {by}'s of the same warpgroup through {:#x}, {:#x}: a warpgroup's four warps issue the same wgmma",
+                    seq + 1,
+                    w.index,
+                    descs[0],
+                    descs[1],
+                    first[0],
+                    first[1]
+                );
+                return Err(self.fault(FaultKind::DivergentShuffle, cta, Some((w, 0)), Some(loc), message));
+            }
+        }
+        Ok(())
+    }
+
+    /// Warp `w` returns: the warps of its warpgroup that returned before issued as many wgmma.
+    pub(super) fn wgmma_retire(&self, cta: &Cta, w: &Warp) -> Result<(), Fault> {
+        let issued = |i: u32| cta.wgmma.issued.get(i as usize).copied().unwrap_or(0);
+        let group = w.index / 4;
+        for v in (4 * group..4 * group + 4).filter(|v| *v != w.index && (*v as usize) < cta.warps.len()) {
+            if cta.warps[v as usize].status == Status::Done && issued(v) != issued(w.index) {
+                let message = format!(
+                    "warp {} issued {} wgmma.mma_async and warp {v} of the same warpgroup {}: a warpgroup's four warps run each wgmma together (not under control that differs between them)",
+                    w.index,
+                    issued(w.index),
+                    issued(v)
+                );
+                return Err(self.fault(FaultKind::DivergentShuffle, cta, Some((w, 0)), None, message));
+            }
+        }
+        Ok(())
+    }
+
     fn wgmma(&mut self, cta: &mut Cta, w: &mut Warp, inst: &Inst) -> Result<(), Fault> {
         let Inst::Wgmma { n, ty, a_kmajor, b_kmajor, scale_d, neg_a, neg_b, a_desc, b_desc, c, dst, loc } = inst else {
             return Ok(());
@@ -105,6 +165,7 @@ impl Ctx<'_> {
                 return Err(self.fault(FaultKind::Misaligned, cta, Some((w, 0)), Some(loc), message));
             }
         }
+        self.same_in_warpgroup(cta, w, [w.regs[at(*a_desc, 0, 0)], w.regs[at(*b_desc, 0, 0)]], loc)?;
         let elem = (ty.bits() / 8) as u64;
         let slice = w.index % 4;
         // This warp's 16 rows of A and all of B, each element read at its address.

@@ -102,3 +102,24 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Under an if (control that may differ between warps): mma.sync, which lets each warp run its
+// own; wgmma needs a warpgroup's four warps together.
+// REMARK: remark: tile.dot: mma.sync m16n8k16 (f16 into f32), 64 x 64 x 64 on 4 x 1 warps of 16 x 64: 8 per warp and k step of 16 (not wgmma: the product is under control that may differ between warps, and a warpgroup's four warps run each wgmma together)
+// CHECK-LABEL: gpu.func @under_if
+// CHECK-NOT: nvvm.wgmma
+// CHECK: nvvm.mma.sync
+gpu.module @m {
+  gpu.func @under_if(%c: vector<32xf32>, %p: i1, %out: memref<32xf32>) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %a = "tile.alloc"() {name = "a", shape = array<i64: 64, 64>, offset = 0 : i64} : () -> memref<64x64xf16, #gpu.address_space<workgroup>>
+    %b = "tile.alloc"() {name = "b", shape = array<i64: 64, 64>, offset = 8192 : i64} : () -> memref<64x64xf16, #gpu.address_space<workgroup>>
+    scf.if %p {
+      %d = "tile.dot"(%a, %b, %c) {warps = array<i64: 4, 1>, swizzle_a = array<i64: 3, 3, 3>, swizzle_b = array<i64: 3, 3, 3>} : (memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, vector<32xf32>) -> vector<32xf32>
+      %c0 = arith.constant 0 : index
+      vector.store %d, %out[%c0] : memref<32xf32>, vector<32xf32>
+    }
+    gpu.return
+  }
+}
