@@ -147,42 +147,11 @@ fn tile_banks(message: &str) -> Option<TileBanks> {
             (0..chunks)
                 .map(|c| {
                     // The chunk's first element, swizzled (CuTe's Swizzle<B, M, S> on element offsets).
-                    let off = r * cols + c * 16 / elem;
-                    let mask = ((1i64 << bb) - 1) << (mm + ss);
-                    let swz = off ^ ((off & mask) >> ss);
+                    let swz = phobos_layout::map::swizzle(bb as u32, mm as u32, ss as i32, r * cols + c * 16 / elem);
                     ((swz * elem / 16) % 8) as u32
                 })
                 .collect()
         })
         .collect();
     Some(TileBanks { name: name.to_string(), rows, cols, row_bytes, swizzle: [bb, mm, ss], groups, conflicts })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The 64-byte rows of a 128 x 32 f16 tile under Swizzle<2,3,3>: the 4 chunks of rows 0-1
-    /// in groups 0-3, of rows 2-3 xored by 1: 8 rows read at one chunk column (an ldmatrix
-    /// phase) hit 8 distinct groups of 4 banks.
-    #[test]
-    fn a_swizzled_tiles_chunks_spread_over_the_banks() {
-        let t = tile_banks(
-            "tile 'As' (128x32, 64-byte rows) stored under swizzle(2,3,3): ldmatrix reads it with 0 bank conflicts (192 row-major)",
-        )
-        .unwrap();
-        assert_eq!(t.groups[0], [0, 1, 2, 3]);
-        assert_eq!(t.groups[1], [4, 5, 6, 7]);
-        assert_eq!(t.groups[2], [1, 0, 3, 2]);
-        for c in 0..4 {
-            let mut seen: Vec<u32> = (0..8).map(|r| t.groups[r][c]).collect();
-            seen.sort_unstable();
-            seen.dedup();
-            assert_eq!(seen.len(), 8, "chunk column {c}");
-        }
-        assert_eq!(
-            shape("mma.sync m16n8k16 (f16 into f32), 128 x 128 x 32 on 4 x 2 warps of 32 x 64: 16 per warp and k step"),
-            Some((128, 128, 4, 2))
-        );
-    }
 }

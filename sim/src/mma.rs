@@ -140,7 +140,7 @@ impl WgmmaDesc {
             3 => 1,
             _ => return addr,
         };
-        addr ^ (((addr >> 7) & ((1 << b) - 1)) << 4)
+        phobos_layout::map::swizzle(b, 4, 3, addr as i64) as u64
     }
     /// Whether the start lies where its swizzle pattern begins (a base offset the simulator
     /// does not model is refused): the pattern's row bits of the start are zero.

@@ -143,7 +143,9 @@ impl Ctx<'_> {
         self.whole_warp(cta, w, "wgmma.mma_async", loc)?;
         let warps = cta.warps.len() as u32;
         if (w.index / 4) * 4 + 3 >= warps {
-            let message = format!("wgmma.mma_async needs a warpgroup of 4 warps; warp {} has none (the CTA has {warps} warps)", w.index);
+            let plural = if warps == 1 { "" } else { "s" };
+            let message =
+                format!("wgmma.mma_async needs a warpgroup of 4 warps; warp {} has none (the CTA has {warps} warp{plural})", w.index);
             return Err(self.fault(FaultKind::DivergentShuffle, cta, Some((w, 0)), Some(loc), message));
         }
         // The descriptors are the warpgroup's: the same in every lane.
