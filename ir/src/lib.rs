@@ -17,8 +17,8 @@
 //! Raw constructors are `unsafe` (`from_raw`), fields are private, and IR is destroyed only
 //! through a [`Rewriter`], which defers destruction until no handle can remain and ignores a
 //! second erase of the same op. Every `unsafe` block says why it is sound (`SAFETY:`, enforced
-//! by clippy's `undocumented_unsafe_blocks`). `tests/ui/` holds each misuse that must not compile,
-//! with its exact error (`tests/compile_fail.rs`, trybuild).
+//! by clippy's `undocumented_unsafe_blocks`). `src/misuses.rs` holds each misuse that must not
+//! compile, with its error code (rustdoc `compile_fail` tests).
 //!
 //! The brand is one lifetime, so the compiler cannot tell two modules or two contexts apart;
 //! the misuses it cannot refuse are checked errors (panics, which a pass turns into an error at
@@ -36,6 +36,9 @@ pub mod diag;
 mod handles;
 pub mod idioms;
 mod loc;
+// Doctests only: the misuses that must not compile.
+#[cfg(doctest)]
+mod misuses;
 mod module;
 mod ops;
 mod owned;

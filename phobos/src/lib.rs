@@ -28,6 +28,9 @@ pub mod build;
 pub mod embed;
 pub mod program;
 mod program_cache;
+// Doctests only: what must not compile in an embedder's code.
+#[cfg(doctest)]
+mod promises;
 pub use autotune::GridFn;
 /// Scalar parameters' values (`eps: f32`) from literals.
 pub use phobos_runtime::scalar;
