@@ -16,18 +16,38 @@ pub fn conflicts(lanes: &[(u32, u64)], width: u64) -> u64 {
     if lanes.is_empty() {
         return 0;
     }
+    if width == 16 && lanes.iter().all(|(_, a)| a % 16 == 0) && lanes.is_sorted_by_key(|(l, _)| *l) {
+        return conflicts_of_chunks(lanes);
+    }
     let w = width.clamp(4, 128);
     let per_phase = (128 / w).max(1) as u32;
     let mut total = 0;
-    // The simulator counts every shared access: no allocation per phase. A phase's words fit
-    // a fixed buffer unless lanes repeat or widths are odd; then a vector takes them.
+    // The simulator counts every shared access: no allocation per phase, and no sort. A phase's
+    // distinct words are kept in a fixed buffer unless lanes repeat or widths are odd; then a
+    // vector takes the rest.
     let mut fixed = [0u64; 256];
     let mut spill: Vec<u64> = Vec::new();
+    let sorted = lanes.is_sorted_by_key(|(l, _)| *l);
     for phase in 0..32u32.div_ceil(per_phase) {
         let mut n = 0;
         spill.clear();
-        for (_, addr) in lanes.iter().filter(|(l, _)| l / per_phase == phase) {
+        let mut per_bank = [0u64; BANKS as usize];
+        // Lanes in order (as the simulator gives them) make each phase a run of them.
+        let run: &[(u32, u64)] = if sorted {
+            let from = lanes.partition_point(|(l, _)| l / per_phase < phase);
+            let to = lanes.partition_point(|(l, _)| l / per_phase <= phase);
+            &lanes[from..to]
+        } else {
+            lanes
+        };
+        for (_, addr) in run.iter().filter(|(l, _)| l / per_phase == phase) {
             for word in addr / 4..(addr + width).div_ceil(4) {
+                let bank = (word % BANKS) as usize;
+                // A word already in its bank is the same access (a broadcast).
+                if per_bank[bank] > 0 && (fixed[..n.min(fixed.len())].contains(&word) || spill.contains(&word)) {
+                    continue;
+                }
+                per_bank[bank] += 1;
                 if n < fixed.len() {
                     fixed[n] = word;
                 } else {
@@ -36,26 +56,30 @@ pub fn conflicts(lanes: &[(u32, u64)], width: u64) -> u64 {
                 n += 1;
             }
         }
-        if n == 0 {
-            continue;
+        if n > 0 {
+            total += per_bank.iter().copied().max().unwrap_or(1).max(1) - 1;
         }
-        let words: &mut [u64] = if spill.is_empty() {
-            &mut fixed[..n]
-        } else {
-            spill.extend_from_slice(&fixed);
-            &mut spill[..]
-        };
-        // Distinct words, then the most in one bank.
-        words.sort_unstable();
-        let mut per_bank = [0u64; BANKS as usize];
-        let mut prev = None;
-        for &word in words.iter() {
-            if prev != Some(word) {
-                per_bank[(word % BANKS) as usize] += 1;
-                prev = Some(word);
+    }
+    total
+}
+
+/// [`conflicts`] of aligned 16-byte accesses (`ldmatrix` rows, `cp.async` and vector copies),
+/// lanes in order: a phase is 8 lanes, a chunk takes 4 banks, so chunk `c` is in bank group
+/// `c % 8`; a phase costs the most distinct chunks in one group.
+fn conflicts_of_chunks(lanes: &[(u32, u64)]) -> u64 {
+    let mut total = 0;
+    let mut rest = lanes;
+    while let Some(&(first, _)) = rest.first() {
+        let n = rest.iter().take_while(|(l, _)| l / 8 == first / 8).count();
+        let (phase, next) = rest.split_at(n);
+        let mut per_group = [0u64; 8];
+        for (i, (_, a)) in phase.iter().enumerate() {
+            if !phase[..i].iter().any(|(_, b)| b / 16 == a / 16) {
+                per_group[((a / 16) % 8) as usize] += 1;
             }
         }
-        total += per_bank.iter().copied().max().unwrap_or(1).max(1) - 1;
+        total += per_group.iter().copied().max().unwrap_or(1).max(1) - 1;
+        rest = next;
     }
     total
 }

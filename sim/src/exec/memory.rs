@@ -329,45 +329,86 @@ impl Ctx<'_> {
         }
         let t = (w.index * 32 + lane as u32 + 1) as u16; // 0 means "nobody"
         let epoch = cta.epoch;
-        for word in off..off + len {
-            let Some(s) = cta.words.get(word).copied() else { continue };
-            let other_warp = |th: u16| (th as u32 - 1) / 32 != w.index;
-            let conflict = if write {
-                if s.w_epoch == epoch && s.w_thread != 0 && other_warp(s.w_thread) {
-                    Some((s.w_thread, "write after a write"))
-                } else if s.r_epoch == epoch && s.r_thread != 0 && (s.r_multi_warp || s.r_warp as u32 != w.index) {
-                    Some((s.r_thread, "write after a read"))
-                } else {
-                    None
+        let end = (off + len).min(cta.words.len());
+        let other_warp = |th: u16| (th as u32 - 1) / 32 != w.index;
+        let read_by_other = |epoch_: u32, th: u16, warp: u8, multi: bool| epoch_ == epoch && th != 0 && (multi || warp as u32 != w.index);
+        // A read of one whole chunk is recorded in the chunk, and needs no look at its bytes
+        // unless the chunk was written this epoch.
+        let whole_chunk = !write && len == CHUNK && off.is_multiple_of(CHUNK) && end == off + len;
+        let mut from = off;
+        while from < end {
+            let c = from / CHUNK;
+            let to = end.min((c + 1) * CHUNK);
+            let ch = cta.chunks[c];
+            // Byte by byte only where a byte's record may conflict: a chunk written this epoch,
+            // or, for a write, one whose bytes were read one by one this epoch.
+            if ch.w_epoch == epoch || (write && ch.byte_r_epoch == epoch) {
+                for word in from..to {
+                    let s = cta.words[word];
+                    let conflict = if write {
+                        if s.w_epoch == epoch && s.w_thread != 0 && other_warp(s.w_thread) {
+                            Some((s.w_thread, "write after a write"))
+                        } else if read_by_other(s.r_epoch, s.r_thread, s.r_warp, s.r_multi_warp) {
+                            Some((s.r_thread, "write after a read"))
+                        } else {
+                            None
+                        }
+                    } else {
+                        (s.w_epoch == epoch && s.w_thread != 0 && other_warp(s.w_thread)).then_some((s.w_thread, "read after a write"))
+                    };
+                    if let Some((other, what)) = conflict {
+                        let o = self.thread_xyz(other as u32 - 1);
+                        let mut f = self.fault(
+                            FaultKind::Race,
+                            cta,
+                            Some((w, lane)),
+                            Some(loc),
+                            format!("{what} by thread ({}, {}, {}) of shared byte {} with no barrier between them", o[0], o[1], o[2], word),
+                        );
+                        f.message = f.message.replacen("write after a write", "a write races with a write", 1);
+                        return Err(f);
+                    }
                 }
-            } else {
-                (s.w_epoch == epoch && s.w_thread != 0 && other_warp(s.w_thread)).then_some((s.w_thread, "read after a write"))
-            };
-            if let Some((other, what)) = conflict {
-                let o = self.thread_xyz(other as u32 - 1);
-                let mut f = self.fault(
-                    FaultKind::Race,
-                    cta,
-                    Some((w, lane)),
-                    Some(loc),
-                    format!("{what} by thread ({}, {}, {}) of shared byte {} with no barrier between them", o[0], o[1], o[2], word),
-                );
-                f.message = f.message.replacen("write after a write", "a write races with a write", 1);
-                return Err(f);
             }
-            let s = &mut cta.words[word];
+            if write && read_by_other(ch.r_epoch, ch.r_thread, ch.r_warp, ch.r_multi_warp) {
+                let o = self.thread_xyz(ch.r_thread as u32 - 1);
+                let message = format!(
+                    "write after a read by thread ({}, {}, {}) of shared byte {from} with no barrier between them",
+                    o[0], o[1], o[2]
+                );
+                return Err(self.fault(FaultKind::Race, cta, Some((w, lane)), Some(loc), message));
+            }
             if write {
-                s.w_thread = t;
-                s.w_epoch = epoch;
-            } else if s.r_epoch == epoch {
-                if s.r_warp as u32 != w.index {
-                    s.r_multi_warp = true;
+                for s in &mut cta.words[from..to] {
+                    s.w_thread = t;
+                    s.w_epoch = epoch;
+                }
+                cta.chunks[c].w_epoch = epoch;
+            } else if !whole_chunk {
+                cta.chunks[c].byte_r_epoch = epoch;
+                for s in &mut cta.words[from..to] {
+                    if s.r_epoch == epoch {
+                        if s.r_warp as u32 != w.index {
+                            s.r_multi_warp = true;
+                        }
+                    } else {
+                        s.r_epoch = epoch;
+                        s.r_thread = t;
+                        s.r_warp = w.index as u8;
+                        s.r_multi_warp = false;
+                    }
+                }
+            }
+            from = to;
+        }
+        if whole_chunk {
+            let ch = &mut cta.chunks[off / CHUNK];
+            if ch.r_epoch == epoch {
+                if ch.r_warp as u32 != w.index {
+                    ch.r_multi_warp = true;
                 }
             } else {
-                s.r_epoch = epoch;
-                s.r_thread = t;
-                s.r_warp = w.index as u8;
-                s.r_multi_warp = false;
+                *ch = Chunk { r_epoch: epoch, r_thread: t, r_warp: w.index as u8, r_multi_warp: false, ..*ch };
             }
         }
         Ok(())

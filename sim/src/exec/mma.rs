@@ -12,63 +12,221 @@ impl Ctx<'_> {
         let Inst::Mma { k, a_ty, b_ty, acc, a, b, c, packed, dst, loc } = inst else { return Ok(()) };
         self.whole_warp(cta, w, "mma.sync", *loc)?;
         let k = *k as usize;
-        // Each lane's fragment, element by element in register order, into the matrices (fixed
-        // arrays: this runs once per instruction, tens of thousands of times per GEMM).
-        fn unpack(w: &Warp, regs: &[Slot], ty: MmaType, packed: bool, lane: usize, mut put: impl FnMut(u32, u64)) {
-            let mut e = 0;
-            for r in regs {
-                if packed && ty.bits() < 32 {
-                    let word = w.regs[at(*r, 0, lane)];
-                    let bits = ty.bits();
-                    for i in 0..32 / bits {
-                        put(e, (word >> (i * bits)) & ((1u64 << bits) - 1));
-                        e += 1;
-                    }
-                } else {
-                    for x in 0..r.len {
-                        put(e, w.regs[at(*r, x, lane)]);
-                        e += 1;
+        let c_len: u32 = c.iter().map(|r| r.len).sum();
+        let fast = matches!(a_ty, MmaType::F16 | MmaType::BF16) && b_ty == a_ty && *acc == MmaType::F32;
+        if k == 16 && fast && a.len() == 4 && b.len() == 2 && c_len == 4 && dst.len == 4 {
+            mma_16x8x16_f32(w, a, b, c, *a_ty, *packed, *dst);
+            self.stats.mma += 1;
+            return Ok(());
+        }
+        let t = tables(k as u32);
+        // A row-major (16 x k), B row-major (k x 8), C (16 x 8): each lane's fragment scattered
+        // into them through the ISA's tables (fixed arrays: this runs tens of thousands of times
+        // per GEMM).
+        let (mut am, mut bm, mut cm) = ([0f64; 512], [0f64; 512], [0f64; 512]);
+        gather(w, a, *a_ty, *packed, &t.a, &mut am);
+        gather(w, b, *b_ty, *packed, &t.b, &mut bm);
+        gather(w, c, *acc, false, &t.c, &mut cm);
+        // Each of the 128 sums runs over k in order, all 128 side by side: independent chains
+        // the compiler vectorizes (one sum at a time waits on each addition's latency).
+        let sums: [u64; 16 * 8] = if *acc == MmaType::S32 {
+            // Exact: |products| < 2^14 and 32 of them, so i64 holds the sum; it wraps to i32.
+            let mut s = [0i64; 16 * 8];
+            for i in 0..k {
+                let brow: [i64; 8] = std::array::from_fn(|n| bm[i * 8 + n] as i64);
+                for r in 0..16 {
+                    let x = am[r * k + i] as i64;
+                    for (o, y) in s[r * 8..r * 8 + 8].iter_mut().zip(brow) {
+                        *o += x * y;
                     }
                 }
             }
-        }
-        let (mut am, mut bm, mut cm) = ([0f64; 16 * 32], [0f64; 32 * 8], [0f64; 16 * 8]);
-        for lane in 0..32u32 {
-            unpack(w, a, *a_ty, *packed, lane as usize, |e, bits| {
-                let (r, col) = a_at(k as u32, lane, e);
-                am[r as usize * k + col as usize] = a_ty.value(bits);
-            });
-            unpack(w, b, *b_ty, *packed, lane as usize, |e, bits| {
-                // Held transposed (column n contiguous), so each sum runs over adjacent elements.
-                let (row, n) = b_at(k as u32, lane, e);
-                bm[n as usize * k + row as usize] = b_ty.value(bits);
-            });
-            unpack(w, c, *acc, false, lane as usize, |e, bits| {
-                let (r, n) = c_at(lane, e);
-                cm[r as usize * 8 + n as usize] = acc.value(bits);
-            });
-        }
-        for lane in 0..32u32 {
-            for e in 0..dst.len {
-                let (r, n) = c_at(lane, e);
-                let (r, n) = (r as usize, n as usize);
-                let bits = if *acc == MmaType::S32 {
-                    // Exact: |products| < 2^14 and 32 of them, so i64 holds the sum; it wraps to i32.
-                    let s: i64 = (0..k).map(|i| am[r * k + i] as i64 * bm[n * k + i] as i64).sum::<i64>() + cm[r * 8 + n] as i64;
-                    s as i32 as u32 as u64
-                } else {
-                    let (row, col) = (&am[r * k..r * k + k], &bm[n * k..n * k + k]);
-                    let s: f64 = row.iter().zip(col).map(|(x, y)| x * y).sum::<f64>() + cm[r * 8 + n];
-                    match acc {
-                        MmaType::F16 => half::f16::from_f64(s).to_bits() as u64,
-                        _ => (s as f32).to_bits() as u64,
+            std::array::from_fn(|j| (s[j] + cm[j] as i64) as i32 as u32 as u64)
+        } else {
+            let mut s = [-0.0f64; 16 * 8];
+            for i in 0..k {
+                let brow: [f64; 8] = std::array::from_fn(|n| bm[i * 8 + n]);
+                for r in 0..16 {
+                    let x = am[r * k + i];
+                    for (o, y) in s[r * 8..r * 8 + 8].iter_mut().zip(brow) {
+                        *o += x * y;
                     }
-                };
-                w.regs[at(*dst, e, lane as usize)] = bits;
+                }
+            }
+            std::array::from_fn(|j| match acc {
+                MmaType::F16 => half::f16::from_f64(s[j] + cm[j]).to_bits() as u64,
+                _ => ((s[j] + cm[j]) as f32).to_bits() as u64,
+            })
+        };
+        for (e, idx) in (0..dst.len).zip(0..4) {
+            let row = &mut w.regs[at(*dst, e, 0)..at(*dst, e, 0) + 32];
+            for (lane, r) in row.iter_mut().enumerate() {
+                *r = sums[t.c[lane][idx] as usize];
             }
         }
         self.stats.mma += 1;
         Ok(())
+    }
+}
+
+/// m16n8k16 of f16 or bf16 into f32, the GEMMs' instruction, without tables: in its fragments
+/// each register of the warp holds one 8 x 8 block of a matrix in lane order (lane 4g + t holds
+/// elements 2(4g + t) and the next), row-major for A and C, column-major for B.
+fn mma_16x8x16_f32(w: &mut Warp, a: &[Slot], b: &[Slot], c: &[Slot], ty: MmaType, packed: bool, dst: Slot) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2 (checked just above), the one feature the function enables.
+        return unsafe { mma_16x8x16_f32_avx2(w, a, b, c, ty, packed, dst) };
+    }
+    mma_16x8x16_f32_any(w, a, b, c, ty, packed, dst)
+}
+
+/// The same compiled for AVX2 (the sums and conversions four lanes wide): the simulator's GEMMs
+/// spend much of their time here.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn mma_16x8x16_f32_avx2(w: &mut Warp, a: &[Slot], b: &[Slot], c: &[Slot], ty: MmaType, packed: bool, dst: Slot) {
+    mma_16x8x16_f32_any(w, a, b, c, ty, packed, dst)
+}
+
+/// A register of an f16 or bf16 fragment (two halves per lane: one packed word, or two
+/// elements) as the 64 values of its block, in lane order.
+#[inline(always)]
+fn decode_block(w: &Warp, r: Slot, ty: MmaType, packed: bool, out: &mut [f64; 64]) {
+    let lo: &[u64; 32] = w.regs[at(r, 0, 0)..at(r, 0, 0) + 32].try_into().expect("32 lanes");
+    let hi: &[u64; 32] = if packed { lo } else { w.regs[at(r, 1, 0)..at(r, 1, 0) + 32].try_into().expect("32 lanes") };
+    let shift = if packed { 16 } else { 0 };
+    for l in 0..32 {
+        let (x, y) = (lo[l], hi[l] >> shift);
+        if ty == MmaType::F16 {
+            out[2 * l] = f16_value(x);
+            out[2 * l + 1] = f16_value(y);
+        } else {
+            out[2 * l] = f32::from_bits((x as u32 & 0xFFFF) << 16) as f64;
+            out[2 * l + 1] = f32::from_bits((y as u32 & 0xFFFF) << 16) as f64;
+        }
+    }
+}
+
+#[inline(always)]
+fn mma_16x8x16_f32_any(w: &mut Warp, a: &[Slot], b: &[Slot], c: &[Slot], ty: MmaType, packed: bool, dst: Slot) {
+    // A row-major 16 x 16: register rb + 2 kb is the block at rows 8 rb, columns 8 kb.
+    let mut am = [0f64; 256];
+    // B row-major 16 x 8: register kb is the block at rows 8 kb, column-major.
+    let mut bm = [0f64; 128];
+    let mut blk = [0f64; 64];
+    for (i, r) in a.iter().enumerate() {
+        decode_block(w, *r, ty, packed, &mut blk);
+        let (rb, kb) = (i % 2, i / 2);
+        for rr in 0..8 {
+            am[(8 * rb + rr) * 16 + 8 * kb..][..8].copy_from_slice(&blk[8 * rr..8 * rr + 8]);
+        }
+    }
+    for (kb, r) in b.iter().enumerate() {
+        decode_block(w, *r, ty, packed, &mut blk);
+        for (j, v) in blk.iter().enumerate() {
+            let (n, kk) = (j / 8, j % 8);
+            bm[(8 * kb + kk) * 8 + n] = *v;
+        }
+    }
+    // Each output row's 8 sums in registers, over k in order.
+    let mut s = [0f64; 128];
+    for r in 0..16 {
+        let mut acc = [-0.0f64; 8];
+        for i in 0..16 {
+            let x = am[r * 16 + i];
+            for (o, y) in acc.iter_mut().zip(&bm[i * 8..i * 8 + 8]) {
+                *o += x * y;
+            }
+        }
+        s[r * 8..r * 8 + 8].copy_from_slice(&acc);
+    }
+    // C and D: register e of lane l is element 64 (e / 2) + 2 l + e % 2 of the row-major 16 x 8.
+    let c_elems: Vec<(Slot, u32)> = c.iter().flat_map(|r| (0..r.len).map(move |x| (*r, x))).collect();
+    for (e, (cr, cx)) in c_elems.into_iter().enumerate().take(4) {
+        let cin: [u64; 32] = w.regs[at(cr, cx, 0)..at(cr, cx, 0) + 32].try_into().expect("32 lanes");
+        let row: &mut [u64; 32] = (&mut w.regs[at(dst, e as u32, 0)..at(dst, e as u32, 0) + 32]).try_into().expect("32 lanes");
+        for l in 0..32 {
+            let j = 64 * (e / 2) + 2 * l + e % 2;
+            row[l] = ((s[j] + f32::from_bits(cin[l] as u32) as f64) as f32).to_bits() as u64;
+        }
+    }
+}
+
+/// For one k (16, 8 or 32), each lane's fragment elements in register order as flat indices
+/// into A (row-major 16 x k), B (row-major k x 8) and C (16 x 8), from [`a_at`], [`b_at`] and
+/// [`c_at`].
+struct Tables {
+    a: [[u16; 16]; 32],
+    b: [[u16; 16]; 32],
+    c: [[u16; 16]; 32],
+}
+
+fn tables(k: u32) -> &'static Tables {
+    static T: [std::sync::OnceLock<Tables>; 3] = [const { std::sync::OnceLock::new() }; 3];
+    let slot = match k {
+        16 => 0,
+        8 => 1,
+        _ => 2,
+    };
+    T[slot].get_or_init(|| {
+        let mut t = Tables { a: [[0; 16]; 32], b: [[0; 16]; 32], c: [[0; 16]; 32] };
+        for lane in 0..32u32 {
+            for e in 0..16u32 {
+                let ((r, col), (row, n)) = (a_at(k, lane, e), b_at(k, lane, e));
+                // Past a fragment's elements the entries are never read; keep them in bounds.
+                t.a[lane as usize][e as usize] = ((r * k + col) % (16 * k)) as u16;
+                t.b[lane as usize][e as usize] = ((row * 8 + n) % (8 * k)) as u16;
+                let (r, n) = c_at(lane, e % 4);
+                t.c[lane as usize][e as usize] = (r * 8 + n) as u16;
+            }
+        }
+        t
+    })
+}
+
+/// Every lane's registers `regs` (of element type `ty`; `packed`: 32-bit words of narrower
+/// elements, low bits first) into `out` at the lanes' table entries.
+fn gather(w: &Warp, regs: &[Slot], ty: MmaType, packed: bool, idx: &[[u16; 16]; 32], out: &mut [f64; 512]) {
+    // One loop per type, so that the conversion is inlined into it.
+    fn go(w: &Warp, regs: &[Slot], bits: u32, packed: bool, idx: &[[u16; 16]; 32], out: &mut [f64; 512], value: impl Fn(u64) -> f64) {
+        let per = if packed && bits < 32 { 32 / bits } else { 1 };
+        let mask = if bits == 32 { u32::MAX as u64 } else { (1u64 << bits) - 1 };
+        let mut e = 0usize;
+        for r in regs {
+            let words = if per > 1 { 1 } else { r.len };
+            for x in 0..words {
+                let lanes = &w.regs[at(*r, x, 0)..at(*r, x, 0) + 32];
+                for (lane, word) in lanes.iter().enumerate() {
+                    for i in 0..per as usize {
+                        // The masks keep every index in bounds without a check.
+                        out[idx[lane][(e + i) & 15] as usize & 511] = value((word >> (i as u32 * bits)) & mask);
+                    }
+                }
+                e += per as usize;
+            }
+        }
+    }
+    let bits = ty.bits();
+    match ty {
+        MmaType::F16 => go(w, regs, bits, packed, idx, out, f16_value),
+        MmaType::BF16 => go(w, regs, bits, packed, idx, out, |b| f32::from_bits((b as u32) << 16) as f64),
+        _ => go(w, regs, bits, packed, idx, out, |b| ty.value(b)),
+    }
+}
+
+/// An f16's value, exactly, without branches (nor a call through the `half` crate's CPU-feature
+/// dispatch): its exponent and mantissa placed as an f32's, scaled by 2^112 (the difference of
+/// the biases), which also places subnormals; all-ones exponents made an f32's infinity or NaN.
+#[inline(always)]
+fn f16_value(b: u64) -> f64 {
+    let b = b as u32 & 0xFFFF;
+    let special = if b & 0x7C00 == 0x7C00 { 0x7F80_0000 } else { 0 };
+    let magnitude = f32::from_bits((b & 0x7FFF) << 13 | special) as f64 * f64::from_bits((1023 + 112) << 52);
+    if b & 0x8000 != 0 {
+        -magnitude
+    } else {
+        magnitude
     }
 }
 

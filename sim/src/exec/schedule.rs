@@ -32,6 +32,7 @@ impl Ctx<'_> {
             warps: (0..g.nwarps).map(|i| self.new_warp(i, g.threads)).collect(),
             shared: vec![0u8; g.shared_bytes],
             words: vec![Word::default(); g.shared_bytes],
+            chunks: vec![Chunk::default(); g.shared_bytes.div_ceil(CHUNK)],
             epoch: 1,
             scattered: HashMap::new(),
             asyncs: Default::default(),

@@ -66,11 +66,31 @@ pub(super) struct Word {
     pub(super) r_multi_warp: bool,
 }
 
+/// A 16-byte chunk of shared memory for the race check: the last epoch any of its bytes was
+/// written in (a read of a chunk not written this epoch races with no write) and the last its
+/// bytes were read in one by one (a write to a chunk touched by neither this epoch races with no
+/// byte's record), and the reads of the whole chunk at once (`ldmatrix` rows, 16-byte loads),
+/// recorded here instead of per byte.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Chunk {
+    pub(super) w_epoch: u32,
+    /// The last epoch any byte of the chunk was read in on its own (not as the whole chunk).
+    pub(super) byte_r_epoch: u32,
+    pub(super) r_epoch: u32,
+    pub(super) r_thread: u16,
+    pub(super) r_warp: u8,
+    pub(super) r_multi_warp: bool,
+}
+
+/// Bytes per [`Chunk`].
+pub(super) const CHUNK: usize = 16;
+
 pub(super) struct Cta {
     pub(super) id: [u32; 3],
     pub(super) warps: Vec<Warp>,
     pub(super) shared: Vec<u8>,
     pub(super) words: Vec<Word>,
+    pub(super) chunks: Vec<Chunk>,
     pub(super) epoch: u32,
     /// Shared bytes written by a scatter since the last barrier: byte -> (thread + 1, item).
     pub(super) scattered: HashMap<usize, (u32, u32)>,

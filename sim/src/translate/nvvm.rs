@@ -156,12 +156,18 @@ impl<'a> Tr<'a> {
             Prim::I32 => MmaType::S32,
             p => return unsupported(op, format!("mma.sync accumulating in {p:?}")),
         };
-        let s = self.operands(op)?;
-        if s.len() != na + nb + nc as usize {
+        if op.num_operands() != na + nb + nc as usize {
             return unsupported(op, "mma.sync operands do not match their segments");
         }
-        // A packed register is an i32 holding narrower elements (bf16, tf32 bits, s8, u8).
-        let packed = self.opd_prim(op, 0)? == Prim::I32;
+        // A packed register is an i32 holding narrower elements (bf16, tf32 bits, s8, u8). f16
+        // registers bitcast from i32 words (ldmatrix's) are read as those words.
+        let look_through = mma_reads_packed(op);
+        let packed = look_through || self.opd_prim(op, 0)? == Prim::I32;
+        let mut s = Vec::with_capacity(op.num_operands());
+        for (i, v) in op.operands().into_iter().enumerate() {
+            let v = if look_through && i < na + nb { packed_source(v).unwrap_or(v) } else { v };
+            s.push(self.use_(v)?);
+        }
         let dst = self.result(op, 0)?;
         let loc = self.loc(op);
         self.insts.push(Inst::Mma {
@@ -251,4 +257,39 @@ impl<'a> Tr<'a> {
         self.insts.push(Inst::Bin { op: BinOp::Add, ty: Prim::I64, dst, a: src, b: bytes, loc });
         Ok(())
     }
+}
+
+/// The i32 word a `vector<2xf16>` or `vector<2xbf16>` register was bitcast from, if it was.
+fn packed_source(v: Val<'_>) -> Option<Val<'_>> {
+    let d = v.def().filter(|d| d.is("llvm.bitcast"))?;
+    let two_halves = prim_of(v.ty()).is_some_and(|(p, n)| n == 2 && matches!(p, Prim::F16 | Prim::BF16));
+    (two_halves && prim_of(d.operand(0).ty()) == Some((Prim::I32, 1))).then(|| d.operand(0))
+}
+
+/// The number of A and B registers of `nvvm.mma.sync` `op` (its first operands).
+fn mma_ab_count(op: Op<'_>) -> usize {
+    let segments = op.attr("operandSegmentSizes").and_then(|a| a.dense_ints()).unwrap_or_default();
+    segments.iter().take(2).sum::<i64>() as usize
+}
+
+/// Whether `nvvm.mma.sync` `op` can read every A and B register as an i32 word: each is one, or
+/// was bitcast from one.
+fn mma_reads_packed(op: Op<'_>) -> bool {
+    (0..mma_ab_count(op)).all(|i| {
+        let v = op.operand(i);
+        prim_of(v.ty()) == Some((Prim::I32, 1)) || packed_source(v).is_some()
+    })
+}
+
+/// Whether the bitcast result `v` is read only as A or B registers of mma.syncs that read them
+/// as the words they came from: then it needs no instruction.
+pub(super) fn only_packed_mma_operand(v: Val<'_>) -> bool {
+    let users = v.users();
+    packed_source(v).is_some()
+        && !users.is_empty()
+        && users.iter().all(|u| {
+            u.is("nvvm.mma.sync")
+                && mma_reads_packed(*u)
+                && u.operands().into_iter().enumerate().all(|(i, o)| o != v || i < mma_ab_count(*u))
+        })
 }

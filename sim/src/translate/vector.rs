@@ -69,12 +69,20 @@ impl<'a> Tr<'a> {
                 };
                 let offset = fields[..i].iter().map(|t| prim_of(*t).map_or(0, |(_, n)| n)).sum();
                 let src = self.use_(op.operand(0))?;
+                // A wgmma's results are read through the instruction, which checks they landed.
+                let from_wgmma = op.operand(0).def().is_none_or(|d| d.name().starts_with("nvvm.wgmma"));
+                if !from_wgmma && self.alias(op, src, offset)? {
+                    return Ok(());
+                }
                 let dst = self.result(op, 0)?;
                 self.insts.push(Inst::ExtractSlice { dst, src, offset });
             }
             "vector.extract" => {
                 let (pos, at) = self.vector_position(op, 1)?;
                 let src = self.use_(op.operand(0))?;
+                if at.is_none() && self.alias(op, src, pos)? {
+                    return Ok(());
+                }
                 let dst = self.result(op, 0)?;
                 self.insts.push(Inst::Extract { dst, src, pos, at });
             }
@@ -91,6 +99,7 @@ impl<'a> Tr<'a> {
                 let dst = self.result(op, 0)?;
                 self.insts.push(Inst::ExtractSlice { dst, src, offset: off as u32 });
             }
+            "llvm.bitcast" if super::nvvm::only_packed_mma_operand(op.result(0)) => {}
             "vector.bitcast" | "llvm.bitcast" => {
                 let from = self.opd_prim(op, 0)?;
                 let to = self.res_prim(op, 0)?;
@@ -101,6 +110,21 @@ impl<'a> Tr<'a> {
             other => return unsupported(op, format!("the simulator does not support `{other}`")),
         }
         Ok(())
+    }
+
+    /// Makes `op`'s one result the elements of `src` from `offset` on, with no instruction,
+    /// when they lie inside it: an extract is a copy of values that never change while the
+    /// result is live (every SSA value has a slot of its own, written only where it is defined;
+    /// loop latches copy through a scratch when a yielded value overlaps an iteration
+    /// argument). A GEMM's fragments pass through hundreds of such extracts per loop iteration.
+    fn alias(&mut self, op: Op<'a>, src: Slot, offset: u32) -> R<bool> {
+        let r = op.result(0);
+        let Some((_, n)) = prim_of(r.ty()) else { return Ok(false) };
+        if self.slots.contains_key(&r) || offset + n > src.len {
+            return Ok(false);
+        }
+        self.slots.insert(r, Slot { off: src.off + offset, len: n });
+        Ok(true)
     }
 
     /// The one position of a 1-D `vector.extract`/`vector.insert` whose vector operands come
