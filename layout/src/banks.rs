@@ -151,6 +151,10 @@ mod tests {
             let n = next() % 40;
             let lanes: Vec<(u32, u64)> = (0..n).map(|_| ((next() % 32) as u32, next() % 4096)).collect();
             assert_eq!(conflicts(&lanes, width), plain(&lanes, width), "{lanes:?} width {width}");
+            // Aligned 16-byte accesses in lane order (the chunk count's path), repeats included.
+            let mut lanes: Vec<(u32, u64)> = (0..n).map(|_| ((next() % 32) as u32, 16 * (next() % 64))).collect();
+            lanes.sort();
+            assert_eq!(conflicts(&lanes, 16), plain(&lanes, 16), "{lanes:?} width 16");
         }
     }
 }

@@ -286,3 +286,17 @@ impl Ctx<'_> {
         Err(self.fault(FaultKind::DivergentShuffle, cta, Some((w, w.mask.trailing_zeros().min(31) as usize)), Some(loc), message))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::f16_value;
+
+    /// Every f16 bit pattern: the same value as the `half` crate's conversion (NaNs as NaNs).
+    #[test]
+    fn f16_values_are_exact() {
+        for bits in 0..=u16::MAX {
+            let (ours, theirs) = (f16_value(bits as u64), half::f16::from_bits(bits).to_f64());
+            assert!(ours.to_bits() == theirs.to_bits() || (ours.is_nan() && theirs.is_nan()), "{bits:#06x}: {ours} vs {theirs}");
+        }
+    }
+}
