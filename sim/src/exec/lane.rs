@@ -75,6 +75,10 @@ impl Ctx<'_> {
             }
             Inst::FromElements { dst, srcs } => {
                 for (e, s) in srcs.iter().enumerate() {
+                    if mask == u32::MAX {
+                        w.regs.copy_within(at(*s, 0, 0)..at(*s, 0, 32), at(*dst, e as u32, 0));
+                        continue;
+                    }
                     for l in lanes(mask) {
                         w.regs[at(*dst, e as u32, l)] = w.regs[at(*s, 0, l)];
                     }

@@ -237,9 +237,9 @@ impl Ctx<'_> {
         self.whole_warp(cta, w, "ldmatrix", loc)?;
         let size = cta.shared.len();
         // Each matrix's eight rows: 16 bytes at the address lane 8i + r gives, in shared memory.
-        let mut rows = vec![[0u16; 8]; 8 * num];
-        let mut banked = Vec::new();
-        for (lane, row) in rows.iter_mut().enumerate() {
+        let mut rows = [[0u16; 8]; 32];
+        let mut banked = [(0u32, 0u64); 32];
+        for (lane, row) in rows[..8 * num].iter_mut().enumerate() {
             let addr = w.regs[at(*ptr, 0, lane)] as usize;
             if addr.checked_add(16).is_none_or(|end| end > size) {
                 let message = format!(
@@ -255,7 +255,7 @@ impl Ctx<'_> {
                 return Err(self.fault(FaultKind::Misaligned, cta, Some((w, lane)), Some(loc), message));
             }
             self.check_race(cta, w, lane, addr, 16, false, loc)?;
-            banked.push((lane as u32, addr as u64));
+            banked[lane] = (lane as u32, addr as u64);
             for (e, v) in row.iter_mut().enumerate() {
                 *v = u16::from_le_bytes([cta.shared[addr + 2 * e], cta.shared[addr + 2 * e + 1]]);
             }
@@ -267,7 +267,8 @@ impl Ctx<'_> {
                 w.regs[at(*dst, m as u32, lane)] = pick(0) as u64 | (pick(1) as u64) << 16;
             }
         }
-        self.stats.bank_conflicts += phobos_layout::banks::conflicts(&banked, 16);
+        let banked = &banked[..8 * num];
+        self.stats.bank_conflicts += phobos_layout::banks::conflicts(banked, 16);
         self.stats.ldmatrix += 1;
         if let Some(t) = self.tracing(cta) {
             t.event(w.pc, w.index, trace::EventKind::Read, banked.iter().map(|&(_, a)| (a, 16)));

@@ -151,6 +151,11 @@ pub(super) fn lanes(mut m: u32) -> impl Iterator<Item = usize> {
 /// `dst[i] = src[i]` for every (dst, src) pair and the lanes of `mask`.
 pub(super) fn copy_pairs(regs: &mut [u64], pairs: &[(Slot, Slot)], mask: u32) {
     for (d, s) in pairs {
+        if mask == u32::MAX && d.len == s.len {
+            // Every lane: the slots' rows at once.
+            regs.copy_within(at(*s, 0, 0)..at(*s, s.len, 0), at(*d, 0, 0));
+            continue;
+        }
         for e in 0..d.len {
             for l in lanes(mask) {
                 regs[at(*d, e, l)] = regs[at(*s, e, l)];
