@@ -114,10 +114,16 @@ pub(super) fn bin(op: BinOp, ty: Prim, a: u64, b: u64) -> Result<u64, ()> {
             (sext(a, bits).wrapping_div(sext(b, bits)) as u64) & m
         }
         BinOp::DivU => {
-            if b & m == 0 {
+            let d = b & m;
+            if d == 0 {
                 return Err(());
             }
-            ((a & m) / (b & m)) & m
+            // Address arithmetic divides by powers of two: a shift, not a division (tens of cycles).
+            if d.is_power_of_two() {
+                (a & m) >> d.trailing_zeros()
+            } else {
+                ((a & m) / d) & m
+            }
         }
         BinOp::RemS => {
             if b & m == 0 {
@@ -126,10 +132,15 @@ pub(super) fn bin(op: BinOp, ty: Prim, a: u64, b: u64) -> Result<u64, ()> {
             (sext(a, bits).wrapping_rem(sext(b, bits)) as u64) & m
         }
         BinOp::RemU => {
-            if b & m == 0 {
+            let d = b & m;
+            if d == 0 {
                 return Err(());
             }
-            ((a & m) % (b & m)) & m
+            if d.is_power_of_two() {
+                a & (d - 1)
+            } else {
+                ((a & m) % d) & m
+            }
         }
         BinOp::And => a & b,
         BinOp::Or => a | b,

@@ -74,27 +74,70 @@ impl Ctx<'_> {
 /// elements 2(4g + t) and the next), row-major for A and C, column-major for B.
 fn mma_16x8x16_f32(w: &mut Warp, a: &[Slot], b: &[Slot], c: &[Slot], ty: MmaType, packed: bool, dst: Slot) {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has AVX2 (checked just above), the one feature the function enables.
+    if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
+        // SAFETY: the CPU has AVX2 and FMA (checked just above), the features the function enables.
         return unsafe { mma_16x8x16_f32_avx2(w, a, b, c, ty, packed, dst) };
     }
-    mma_16x8x16_f32_any(w, a, b, c, ty, packed, dst)
+    mma_16x8x16_f32_any::<false>(w, a, b, c, ty, packed, dst)
 }
 
-/// The same compiled for AVX2 (the sums and conversions four lanes wide): the simulator's GEMMs
-/// spend much of their time here.
+/// The same compiled for AVX2 (the sums and conversions four lanes wide) with fused
+/// multiply-adds: the simulator's GEMMs spend much of their time here.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,fma")]
 fn mma_16x8x16_f32_avx2(w: &mut Warp, a: &[Slot], b: &[Slot], c: &[Slot], ty: MmaType, packed: bool, dst: Slot) {
-    mma_16x8x16_f32_any(w, a, b, c, ty, packed, dst)
+    mma_16x8x16_f32_any::<true>(w, a, b, c, ty, packed, dst)
+}
+
+/// The fragment registers a warp decoded lately, each with its bits: a GEMM's A fragment feeds
+/// four mma.sync in a row and its B fragment two, so most decodes are a comparison of 32 words.
+#[derive(Default)]
+pub(super) struct Fragments {
+    entries: Vec<Fragment>,
+    next: usize,
+}
+
+struct Fragment {
+    slot: Slot,
+    ty: MmaType,
+    bits: [u64; 32],
+    values: [f64; 64],
+}
+
+/// Fragments kept per warp: two k steps' A (4 registers each) and B (2) registers.
+const KEPT: usize = 12;
+
+impl Fragments {
+    /// Packed register `r`'s values, from the kept ones when its bits are unchanged.
+    #[inline(always)]
+    fn get(&mut self, regs: &[u64], r: Slot, ty: MmaType) -> &[f64; 64] {
+        let bits: &[u64; 32] = regs[at(r, 0, 0)..at(r, 0, 0) + 32].try_into().expect("32 lanes");
+        let i = match self.entries.iter().position(|f| f.slot == r && f.ty == ty && f.bits == *bits) {
+            Some(i) => i,
+            None => {
+                let i = if self.entries.len() < KEPT {
+                    self.entries.push(Fragment { slot: r, ty, bits: *bits, values: [0.0; 64] });
+                    self.entries.len() - 1
+                } else {
+                    self.next = (self.next + 1) % KEPT;
+                    let f = &mut self.entries[self.next];
+                    (f.slot, f.ty, f.bits) = (r, ty, *bits);
+                    self.next
+                };
+                decode_block(regs, r, ty, true, &mut self.entries[i].values);
+                i
+            }
+        };
+        &self.entries[i].values
+    }
 }
 
 /// A register of an f16 or bf16 fragment (two halves per lane: one packed word, or two
 /// elements) as the 64 values of its block, in lane order.
 #[inline(always)]
-fn decode_block(w: &Warp, r: Slot, ty: MmaType, packed: bool, out: &mut [f64; 64]) {
-    let lo: &[u64; 32] = w.regs[at(r, 0, 0)..at(r, 0, 0) + 32].try_into().expect("32 lanes");
-    let hi: &[u64; 32] = if packed { lo } else { w.regs[at(r, 1, 0)..at(r, 1, 0) + 32].try_into().expect("32 lanes") };
+fn decode_block(regs: &[u64], r: Slot, ty: MmaType, packed: bool, out: &mut [f64; 64]) {
+    let lo: &[u64; 32] = regs[at(r, 0, 0)..at(r, 0, 0) + 32].try_into().expect("32 lanes");
+    let hi: &[u64; 32] = if packed { lo } else { regs[at(r, 1, 0)..at(r, 1, 0) + 32].try_into().expect("32 lanes") };
     let shift = if packed { 16 } else { 0 };
     for l in 0..32 {
         let (x, y) = (lo[l], hi[l] >> shift);
@@ -109,21 +152,31 @@ fn decode_block(w: &Warp, r: Slot, ty: MmaType, packed: bool, out: &mut [f64; 64
 }
 
 #[inline(always)]
-fn mma_16x8x16_f32_any(w: &mut Warp, a: &[Slot], b: &[Slot], c: &[Slot], ty: MmaType, packed: bool, dst: Slot) {
+fn mma_16x8x16_f32_any<const FUSED: bool>(w: &mut Warp, a: &[Slot], b: &[Slot], c: &[Slot], ty: MmaType, packed: bool, dst: Slot) {
+    // A register's values: kept ones for packed registers (the GEMMs'), else decoded into `tmp`.
+    #[inline(always)]
+    fn block<'w>(w: &'w mut Warp, r: Slot, ty: MmaType, packed: bool, tmp: &'w mut [f64; 64]) -> &'w [f64; 64] {
+        if packed {
+            w.fragments.get(&w.regs, r, ty)
+        } else {
+            decode_block(&w.regs, r, ty, false, tmp);
+            tmp
+        }
+    }
     // A row-major 16 x 16: register rb + 2 kb is the block at rows 8 rb, columns 8 kb.
     let mut am = [0f64; 256];
     // B row-major 16 x 8: register kb is the block at rows 8 kb, column-major.
     let mut bm = [0f64; 128];
-    let mut blk = [0f64; 64];
+    let mut tmp = [0f64; 64];
     for (i, r) in a.iter().enumerate() {
-        decode_block(w, *r, ty, packed, &mut blk);
+        let blk = block(w, *r, ty, packed, &mut tmp);
         let (rb, kb) = (i % 2, i / 2);
         for rr in 0..8 {
             am[(8 * rb + rr) * 16 + 8 * kb..][..8].copy_from_slice(&blk[8 * rr..8 * rr + 8]);
         }
     }
     for (kb, r) in b.iter().enumerate() {
-        decode_block(w, *r, ty, packed, &mut blk);
+        let blk = block(w, *r, ty, packed, &mut tmp);
         for (j, v) in blk.iter().enumerate() {
             let (n, kk) = (j / 8, j % 8);
             bm[(8 * kb + kk) * 8 + n] = *v;
@@ -136,7 +189,9 @@ fn mma_16x8x16_f32_any(w: &mut Warp, a: &[Slot], b: &[Slot], c: &[Slot], ty: Mma
         for i in 0..16 {
             let x = am[r * 16 + i];
             for (o, y) in acc.iter_mut().zip(&bm[i * 8..i * 8 + 8]) {
-                *o += x * y;
+                // Products of f16 or bf16 values are exact in f64, so a fused multiply-add rounds
+                // as the addition alone does.
+                *o = if FUSED { x.mul_add(*y, *o) } else { *o + x * y };
             }
         }
         s[r * 8..r * 8 + 8].copy_from_slice(&acc);

@@ -27,6 +27,8 @@ pub(super) struct Warp {
     pub(super) status: Status,
     pub(super) insts: u64,
     pub(super) progress: Progress,
+    /// Tensor-core fragment registers decoded lately (`mma`).
+    pub(super) fragments: super::mma::Fragments,
 }
 
 /// What the no-progress check of loops knows about one warp.
@@ -217,6 +219,7 @@ impl Ctx<'_> {
             status: Status::Ready,
             insts: 0,
             progress: Progress::default(),
+            fragments: Default::default(),
         }
     }
 }

@@ -21,6 +21,7 @@ impl Ctx<'_> {
                 status: Status::Done,
                 insts: 0,
                 progress: Progress::default(),
+                fragments: Default::default(),
             },
         );
         w.progress.stalled = false;
