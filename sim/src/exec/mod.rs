@@ -346,6 +346,7 @@ fn run_with(
             flushed: 0,
             over_bound: false,
             spare_regs: Vec::new(),
+            spare_records: Vec::new(),
         };
         return schedule::independent(opts.host_threads.max(1), &grid, context).map(|s| (s, None));
     }
@@ -364,6 +365,7 @@ fn run_with(
         flushed: 0,
         over_bound: false,
         spare_regs: Vec::new(),
+        spare_records: Vec::new(),
     };
     schedule::in_turn(&mut ctx, &grid)?;
     Ok((ctx.stats, ctx.trace))

@@ -27,13 +27,19 @@ impl Ctx<'_> {
         let gx = self.launch.grid[0] as u64;
         let gy = self.launch.grid[1] as u64;
         let id = [(index % gx) as u32, ((index / gx) % gy) as u32, (index / (gx * gy)) as u32];
+        // A retired CTA's race records serve again unzeroed: this CTA's epochs start past its
+        // last, and every record counts only in the epoch it was made in.
+        let (words, chunks, epoch) = match self.spare_records.pop() {
+            Some((words, chunks, last)) if words.len() == g.shared_bytes => (words, chunks, last + 1),
+            _ => (vec![Word::default(); g.shared_bytes], vec![Chunk::default(); g.shared_bytes.div_ceil(CHUNK)], 1),
+        };
         Cta {
             id,
             warps: (0..g.nwarps).map(|i| self.new_warp(i, g.threads)).collect(),
             shared: vec![0u8; g.shared_bytes],
-            words: vec![Word::default(); g.shared_bytes],
-            chunks: vec![Chunk::default(); g.shared_bytes.div_ceil(CHUNK)],
-            epoch: 1,
+            words,
+            chunks,
+            epoch,
             scattered: HashMap::new(),
             asyncs: Default::default(),
             wgmma: Default::default(),
@@ -168,6 +174,7 @@ impl Ctx<'_> {
             if c.warps.iter().any(|w| w.status != Status::Done) {
                 kept.push(c);
             } else {
+                self.spare_records.push((c.words, c.chunks, c.epoch));
                 self.spare_regs.extend(c.warps.into_iter().map(|w| w.regs));
             }
         }

@@ -130,6 +130,8 @@ pub(super) struct Ctx<'a> {
     /// values (an unrolled tensor-core loop) has megabytes per warp, and fresh pages cost the
     /// kernel's zeroing on every CTA.
     pub(super) spare_regs: Vec<Vec<u64>>,
+    /// Retired CTAs' race records (bytes, chunks) and their last epoch, for the next CTAs.
+    pub(super) spare_records: Vec<(Vec<Word>, Vec<Chunk>, u32)>,
 }
 
 #[inline(always)]
