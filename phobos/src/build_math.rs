@@ -5,6 +5,7 @@
 use super::{misuse, Scalar};
 use crate::Error;
 use phobos_ir::{Builder, Val};
+use phobos_math::MathFn;
 
 /// A math function: of one float (`f16` is computed in `f32` and rounded back), `Abs` of an
 /// integer too; `Atan2`, `Pow` and `CopySign` take two values of one float type, `Fma` three.
@@ -76,41 +77,48 @@ pub enum Math {
 }
 
 impl Math {
+    /// The table's function (`phobos_math`), for those that are one.
+    fn function(self) -> Option<MathFn> {
+        use Math::*;
+        Some(match self {
+            Exp => MathFn::Exp,
+            Exp2 => MathFn::Exp2,
+            Log => MathFn::Log,
+            Log2 => MathFn::Log2,
+            Log10 => MathFn::Log10,
+            Log1p => MathFn::Log1p,
+            Expm1 => MathFn::Expm1,
+            Sqrt => MathFn::Sqrt,
+            Rsqrt => MathFn::Rsqrt,
+            Cbrt => MathFn::Cbrt,
+            Sin => MathFn::Sin,
+            Cos => MathFn::Cos,
+            Tan => MathFn::Tan,
+            Tanh => MathFn::Tanh,
+            Sinh => MathFn::Sinh,
+            Cosh => MathFn::Cosh,
+            Asin => MathFn::Asin,
+            Acos => MathFn::Acos,
+            Atan => MathFn::Atan,
+            Erf => MathFn::Erf,
+            Erfc => MathFn::Erfc,
+            Floor => MathFn::Floor,
+            Ceil => MathFn::Ceil,
+            Round => MathFn::Round,
+            Trunc => MathFn::Trunc,
+            Atan2 => MathFn::Atan2,
+            Pow => MathFn::Pow,
+            CopySign => MathFn::CopySign,
+            Abs | Neg | Fma => return None,
+        })
+    }
     /// The `math` op and its operand count.
     fn op(self) -> (&'static str, usize) {
-        use Math::*;
-        match self {
-            Exp => ("math.exp", 1),
-            Exp2 => ("math.exp2", 1),
-            Log => ("math.log", 1),
-            Log2 => ("math.log2", 1),
-            Log10 => ("math.log10", 1),
-            Log1p => ("math.log1p", 1),
-            Expm1 => ("math.expm1", 1),
-            Sqrt => ("math.sqrt", 1),
-            Rsqrt => ("math.rsqrt", 1),
-            Cbrt => ("math.cbrt", 1),
-            Sin => ("math.sin", 1),
-            Cos => ("math.cos", 1),
-            Tan => ("math.tan", 1),
-            Tanh => ("math.tanh", 1),
-            Sinh => ("math.sinh", 1),
-            Cosh => ("math.cosh", 1),
-            Asin => ("math.asin", 1),
-            Acos => ("math.acos", 1),
-            Atan => ("math.atan", 1),
-            Erf => ("math.erf", 1),
-            Erfc => ("math.erfc", 1),
-            Floor => ("math.floor", 1),
-            Ceil => ("math.ceil", 1),
-            Round => ("math.round", 1),
-            Trunc => ("math.trunc", 1),
-            Abs => ("math.absf", 1),
-            Neg => ("arith.negf", 1),
-            Atan2 => ("math.atan2", 2),
-            Pow => ("math.powf", 2),
-            CopySign => ("math.copysign", 2),
-            Fma => ("math.fma", 3),
+        match (self, self.function()) {
+            (_, Some(f)) => (f.op(), f.arity()),
+            (Math::Abs, _) => ("math.absf", 1),
+            (Math::Neg, _) => ("arith.negf", 1),
+            _ => ("math.fma", 3),
         }
     }
 }

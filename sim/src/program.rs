@@ -137,98 +137,22 @@ pub enum UnOp {
     AbsI,
 }
 
-/// The functions of MLIR's `math` dialect the simulator runs: `math.exp` is `Exp`, and so on
-/// (`math.powf` is `Pow`). Each is computed in f64 and rounded once to the type
-/// (`exec::math`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum MathFn {
-    Exp,
-    Exp2,
-    Log,
-    Log2,
-    Log10,
-    Log1p,
-    Expm1,
-    Sqrt,
-    Rsqrt,
-    Cbrt,
-    Sin,
-    Cos,
-    Tan,
-    Tanh,
-    Sinh,
-    Cosh,
-    Asin,
-    Acos,
-    Atan,
-    Asinh,
-    Acosh,
-    Atanh,
-    Erf,
-    Erfc,
-    Floor,
-    Ceil,
-    Round,
-    RoundEven,
-    Trunc,
-    Atan2,
-    Pow,
-    CopySign,
-}
+/// The functions of MLIR's `math` dialect the simulator runs (the one table: `phobos_math`).
+/// Each is computed in f64 and rounded once to the type (`exec::math`).
+pub use phobos_math::MathFn;
 
-impl MathFn {
-    /// The function of one of the approximate NVVM intrinsics `lower-fast-math` emits
-    /// (`llvm.nvvm.ex2.approx.ftz.f`, ...; tanh's is inline PTX, `tanh.approx.f32`).
-    pub fn of_approx(intrinsic: &str) -> Option<MathFn> {
-        Some(match intrinsic {
-            "llvm.nvvm.ex2.approx.ftz.f" => MathFn::Exp2,
-            "llvm.nvvm.lg2.approx.ftz.f" => MathFn::Log2,
-            "llvm.nvvm.rsqrt.approx.ftz.f" => MathFn::Rsqrt,
-            "llvm.nvvm.sin.approx.ftz.f" => MathFn::Sin,
-            "llvm.nvvm.cos.approx.ftz.f" => MathFn::Cos,
-            "tanh.approx.f32 $0, $1;" => MathFn::Tanh,
-            _ => return None,
-        })
-    }
-    /// The function of a `math` op, and how many operands it takes.
-    pub fn of(op: &str) -> Option<(MathFn, usize)> {
-        use MathFn::*;
-        Some(match op.strip_prefix("math.")? {
-            "exp" => (Exp, 1),
-            "exp2" => (Exp2, 1),
-            "log" => (Log, 1),
-            "log2" => (Log2, 1),
-            "log10" => (Log10, 1),
-            "log1p" => (Log1p, 1),
-            "expm1" => (Expm1, 1),
-            "sqrt" => (Sqrt, 1),
-            "rsqrt" => (Rsqrt, 1),
-            "cbrt" => (Cbrt, 1),
-            "sin" => (Sin, 1),
-            "cos" => (Cos, 1),
-            "tan" => (Tan, 1),
-            "tanh" => (Tanh, 1),
-            "sinh" => (Sinh, 1),
-            "cosh" => (Cosh, 1),
-            "asin" => (Asin, 1),
-            "acos" => (Acos, 1),
-            "atan" => (Atan, 1),
-            "asinh" => (Asinh, 1),
-            "acosh" => (Acosh, 1),
-            "atanh" => (Atanh, 1),
-            "erf" => (Erf, 1),
-            "erfc" => (Erfc, 1),
-            "floor" => (Floor, 1),
-            "ceil" => (Ceil, 1),
-            "round" => (Round, 1),
-            "roundeven" => (RoundEven, 1),
-            "trunc" => (Trunc, 1),
-            "atan2" => (Atan2, 2),
-            "powf" => (Pow, 2),
-            "copysign" => (CopySign, 2),
-            _ => return None,
-        })
-    }
+/// The function of one of the approximate NVVM intrinsics `lower-fast-math` emits
+/// (`llvm.nvvm.ex2.approx.ftz.f`, ...; tanh's is inline PTX, `tanh.approx.f32`).
+pub fn approx_fn(intrinsic: &str) -> Option<MathFn> {
+    Some(match intrinsic {
+        "llvm.nvvm.ex2.approx.ftz.f" => MathFn::Exp2,
+        "llvm.nvvm.lg2.approx.ftz.f" => MathFn::Log2,
+        "llvm.nvvm.rsqrt.approx.ftz.f" => MathFn::Rsqrt,
+        "llvm.nvvm.sin.approx.ftz.f" => MathFn::Sin,
+        "llvm.nvvm.cos.approx.ftz.f" => MathFn::Cos,
+        "tanh.approx.f32 $0, $1;" => MathFn::Tanh,
+        _ => return None,
+    })
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

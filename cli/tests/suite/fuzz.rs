@@ -151,10 +151,12 @@ const TOKENS: &[&str] = &[
     "swizzle",
 ];
 
-/// Every reserved word, builtin, collective and type of the language, from the frontend's lists.
+/// Every reserved word, builtin, collective and type of the language, from the frontend's lists,
+/// and every math function the language names, from the one table of them.
 fn words() -> impl Iterator<Item = &'static str> {
     use phobos_frontend::parser::{COLLECTIVES, EXCHANGES, MEMORY_BUILTINS, RESERVED, TYPES};
-    [RESERVED, MEMORY_BUILTINS, EXCHANGES, COLLECTIVES, TYPES].into_iter().flatten().copied()
+    let math = phobos_math::FUNCTIONS.iter().filter_map(|f| f.1);
+    [RESERVED, MEMORY_BUILTINS, EXCHANGES, COLLECTIVES, TYPES].into_iter().flatten().copied().chain(math)
 }
 
 const NUMBERS: &[&str] = &[

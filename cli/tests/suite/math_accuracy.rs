@@ -145,6 +145,17 @@ fn table() -> std::collections::BTreeMap<String, (f64, f64, f64)> {
     out
 }
 
+/// Every function the language names (the one table, `phobos_math::FUNCTIONS`) has its
+/// reference here, under the same name: a function added to the table is measured.
+#[test]
+fn every_language_function_has_a_reference() {
+    for (f, name, _, n) in phobos_math::FUNCTIONS {
+        if let Some(name) = name {
+            assert!(FUNCS.iter().any(|(m, g, _, k)| m == name && g == f && k == n), "{name} has no reference in math_accuracy.rs");
+        }
+    }
+}
+
 #[test]
 fn math_accuracy_within_the_table() {
     let n = std::env::var("PHOBOS_MATH_SAMPLES").ok().and_then(|v| v.parse().ok()).unwrap_or(10_000);

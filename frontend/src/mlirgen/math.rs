@@ -6,78 +6,20 @@
 
 use super::*;
 
-/// Float functions of one argument: (name, `math` op).
-pub(super) const MATH1: &[(&str, &str)] = &[
-    ("exp", "math.exp"),
-    ("exp2", "math.exp2"),
-    ("log", "math.log"),
-    ("log2", "math.log2"),
-    ("log10", "math.log10"),
-    ("log1p", "math.log1p"),
-    ("expm1", "math.expm1"),
-    ("sqrt", "math.sqrt"),
-    ("rsqrt", "math.rsqrt"),
-    ("cbrt", "math.cbrt"),
-    ("sin", "math.sin"),
-    ("cos", "math.cos"),
-    ("tan", "math.tan"),
-    ("tanh", "math.tanh"),
-    ("sinh", "math.sinh"),
-    ("cosh", "math.cosh"),
-    ("asin", "math.asin"),
-    ("acos", "math.acos"),
-    ("atan", "math.atan"),
-    ("erf", "math.erf"),
-    ("erfc", "math.erfc"),
-    ("floor", "math.floor"),
-    ("ceil", "math.ceil"),
-    ("round", "math.round"),
-    ("trunc", "math.trunc"),
-];
+use phobos_math::MathFn;
 
-/// Float functions of two arguments, then `fma` of three.
-pub(super) const MATH2: &[(&str, &str)] = &[("atan2", "math.atan2"), ("pow", "math.powf"), ("copysign", "math.copysign")];
-
-/// Whether `name` is a math built-in (`select` and the predicates included).
+/// Whether `name` is a math built-in: a function of the table (`phobos_math`), or `fma`, `abs`,
+/// the predicates and `select`.
 pub(super) fn is_math(name: &str) -> bool {
-    MATH1.iter().chain(MATH2).any(|(n, _)| *n == name) || matches!(name, "fma" | "abs" | "isnan" | "isinf" | "select")
+    MathFn::of_name(name).is_some() || matches!(name, "fma" | "abs" | "isnan" | "isinf" | "select")
 }
 
-/// `f` in f64, for folding literal arguments (the simulator's functions: `libm`).
+/// `name` of literal arguments, in f64 (the simulator's values: the table's `apply`).
 fn fold(name: &str, a: &[f64]) -> f64 {
-    let x = a[0];
     match name {
-        "exp" => libm::exp(x),
-        "exp2" => libm::exp2(x),
-        "log" => libm::log(x),
-        "log2" => libm::log2(x),
-        "log10" => libm::log10(x),
-        "log1p" => libm::log1p(x),
-        "expm1" => libm::expm1(x),
-        "sqrt" => libm::sqrt(x),
-        "rsqrt" => 1.0 / libm::sqrt(x),
-        "cbrt" => libm::cbrt(x),
-        "sin" => libm::sin(x),
-        "cos" => libm::cos(x),
-        "tan" => libm::tan(x),
-        "tanh" => libm::tanh(x),
-        "sinh" => libm::sinh(x),
-        "cosh" => libm::cosh(x),
-        "asin" => libm::asin(x),
-        "acos" => libm::acos(x),
-        "atan" => libm::atan(x),
-        "erf" => libm::erf(x),
-        "erfc" => libm::erfc(x),
-        "floor" => x.floor(),
-        "ceil" => x.ceil(),
-        "round" => x.round(),
-        "trunc" => x.trunc(),
-        "atan2" => libm::atan2(x, a[1]),
-        "pow" => libm::pow(x, a[1]),
-        "copysign" => x.copysign(a[1]),
-        "fma" => x.mul_add(a[1], a[2]),
-        "abs" => x.abs(),
-        _ => unreachable!("not a float function: {name}"),
+        "fma" => a[0].mul_add(a[1], a[2]),
+        "abs" => a[0].abs(),
+        _ => MathFn::of_name(name).expect("a math built-in").apply(a[0], a.get(1).copied().unwrap_or(0.0)),
     }
 }
 
@@ -86,8 +28,7 @@ impl<'a> Gen<'a> {
     pub(super) fn math_call(&mut self, n: &str, args: &[Expr], span: Span) -> Result<Value> {
         let want = match n {
             "fma" | "select" => 3,
-            _ if MATH2.iter().any(|(m, _)| *m == n) => 2,
-            _ => 1,
+            _ => MathFn::of_name(n).map_or(1, MathFn::arity),
         };
         if args.len() != want {
             return Err(Diag::error(span, format!("{n} takes {want} argument{}, got {}", if want == 1 { "" } else { "s" }, args.len())));
@@ -169,7 +110,7 @@ impl<'a> Gen<'a> {
         }
         let op = match n {
             "fma" => "math.fma",
-            _ => MATH1.iter().chain(MATH2).find(|(m, _)| *m == n).map(|(_, op)| *op).expect("a math built-in"),
+            _ => MathFn::of_name(n).expect("a math built-in").op(),
         };
         // f16 is computed in f32 and rounded back, as CUDA's half functions do.
         let f32t = t.with_elem(Scalar::F32);

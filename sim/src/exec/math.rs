@@ -19,41 +19,7 @@ pub fn eval_ftz(f: MathFn, ty: Prim, x: u64) -> u64 {
     fput(ty, flush(apply(f, flush(fget(ty, x)), 0.0)))
 }
 
-/// `f(x, y)` in f64.
+/// `f(x, y)` in f64 (the table's: [`MathFn::apply`]).
 pub fn apply(f: MathFn, x: f64, y: f64) -> f64 {
-    use MathFn::*;
-    match f {
-        Exp => libm::exp(x),
-        Exp2 => libm::exp2(x),
-        Log => libm::log(x),
-        Log2 => libm::log2(x),
-        Log10 => libm::log10(x),
-        Log1p => libm::log1p(x),
-        Expm1 => libm::expm1(x),
-        Sqrt => libm::sqrt(x),
-        Rsqrt => 1.0 / libm::sqrt(x),
-        Cbrt => libm::cbrt(x),
-        Sin => libm::sin(x),
-        Cos => libm::cos(x),
-        Tan => libm::tan(x),
-        Tanh => libm::tanh(x),
-        Sinh => libm::sinh(x),
-        Cosh => libm::cosh(x),
-        Asin => libm::asin(x),
-        Acos => libm::acos(x),
-        Atan => libm::atan(x),
-        Asinh => libm::asinh(x),
-        Acosh => libm::acosh(x),
-        Atanh => libm::atanh(x),
-        Erf => libm::erf(x),
-        Erfc => libm::erfc(x),
-        Floor => x.floor(),
-        Ceil => x.ceil(),
-        Round => x.round(),
-        RoundEven => x.round_ties_even(),
-        Trunc => x.trunc(),
-        Atan2 => libm::atan2(x, y),
-        Pow => libm::pow(x, y),
-        CopySign => x.copysign(y),
-    }
+    f.apply(x, y)
 }

@@ -72,7 +72,7 @@ impl<'a> Tr<'a> {
             self.insts.push(Inst::Cast { op: c, from, to, dst, a });
             return Ok(());
         }
-        if let Some((f, n)) = MathFn::of(name) {
+        if let Some((f, n)) = MathFn::of_op(name).map(|f| (f, f.arity())) {
             let ty = self.res_prim(op, 0)?;
             if !matches!(ty, Prim::F16 | Prim::BF16 | Prim::F32 | Prim::F64) {
                 return unsupported(op, format!("`{name}` on {ty:?}: the math functions take floats"));
@@ -88,7 +88,7 @@ impl<'a> Tr<'a> {
             "llvm.inline_asm" => op.str_attr("asm_string"),
             _ => None,
         };
-        if let Some(f) = approx.as_deref().and_then(MathFn::of_approx) {
+        if let Some(f) = approx.as_deref().and_then(approx_fn) {
             let ty = self.res_prim(op, 0)?;
             let a = self.use_(op.operand(0))?;
             let dst = self.result(op, 0)?;
