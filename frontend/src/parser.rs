@@ -84,7 +84,7 @@ pub const MAX_ARRAY_ITEMS: i64 = 64;
 pub const COLLECTIVES: &[&str] = &["sum", "max", "min", "any", "all", "argmax", "argmin", "reduce", "scan", "shfl"];
 
 /// Scalar type names.
-pub const TYPES: &[&str] = &["i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64", "bool"];
+pub const TYPES: &[&str] = &crate::types::Scalar::NAMES;
 
 /// Parses a whole file.
 pub fn parse(text: &str) -> Result<File> {

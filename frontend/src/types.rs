@@ -16,22 +16,26 @@ pub enum Scalar {
 }
 
 impl Scalar {
+    /// Every scalar type of the language, in the order messages list them: the one list the
+    /// parser ([`crate::parser::TYPES`]), the API's parameter types, the runtime's scalar
+    /// arguments and the fuzzer read.
+    pub const ALL: [Scalar; 9] =
+        [Scalar::I8, Scalar::I16, Scalar::I32, Scalar::I64, Scalar::F16, Scalar::BF16, Scalar::F32, Scalar::F64, Scalar::Bool];
+    /// Their names, in the same order.
+    pub const NAMES: [&'static str; 9] = {
+        let mut names = [""; 9];
+        let mut i = 0;
+        while i < 9 {
+            names[i] = Scalar::ALL[i].name();
+            i += 1;
+        }
+        names
+    };
     pub fn parse(name: &str) -> Option<Scalar> {
-        Some(match name {
-            "i8" => Scalar::I8,
-            "i16" => Scalar::I16,
-            "i32" => Scalar::I32,
-            "i64" => Scalar::I64,
-            "f16" => Scalar::F16,
-            "bf16" => Scalar::BF16,
-            "f32" => Scalar::F32,
-            "f64" => Scalar::F64,
-            "bool" => Scalar::Bool,
-            _ => return None,
-        })
+        Scalar::ALL.into_iter().find(|s| s.name() == name)
     }
     /// The language's name: `f32`, `bool`.
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         match self {
             Scalar::I8 => "i8",
             Scalar::I16 => "i16",

@@ -375,8 +375,19 @@ pub(crate) fn pipeline_error(e: phobos_passes::pipeline::PipelineError) -> Error
     Error::Compile(Diagnostics::new(vec![d], rendered))
 }
 
-/// Element and scalar types a kernel parameter can have (what the simulator and the ABI take).
-const PARAM_TYPES: [&str; 8] = ["i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64"];
+/// Element and scalar types a kernel parameter can have (what the simulator and the ABI take):
+/// the language's scalar types but `bool`.
+const PARAM_TYPES: [&str; 8] = {
+    let mut names = [""; 8];
+    let mut i = 0;
+    while i < 8 {
+        names[i] = phobos_frontend::types::Scalar::NAMES[i];
+        i += 1;
+    }
+    // `bool` is the list's last, the one left out.
+    assert!(matches!(phobos_frontend::types::Scalar::ALL[8], phobos_frontend::types::Scalar::Bool));
+    names
+};
 
 /// A module holding one gpu.module with the kernel `name` (empty body), parsed in `compiler`'s
 /// context.

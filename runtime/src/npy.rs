@@ -35,18 +35,18 @@ pub enum Dtype {
 impl Dtype {
     /// From a Phobos element type name (`f32`, `bool`).
     pub fn from_phobos(name: &str) -> Option<Dtype> {
-        Some(match name {
-            "bool" => Dtype::Bool,
-            "i8" => Dtype::I8,
-            "i16" => Dtype::I16,
-            "i32" => Dtype::I32,
-            "i64" => Dtype::I64,
-            "f16" => Dtype::F16,
+        use phobos_frontend::types::Scalar;
+        Some(match Scalar::parse(name)? {
+            Scalar::Bool => Dtype::Bool,
+            Scalar::I8 => Dtype::I8,
+            Scalar::I16 => Dtype::I16,
+            Scalar::I32 => Dtype::I32,
+            Scalar::I64 => Dtype::I64,
+            Scalar::F16 => Dtype::F16,
             // NumPy has no bfloat16: a bf16 tensor is a uint16 array of its bit patterns.
-            "bf16" => Dtype::U16,
-            "f32" => Dtype::F32,
-            "f64" => Dtype::F64,
-            _ => return None,
+            Scalar::BF16 => Dtype::U16,
+            Scalar::F32 => Dtype::F32,
+            Scalar::F64 => Dtype::F64,
         })
     }
     /// NumPy's name: `float32`, `bool`, `int8`.

@@ -3,6 +3,7 @@
 //! that type (the `.npy` a 0-d scalar file holds).
 
 use crate::npy::{Array, Dtype};
+use phobos_frontend::types::Scalar;
 
 /// The value of a scalar parameter of type `ty` (`f32`, `i8`, `bool`, ...) written as `text`:
 /// an integer in decimal or `0x` hex (an optional sign), a float (`1e-5`, `inf`, `-inf`, `nan`,
@@ -11,14 +12,16 @@ use crate::npy::{Array, Dtype};
 /// fraction for an integer type, a number for a bool.
 pub fn parse(ty: &str, text: &str) -> Result<Array, String> {
     let t = text.trim();
-    let dtype = Dtype::from_phobos(ty).ok_or_else(|| format!("'{ty}' is not a scalar type"))?;
-    let bytes = match ty {
-        "bool" => match t {
+    let (Some(scalar), Some(dtype)) = (Scalar::parse(ty), Dtype::from_phobos(ty)) else {
+        return Err(format!("'{ty}' is not a scalar type"));
+    };
+    let bytes = match scalar {
+        Scalar::Bool => match t {
             "true" | "True" | "1" => vec![1],
             "false" | "False" | "0" => vec![0],
             _ => return Err(format!("'{t}' is not a bool (true or false)")),
         },
-        "i8" | "i16" | "i32" | "i64" => {
+        Scalar::I8 | Scalar::I16 | Scalar::I32 | Scalar::I64 => {
             let v = integer(t)?;
             let bits = dtype.bytes() as u32 * 8;
             let (lo, hi) = (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1);
@@ -29,16 +32,16 @@ pub fn parse(ty: &str, text: &str) -> Result<Array, String> {
         }
         _ => {
             let v = float(t)?;
-            let (bytes, inf) = match ty {
-                "f16" => {
+            let (bytes, inf) = match scalar {
+                Scalar::F16 => {
                     let h = half::f16::from_f64(v);
                     (h.to_le_bytes().to_vec(), h.is_infinite())
                 }
-                "bf16" => {
+                Scalar::BF16 => {
                     let h = half::bf16::from_f64(v);
                     (h.to_le_bytes().to_vec(), h.is_infinite())
                 }
-                "f32" => ((v as f32).to_le_bytes().to_vec(), (v as f32).is_infinite()),
+                Scalar::F32 => ((v as f32).to_le_bytes().to_vec(), (v as f32).is_infinite()),
                 _ => (v.to_le_bytes().to_vec(), v.is_infinite()),
             };
             if inf && v.is_finite() {
