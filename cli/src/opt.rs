@@ -26,6 +26,7 @@ fn command() -> Command {
         )
         .arg(flag("split-input-file", "split the input on '// -----' and process each chunk on its own"))
         .arg(flag("verify-diagnostics", "check diagnostics against expected-* comments in the input"))
+        .arg(flag("verify-roundtrip", "check that the parsed IR prints and parses back to itself, in generic and custom form"))
         .arg(flag("list-passes", "list the Phobos passes and pipelines, with their options"))
         .arg(
             Arg::new("emit")
@@ -59,6 +60,16 @@ fn command() -> Command {
                 .help("elide element attributes with more than N elements"),
         )
         .arg(flag("mlir-disable-threading", "run passes on one thread"))
+        .arg(
+            Arg::new("mlir-print-op-on-diagnostic")
+                .long("mlir-print-op-on-diagnostic")
+                .value_name("BOOL")
+                .num_args(0..=1)
+                .require_equals(true)
+                .default_missing_value("true")
+                .value_parser(clap::builder::BoolishValueParser::new())
+                .help("attach the op a diagnostic is about as a note ('see current operation', the default; =false drops it)"),
+        )
         .arg(flag("allow-unregistered-dialect", "accept ops of dialects no registry knows (as mlir-opt does)"));
     for p in registry::passes() {
         cmd = cmd.arg(pass_flag(p.flag, p.summary));
@@ -269,6 +280,9 @@ fn run(m: &ArgMatches, passes: &[String]) -> Result<bool, String> {
             op.set_loc(op.ctx().file_loc(&filename, 0, 0));
         }
         let mut ok = module.as_ref().is_some_and(|md| phobos_dialects::verify(md.op(), &session.diags));
+        if let (true, true, Some(md)) = (ok, m.get_flag("verify-roundtrip"), module.as_ref()) {
+            ok = roundtrips(&session, md, &filename);
+        }
         // Step 2. Run the pipeline.
         let mut failure = None;
         // Strings NVPTX trusts (it aborts on a bad one) are checked before a pipeline reaches it.
@@ -294,7 +308,12 @@ fn run(m: &ArgMatches, passes: &[String]) -> Result<bool, String> {
             }
         }
         // Step 3. Report (or check) the diagnostics.
-        let diags = session.diags.take();
+        let mut diags = session.diags.take();
+        if m.get_one::<bool>("mlir-print-op-on-diagnostic") == Some(&false) {
+            for d in &mut diags {
+                d.notes.retain(|n| !n.message.starts_with("see current operation"));
+            }
+        }
         if verify {
             let expected =
                 verify_diagnostics::parse_expectations(&chunk.text).map_err(|(l, c, msg)| format!("{filename}:{l}:{c}: {msg}"))?;
@@ -356,6 +375,22 @@ fn run(m: &ArgMatches, passes: &[String]) -> Result<bool, String> {
         staged.write(std::path::Path::new(dest), out.as_bytes()).and_then(|_| staged.commit())?;
     }
     Ok(all_ok)
+}
+
+/// mlir-opt's `--verify-roundtrip`: the parsed IR, printed in generic form and in custom form
+/// (with locations), parses back to IR that prints the same. A difference is an error.
+fn roundtrips(session: &Session, md: &phobos_ir::OwnedModule, filename: &str) -> bool {
+    for generic in [true, false] {
+        let flags = PrintFlags { generic, debuginfo: true, ..Default::default() }.to_melior();
+        let printed = md.op().print_with_flags(&flags);
+        let again = session.parse(&printed, filename).map(|m| m.op().print_with_flags(&flags));
+        if again.as_deref() != Some(printed.as_str()) {
+            let form = if generic { "generic" } else { "custom" };
+            errln!("{filename}: error: the IR printed in {form} form does not parse back to itself (--verify-roundtrip)");
+            return false;
+        }
+    }
+    true
 }
 
 /// Prints diagnostics to stderr with the source line and a caret, as mlir-opt does.
