@@ -30,7 +30,8 @@ impl Ctx<'_> {
         // A retired CTA's race records serve again unzeroed: this CTA's epochs start past its
         // last, and every record counts only in the epoch it was made in.
         let (words, chunks, epoch) = match self.spare_records.pop() {
-            Some((words, chunks, last)) if words.len() == g.shared_bytes => (words, chunks, last + 1),
+            // Far from the epochs' end: a wrapped epoch would revive stale records.
+            Some((words, chunks, last)) if words.len() == g.shared_bytes && last < u32::MAX / 2 => (words, chunks, last + 1),
             _ => (vec![Word::default(); g.shared_bytes], vec![Chunk::default(); g.shared_bytes.div_ceil(CHUNK)], 1),
         };
         Cta {

@@ -80,7 +80,9 @@ impl<'a> Tr<'a> {
             "vector.extract" => {
                 let (pos, at) = self.vector_position(op, 1)?;
                 let src = self.use_(op.operand(0))?;
-                if at.is_none() && self.alias(op, src, pos)? {
+                // Position p of a vector of vectors is its p-th row of n elements.
+                let n = prim_of(op.result(0).ty()).map_or(1, |(_, n)| n);
+                if at.is_none() && self.alias(op, src, pos * n)? {
                     return Ok(());
                 }
                 let dst = self.result(op, 0)?;
