@@ -130,6 +130,7 @@ impl Ctx<'_> {
                         self.stats.traffic(a, eb, false);
                         self.stats.traffic(a, eb, true);
                     }
+                    self.atomic_in_flight(cta, w, l, &dsrc, (off, eb), *loc)?;
                     let old = self.read_bytes(cta, w, l, &dsrc, off, eb) as u64;
                     let x = w.regs[at(*val, 0, l)];
                     let new = match kind {
@@ -166,6 +167,7 @@ impl Ctx<'_> {
                         self.stats.traffic(a, eb, false);
                         self.stats.traffic(a, eb, true);
                     }
+                    self.atomic_in_flight(cta, w, l, &dsrc, (off, eb), *loc)?;
                     let old = self.read_bytes(cta, w, l, &dsrc, off, eb) as u64;
                     if old == w.regs[at(*c, 0, l)] {
                         let v = w.regs[at(*val, 0, l)];
@@ -309,6 +311,16 @@ impl Ctx<'_> {
             ));
         }
         Ok((mr.src.clone(), base + off, len))
+    }
+
+    /// An atomic on shared bytes a `cp.async` still writes is a race (atomics never race with
+    /// each other, so they leave no record for the plain-access check).
+    fn atomic_in_flight(&self, cta: &Cta, w: &Warp, lane: usize, src: &MemSrc, bytes: (usize, usize), loc: u32) -> Result<(), Fault> {
+        let shared = matches!(src, MemSrc::Shared { .. } | MemSrc::Dynamic { .. });
+        if shared && self.opts.check_races && cta.asyncs.any() {
+            self.check_inflight(cta, w, lane, bytes, true, loc)?;
+        }
+        Ok(())
     }
 
     pub(super) fn check_race(
