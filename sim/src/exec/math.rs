@@ -8,7 +8,7 @@ use super::*;
 
 /// `f(x, y)` on the bits of `ty` (`y` is ignored by one-operand functions).
 pub fn eval(f: MathFn, ty: Prim, x: u64, y: u64) -> u64 {
-    fput(ty, apply(f, fget(ty, x), fget(ty, y)))
+    fput(ty, f.apply(fget(ty, x), fget(ty, y)))
 }
 
 /// `f(x)` as the hardware's `.ftz` approximation sees it: a denormal input is zero (of its
@@ -16,10 +16,5 @@ pub fn eval(f: MathFn, ty: Prim, x: u64, y: u64) -> u64 {
 /// the PTX ISA's stated error of it; docs/math.md).
 pub fn eval_ftz(f: MathFn, ty: Prim, x: u64) -> u64 {
     let flush = |v: f64| if v != 0.0 && v.abs() < f32::MIN_POSITIVE as f64 { 0.0f64.copysign(v) } else { v };
-    fput(ty, flush(apply(f, flush(fget(ty, x)), 0.0)))
-}
-
-/// `f(x, y)` in f64 (the table's: [`MathFn::apply`]).
-pub fn apply(f: MathFn, x: f64, y: f64) -> f64 {
-    f.apply(x, y)
+    fput(ty, flush(f.apply(flush(fget(ty, x)), 0.0)))
 }
