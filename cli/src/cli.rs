@@ -357,8 +357,10 @@ fn verify_cmd(a: &CompileArgs) -> i32 {
         Emit::Llvm => Stage::Llvm,
         Emit::Ptx => Stage::Ptx,
     };
-    let chunks =
-        if a.split_input_file { crate::split::split(&text) } else { vec![crate::split::Chunk { text: text.clone(), first_line: 1 }] };
+    let chunks = match a.split_input_file {
+        true => crate::split::split(&text, crate::split::DEFAULT_MARKER).chunks,
+        false => vec![crate::split::Chunk::whole(&text)],
+    };
     let session = match Session::new(true) {
         Ok(s) => s,
         Err(e) => return fail(e),

@@ -24,7 +24,22 @@ fn command() -> Command {
                 .value_name("PIPELINE")
                 .help("a pass pipeline, e.g. 'builtin.module(gpu.module(convert-lane-to-gpu))'"),
         )
-        .arg(flag("split-input-file", "split the input on '// -----' and process each chunk on its own"))
+        .arg(
+            Arg::new("split-input-file")
+                .long("split-input-file")
+                .value_name("MARKER")
+                .num_args(0..=1)
+                .require_equals(true)
+                .default_missing_value(split::DEFAULT_MARKER)
+                .help("split the input at MARKER ('// -----') and process each chunk on its own"),
+        )
+        .arg(
+            Arg::new("output-split-marker")
+                .long("output-split-marker")
+                .value_name("MARKER")
+                .default_value(split::DEFAULT_MARKER)
+                .help("the line written between the chunks' outputs"),
+        )
         .arg(flag("verify-diagnostics", "check diagnostics against expected-* comments in the input"))
         .arg(flag("verify-roundtrip", "check that the parsed IR prints and parses back to itself, in generic and custom form"))
         .arg(flag("list-passes", "list the Phobos passes and pipelines, with their options"))
@@ -52,6 +67,9 @@ fn command() -> Command {
         .arg(flag("mlir-print-op-generic", "print ops in generic form"))
         .arg(flag("mlir-print-debuginfo", "print locations"))
         .arg(flag("mlir-print-local-scope", "print with local scope (no aliases)"))
+        .arg(flag("mlir-print-skip-regions", "print ops without their regions ('{...}')"))
+        .arg(flag("mlir-print-assume-verified", "print without verifying first (generic form is not forced for invalid IR)"))
+        .arg(flag("mlir-use-nameloc-as-prefix", "name SSA values after their NameLoc locations"))
         .arg(
             Arg::new("mlir-elide-elementsattrs-if-larger")
                 .long("mlir-elide-elementsattrs-if-larger")
@@ -60,16 +78,12 @@ fn command() -> Command {
                 .help("elide element attributes with more than N elements"),
         )
         .arg(flag("mlir-disable-threading", "run passes on one thread"))
-        .arg(
-            Arg::new("mlir-print-op-on-diagnostic")
-                .long("mlir-print-op-on-diagnostic")
-                .value_name("BOOL")
-                .num_args(0..=1)
-                .require_equals(true)
-                .default_missing_value("true")
-                .value_parser(clap::builder::BoolishValueParser::new())
-                .help("attach the op a diagnostic is about as a note ('see current operation', the default; =false drops it)"),
-        )
+        .arg(bool_flag(
+            "mlir-print-op-on-diagnostic",
+            "attach the op a diagnostic is about as a note ('see current operation', the default; =false drops it)",
+        ))
+        .arg(flag("emit-bytecode", "write MLIR bytecode instead of text"))
+        .arg(bool_flag("verify-each", "verify the IR after every pass (the default; =false verifies once, at the end)"))
         .arg(flag("allow-unregistered-dialect", "accept ops of dialects no registry knows (as mlir-opt does)"));
     for p in registry::passes() {
         cmd = cmd.arg(pass_flag(p.flag, p.summary));
@@ -82,6 +96,18 @@ fn command() -> Command {
 
 fn flag(name: &'static str, help: &'static str) -> Arg {
     Arg::new(name).long(name).action(ArgAction::SetTrue).help(help)
+}
+
+/// An LLVM `cl::opt<bool>`: `--name`, `--name=true`, `--name=false` (or 1/0).
+fn bool_flag(name: &'static str, help: &'static str) -> Arg {
+    Arg::new(name)
+        .long(name)
+        .value_name("BOOL")
+        .num_args(0..=1)
+        .require_equals(true)
+        .default_missing_value("true")
+        .value_parser(clap::builder::BoolishValueParser::new())
+        .help(help)
 }
 
 fn list(name: &'static str, value: &'static str, help: &'static str) -> Arg {
@@ -208,13 +234,18 @@ fn run(m: &ArgMatches, passes: &[String]) -> Result<bool, String> {
     if dest != "-" && input != "-" {
         crate::staged::refuse_overwrite(std::path::Path::new(dest), &[std::path::PathBuf::from(input)])?;
     }
-    let (text, filename) = if input == "-" {
-        let mut s = String::new();
-        std::io::stdin().read_to_string(&mut s).map_err(|e| format!("reading stdin: {e}"))?;
-        (s, "<stdin>".to_string())
+    let (bytes, filename) = if input == "-" {
+        let mut b = Vec::new();
+        std::io::stdin().read_to_end(&mut b).map_err(|e| format!("reading stdin: {e}"))?;
+        (b, "<stdin>".to_string())
     } else {
-        // Bytes that are not UTF-8 are replaced, so the parser reports them at their place.
-        (crate::read_source(std::path::Path::new(input))?, input.clone())
+        (phobos_compiler::read_file(std::path::Path::new(input))?, input.clone())
+    };
+    // MLIR bytecode (`--emit-bytecode`'s output) is parsed as it is, in one piece.
+    // Text's bytes that are not UTF-8 are replaced, so the parser reports them at their place.
+    let (bytecode, text) = match bytes.starts_with(b"ML\xefR") {
+        true => (Some(bytes), String::new()),
+        false => (None, String::from_utf8_lossy(&bytes).into_owned()),
     };
     let from_flags = (!passes.is_empty()).then(|| format!("builtin.module({})", passes.join(",")));
     let pipeline = match (m.get_one::<String>("pass-pipeline"), from_flags) {
@@ -228,6 +259,11 @@ fn run(m: &ArgMatches, passes: &[String]) -> Result<bool, String> {
         debuginfo: m.get_flag("mlir-print-debuginfo"),
         local_scope: m.get_flag("mlir-print-local-scope"),
         elide_elements_above: m.get_one::<usize>("mlir-elide-elementsattrs-if-larger").copied(),
+        extras: phobos_ir::PrintExtras {
+            skip_regions: m.get_flag("mlir-print-skip-regions"),
+            assume_verified: m.get_flag("mlir-print-assume-verified"),
+            name_loc_as_prefix: m.get_flag("mlir-use-nameloc-as-prefix"),
+        },
     };
     let printing = IrPrinting {
         before_all: m.get_flag("mlir-print-ir-before-all"),
@@ -254,30 +290,37 @@ fn run(m: &ArgMatches, passes: &[String]) -> Result<bool, String> {
         timings: None,
         implicit_nesting: pipeline.as_ref().is_some_and(|(_, f)| *f),
         // mlir-opt's default: the IR is checked after every pass.
-        verify_once: false,
+        verify_once: m.get_one::<bool>("verify-each") == Some(&false),
     };
 
-    let chunks = if m.get_flag("split-input-file") {
-        for (i, line) in text.lines().enumerate() {
-            if split::is_near_miss(line) {
-                errln!("{filename}:{}:1: warning: near miss with file split marker '// -----'", i + 1);
-            }
-        }
-        split::split(&text)
-    } else {
-        vec![split::Chunk { text: text.clone(), first_line: 1 }]
-    };
     let source = |f: &str| (f == filename).then(|| text.clone());
+    let chunks = match m.get_one::<String>("split-input-file").filter(|_| bytecode.is_none()) {
+        Some(marker) => {
+            split::check_marker(marker)?;
+            let s = split::split(&text, marker);
+            for (line, col) in s.near_misses {
+                let at = phobos_ir::SrcLoc::new(filename.clone(), line as u32, col as u32);
+                let d = Diagnostic::new(Severity::Warning, Some(at), "near miss with file split marker");
+                err!("{}", d.render_with_source(&source));
+            }
+            s.chunks
+        }
+        None => vec![split::Chunk::whole(&text)],
+    };
     let mut outputs = Vec::new();
     let mut all_ok = true;
     for chunk in &chunks {
         // Step 1. Parse, then run the Rust verifiers (IRDL and upstream verifiers ran in the parser).
-        let module = session.parse(&chunk.text, &filename);
-        // A module the parser made around the ops is at line 0, column 0, as mlir-opt's (what
-        // `--mlir-print-debuginfo` prints).
-        if let Some(m) = module.as_ref().filter(|_| !starts_with_module(&chunk.text)) {
+        let module = match &bytecode {
+            Some(b) => session.parse_bytecode(b, &filename),
+            None => session.parse(&chunk.text, &filename),
+        };
+        // A module the parser made around the ops is where its chunk starts, as mlir-opt's (what
+        // `--mlir-print-debuginfo` prints): line 0, column 0 for the first.
+        if let Some(m) = module.as_ref().filter(|_| bytecode.is_none() && !starts_with_module(&chunk.text)) {
             let op = m.op();
-            op.set_loc(op.ctx().file_loc(&filename, 0, 0));
+            let (line, col) = if chunk.first_line == 1 && chunk.first_col == 1 { (0, 0) } else { (chunk.first_line, chunk.first_col) };
+            op.set_loc(op.ctx().file_loc(&filename, line as u32, col as u32));
         }
         let mut ok = module.as_ref().is_some_and(|md| phobos_dialects::verify(md.op(), &session.diags));
         if let (true, true, Some(md)) = (ok, m.get_flag("verify-roundtrip"), module.as_ref()) {
@@ -330,7 +373,9 @@ fn run(m: &ArgMatches, passes: &[String]) -> Result<bool, String> {
             let has_error = diags.iter().any(|d| d.severity == Severity::Error);
             all_ok &= ok && !has_error;
         }
-        // Step 4. Output.
+        // Step 4. Output. A chunk that prints nothing still takes its place between the split
+        // markers, as with mlir-opt.
+        outputs.push(Vec::new());
         if let (true, Some(md)) = (ok, module.as_ref()) {
             if emit_ptx {
                 let ptx = ptx::extract(md.op());
@@ -352,27 +397,30 @@ fn run(m: &ArgMatches, passes: &[String]) -> Result<bool, String> {
                     all_ok = false;
                     continue;
                 }
-                outputs.push(ptx.into_iter().map(|(_, t)| t).collect::<Vec<_>>().join("\n"));
+                *outputs.last_mut().expect("pushed") = ptx.into_iter().map(|(_, t)| t).collect::<Vec<_>>().join("\n").into_bytes();
+            } else if m.get_flag("emit-bytecode") {
+                *outputs.last_mut().expect("pushed") = md.bytecode();
             } else {
                 let flags = flags.to_melior();
-                let text = md.op().print_with_flags(&flags);
-                outputs.push(text);
+                // mlir-opt prints a newline after the op's own (a blank line ends each chunk).
+                *outputs.last_mut().expect("pushed") = (md.op().print_with_flags(&flags) + "\n").into_bytes();
             }
         }
     }
-    let mut out = outputs.join("// -----\n");
+    let marker = format!("{}\n", m.get_one::<String>("output-split-marker").expect("default"));
+    let mut out = outputs.join(marker.as_bytes());
     let dest = m.get_one::<String>("output").expect("default");
     if dest == "-" {
-        if !out.ends_with('\n') && !out.is_empty() {
-            out.push('\n');
+        if !m.get_flag("emit-bytecode") && !out.ends_with(b"\n") && !out.is_empty() {
+            out.push(b'\n');
         }
         // A full or closed stdout is exit 1 with its reason (out::finish), not a lost output.
-        out!("{out}");
+        crate::out::stdout_bytes(&out);
     } else if all_ok {
         // A file is written only when everything succeeded (docs/debugging.md); stdout gets the
         // parts that did, as mlir-opt prints them.
         let mut staged = crate::staged::Staged::new();
-        staged.write(std::path::Path::new(dest), out.as_bytes()).and_then(|_| staged.commit())?;
+        staged.write(std::path::Path::new(dest), &out).and_then(|_| staged.commit())?;
     }
     Ok(all_ok)
 }

@@ -17,6 +17,7 @@ pub struct PrintFlags {
     pub debuginfo: bool,
     pub local_scope: bool,
     pub elide_elements_above: Option<usize>,
+    pub extras: phobos_ir::PrintExtras,
 }
 
 impl PrintFlags {
@@ -34,6 +35,7 @@ impl PrintFlags {
         if let Some(n) = self.elide_elements_above {
             f = f.elide_large_elements_attributes(n);
         }
+        self.extras.apply(&f);
         f
     }
 }

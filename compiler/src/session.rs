@@ -67,6 +67,12 @@ impl Session {
     /// Parses MLIR text; locations carry `filename`. Top-level ops other than one
     /// `builtin.module` are wrapped into a module, as mlir-opt does. None on a parse error
     /// (reported to `diags`).
+    /// Parses MLIR bytecode; errors go to the session's diagnostics, as with [`Session::parse`].
+    pub fn parse_bytecode(&self, bytes: &[u8], filename: &str) -> Option<OwnedModule<'_>> {
+        crate::crash_stage::stage(&format!("parsing {filename}"));
+        OwnedModule::parse_bytecode(&self.ctx, bytes, filename)
+    }
+
     pub fn parse(&self, text: &str, filename: &str) -> Option<OwnedModule<'_>> {
         crate::crash_stage::stage(&format!("parsing {filename}"));
         if let Err(d) = check_nesting(text, filename) {
@@ -77,11 +83,13 @@ impl Session {
         let mut module = OwnedModule::parse(&self.ctx, text, filename);
         let mut produced = self.diags.take();
         if module.is_none() && produced.iter().any(|d| d.message.starts_with("source must contain a single top-level operation")) {
-            // Several top-level ops: parse them inside an explicit module. "module {" goes in
-            // front of line 1 so that line numbers stay; only line 1's columns shift.
-            let wrapped = format!("module {{{text}\n}}");
-            module = OwnedModule::parse(&self.ctx, &wrapped, filename);
+            // Several top-level ops: parsed inside a module made around them, as mlir-opt does.
+            module = phobos_dialects::parse_implicit_module(&self.ctx, text, filename);
             produced = self.diags.take();
+            // Reported at the start of the file (phobos-opt moves it to mlir-opt's 0:0).
+            if let Some(m) = &module {
+                m.op().set_loc(m.op().ctx().file_loc(filename, 1, 1));
+            }
         }
         if module.is_none() && !produced.iter().any(|d| d.severity == Severity::Error) {
             // MLIR's parser fails silently on an IRDL op written in custom form: say where.

@@ -37,6 +37,20 @@ fn identity(path: &Path) -> PathBuf {
     }
 }
 
+/// `path` with its symbolic links followed to the file they name (which may not exist yet); the
+/// path itself when it is not a link (or after 40 hops, a loop the write then reports).
+fn links_followed(path: &Path) -> PathBuf {
+    let mut p = path.to_path_buf();
+    for _ in 0..40 {
+        match std::fs::read_link(&p) {
+            Ok(t) if t.is_absolute() => p = t,
+            Ok(t) => p = p.parent().map_or(t.clone(), |d| d.join(&t)),
+            Err(_) => return p,
+        }
+    }
+    p
+}
+
 /// Files waiting to be renamed into place.
 #[derive(Default)]
 pub struct Staged {
@@ -54,12 +68,19 @@ impl Staged {
 
     /// Writes `bytes` to a temporary beside `dest`.
     pub fn write(&mut self, dest: &Path, bytes: &[u8]) -> Result<(), String> {
-        // Two outputs for one file (by any spelling) would share a temporary, or the second
-        // would replace the first: refused before anything is written.
-        if std::fs::metadata(dest).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+        // A stream's name (`/dev/stdout`, `/proc/self/fd/1`) is written through, as are devices:
+        // renaming over one would replace it, and a file the stream is open on would lose the
+        // output to the shell's descriptor of the old inode.
+        let stream = dest.starts_with("/dev") || dest.starts_with("/proc");
+        if stream || std::fs::metadata(dest).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
             self.special.push((dest.to_path_buf(), bytes.to_vec()));
             return Ok(());
         }
+        // A link is written through: the file it points at is replaced, the link stays.
+        let target = links_followed(dest);
+        let dest = target.as_path();
+        // Two outputs for one file (by any spelling) would share a temporary, or the second
+        // would replace the first: refused before anything is written.
         let id = identity(dest);
         if self.files.iter().any(|(_, _, i)| *i == id) {
             return Err(format!("{}: written twice by one command", dest.display()));

@@ -59,6 +59,7 @@
 #include "mlir/Dialect/SCF/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/Vector/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/Interfaces/CastInterfaces.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
@@ -178,4 +179,16 @@ extern "C" bool phobosUpstreamPassInfo(MlirStringRef flag, MlirStringCallback ca
     return true;
   }
   return false;
+}
+
+// MLIR text parsed as mlir-opt parses its input: one `builtin.module` as it is, anything else
+// inside a module made around it (at line 0, column 0). Locations name `name`. Null on an
+// error (the context's diagnostic handler has it).
+extern "C" MlirOperation phobosParseImplicitModule(MlirContext ctx, MlirStringRef text, MlirStringRef name) {
+  ParserConfig config(unwrap(ctx));
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(llvm::StringRef(text.data, text.length), config, llvm::StringRef(name.data, name.length));
+  if (!module)
+    return MlirOperation{nullptr};
+  return wrap(module.release().getOperation());
 }

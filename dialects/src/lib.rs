@@ -110,7 +110,24 @@ extern "C" {
     // `cpp/upstream.cpp`.
     fn phobosRegisterUpstreamDialects(registry: mlir_sys::MlirDialectRegistry);
     fn phobosRegisterUpstreamPasses();
+    fn phobosParseImplicitModule(
+        ctx: mlir_sys::MlirContext,
+        text: mlir_sys::MlirStringRef,
+        name: mlir_sys::MlirStringRef,
+    ) -> mlir_sys::MlirOperation;
     fn phobosUpstreamPassInfo(flag: mlir_sys::MlirStringRef, callback: mlir_sys::MlirStringCallback, user: *mut std::ffi::c_void) -> bool;
+}
+
+/// MLIR text parsed as mlir-opt parses its input: a lone `builtin.module` as it is, any other
+/// top-level ops inside a module made around them (at line 0, column 0), their positions those
+/// of the text. None on an error (the context's diagnostic handler has it).
+pub fn parse_implicit_module<'c>(ctx: &'c melior::Context, text: &str, filename: &str) -> Option<phobos_ir::OwnedModule<'c>> {
+    // SAFETY: the context is alive for 'c and the strings for the call; the parsed op, when not null, is a
+    // detached module nobody else owns.
+    unsafe {
+        let raw = phobosParseImplicitModule(ctx.to_raw(), phobos_ir::sref(text), phobos_ir::sref(filename));
+        (!raw.ptr.is_null()).then(|| phobos_ir::OwnedModule::adopt(raw))
+    }
 }
 
 /// An upstream pass (or pass pipeline) by its flag (`canonicalize`): the op it runs on (empty:

@@ -78,9 +78,21 @@ impl Diagnostic {
     }
 
     fn render_into(&self, out: &mut String, source: Option<&dyn Fn(&str) -> Option<String>>) {
+        self.render_one(out, source);
+        // As MLIR's handler: a note where the diagnostic before it was shows no source again.
+        let mut previous = &self.loc;
+        for n in &self.notes {
+            n.render_one(out, source.filter(|_| n.loc.is_none() || n.loc != *previous));
+            previous = &n.loc;
+        }
+    }
+
+    /// This diagnostic's line, and its source line with a caret when `source` has it.
+    fn render_one(&self, out: &mut String, source: Option<&dyn Fn(&str) -> Option<String>>) {
         match &self.loc {
             Some(l) => out.push_str(&format!("{l}: {}: {}\n", self.severity.as_str(), self.message)),
-            None => out.push_str(&format!("<unknown>: {}: {}\n", self.severity.as_str(), self.message)),
+            // MLIR's spelling of an unknown location.
+            None => out.push_str(&format!("<unknown>:0: {}: {}\n", self.severity.as_str(), self.message)),
         }
         if let (Some(l), Some(src)) = (&self.loc, source) {
             if let Some(text) = src(&l.file) {
@@ -93,9 +105,6 @@ impl Diagnostic {
                     out.push_str("^\n");
                 }
             }
-        }
-        for n in &self.notes {
-            n.render_into(out, source);
         }
     }
 }

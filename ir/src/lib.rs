@@ -50,7 +50,7 @@ pub use diag::{Diagnostic, Diagnostics, Severity};
 pub use handles::{from_sref, print_with, sref, Attr, Blk, Ctx, Loc, Op, Reg, Ty, Val};
 pub use loc::SrcLoc;
 pub use module::OwnedModule;
-pub use ops::BlockOps;
+pub use ops::{BlockOps, PrintExtras};
 pub use owned::{OwnedOp, OwnedRegion};
 pub use rewrite::Rewriter;
 pub use types::Scalar;

@@ -25,6 +25,29 @@ impl<'c> OwnedModule<'c> {
         Some(unsafe { Self::adopt(raw) })
     }
 
+    /// Parses MLIR bytecode (`ML\xefR...`, what [`OwnedModule::bytecode`] writes), as
+    /// [`OwnedModule::parse`] parses text.
+    pub fn parse_bytecode(ctx: &'c melior::Context, bytes: &[u8], filename: &str) -> Option<OwnedModule<'c>> {
+        let data = MlirStringRef { data: bytes.as_ptr() as *const _, length: bytes.len() };
+        // SAFETY: the context is alive for 'c and `bytes` for the call (the parser copies what it keeps);
+        // the parsed op, when not null, is owned by us.
+        let raw = unsafe { mlirOperationCreateParse(ctx.to_raw(), data, sref(filename)) };
+        if raw.ptr.is_null() {
+            return None;
+        }
+        // SAFETY: `raw` is a detached op nobody else owns.
+        Some(unsafe { Self::adopt(raw) })
+    }
+
+    /// The module as MLIR bytecode (mlir-opt's `--emit-bytecode`).
+    pub fn bytecode(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        // SAFETY: the module is live; the callback only appends to the Vec behind the pointer, which lives
+        // and is not otherwise borrowed for the call.
+        unsafe { mlirOperationWriteBytecode(self.raw, Some(append_bytes), &mut out as *mut Vec<u8> as *mut std::ffi::c_void) };
+        out
+    }
+
     /// Takes ownership of a detached op: a `builtin.module`, or another op that is wrapped into
     /// a new module.
     ///
@@ -52,6 +75,16 @@ impl<'c> OwnedModule<'c> {
     pub fn clone_module(&self) -> OwnedModule<'c> {
         // SAFETY: the clone is a new detached op that only we own.
         unsafe { Self::adopt(mlirOperationClone(self.raw)) }
+    }
+}
+
+unsafe extern "C" fn append_bytes(s: MlirStringRef, data: *mut std::ffi::c_void) {
+    // SAFETY: `data` is the `&mut Vec<u8>` that `bytecode` passes with this callback, alive and not
+    // otherwise borrowed while MLIR writes.
+    let out = unsafe { &mut *(data as *mut Vec<u8>) };
+    if !s.data.is_null() && s.length > 0 {
+        // SAFETY: MLIR hands the callback `length` readable bytes it holds for the call.
+        out.extend_from_slice(unsafe { std::slice::from_raw_parts(s.data as *const u8, s.length) });
     }
 }
 

@@ -4,6 +4,35 @@
 use crate::*;
 use mlir_sys::*;
 
+/// Printing switches melior's `OperationPrintingFlags` has no setter for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PrintExtras {
+    pub skip_regions: bool,
+    pub assume_verified: bool,
+    pub name_loc_as_prefix: bool,
+}
+
+impl PrintExtras {
+    /// Sets the switches on `flags` (mlir-opt's `--mlir-print-skip-regions`,
+    /// `--mlir-print-assume-verified`, `--mlir-use-nameloc-as-prefix`).
+    pub fn apply(self, flags: &melior::ir::operation::OperationPrintingFlags) {
+        // SAFETY: `flags` is borrowed for the call and owns its MlirOpPrintingFlags, which the setters only
+        // update (they set switches a later print reads).
+        unsafe {
+            let raw = flags.to_raw();
+            if self.skip_regions {
+                mlirOpPrintingFlagsSkipRegions(raw);
+            }
+            if self.assume_verified {
+                mlirOpPrintingFlagsAssumeVerified(raw);
+            }
+            if self.name_loc_as_prefix {
+                mlirOpPrintingFlagsPrintNameLocAsPrefix(raw);
+            }
+        }
+    }
+}
+
 impl<'a> Op<'a> {
     pub fn name(self) -> String {
         // SAFETY: the op is live for `'a` (it borrows its module); its name is an identifier uniqued in the

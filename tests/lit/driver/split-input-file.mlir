@@ -2,7 +2,7 @@
 // Each chunk is processed on its own; line numbers are the file's; a near-miss separator warns;
 // the good chunks are still printed, separated by // -----.
 
-// CHECK: split-input-file.mlir:[[# @LINE + 9]]:1: warning: near miss with file split marker
+// CHECK: split-input-file.mlir:[[# @LINE + 9]]:7: warning: near miss with file split marker
 // CHECK: split-input-file.mlir:[[# @LINE + 12]]:10: error: 'lane.reduce' op width must be a power of two from 1 to 32, got 10
 // CHECK: gpu.module @first
 // CHECK: // -----
