@@ -505,7 +505,7 @@ fn compile_one(a: &CompileArgs) -> i32 {
         module_scope: a.dump_ir_dir.is_some(),
         tree_dir: a.mlir_print_ir_tree_dir.clone(),
         flags: PrintFlags { generic: a.mlir_print_op_generic, ..Default::default() },
-        timing: false,
+        ..Default::default()
     };
     // The cache serves plain compiles: dumps, IR printing, remarks, --stats (which reads the
     // module) and --repeat always compile. A hit needs no MLIR context.

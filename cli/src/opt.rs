@@ -83,6 +83,11 @@ fn command() -> Command {
             "attach the op a diagnostic is about as a note ('see current operation', the default; =false drops it)",
         ))
         .arg(flag("emit-bytecode", "write MLIR bytecode instead of text"))
+        .arg(flag("dump-pass-pipeline", "print the pass pipeline before it runs, on stderr"))
+        .arg(flag(
+            "no-implicit-module",
+            "the input is one top-level op, printed as it is, and the passes run on it (no module made around it)",
+        ))
         .arg(bool_flag("verify-each", "verify the IR after every pass (the default; =false verifies once, at the end)"))
         .arg(flag("allow-unregistered-dialect", "accept ops of dialects no registry knows (as mlir-opt does)"));
     for p in registry::passes() {
@@ -177,6 +182,24 @@ fn list_passes() -> String {
     s
 }
 
+/// MLIR's own printing options that phobos-opt does not spell itself (`--mlir-print-unique-ssa-ids`,
+/// `--mlir-pretty-debuginfo`, `--mlir-print-value-users`, ...) taken out of `args`, for MLIR's
+/// command-line parser; the other arguments as they were.
+fn take_mlir_options(args: Vec<String>, cmd: &Command) -> (Vec<String>, Vec<String>) {
+    let longs: Vec<&str> = cmd.get_arguments().filter_map(|a| a.get_long()).collect();
+    let (mut rest, mut mlir) = (Vec::with_capacity(args.len()), Vec::new());
+    let mut options = true;
+    for (i, a) in args.into_iter().enumerate() {
+        options &= a != "--";
+        let name = a.strip_prefix("--").or_else(|| a.strip_prefix('-')).map(|n| n.split('=').next().unwrap_or(n));
+        match name {
+            Some(n) if options && i > 0 && n.starts_with("mlir-") && !longs.contains(&n) => mlir.push(a),
+            _ => rest.push(a),
+        }
+    }
+    (rest, mlir)
+}
+
 /// Runs phobos-opt on `args`; returns the process exit code.
 /// mlir-opt's spelling of long options with one dash (`-split-input-file`, `-o=x`): each
 /// argument that names a long option of `cmd` after one dash gets its second dash; anything
@@ -201,6 +224,16 @@ fn long_options_with_one_dash(args: Vec<String>, cmd: &Command) -> Vec<String> {
 pub fn main(args: Vec<String>) -> i32 {
     crate::libdevice::install_default();
     let cmd = command();
+    let (args, mlir_options) = take_mlir_options(args, &cmd);
+    if !mlir_options.is_empty() {
+        // LLVM writes some of its complaints to stderr itself.
+        if let Err(msg) = phobos_dialects::parse_mlir_printing_options("phobos-opt", &mlir_options) {
+            if !msg.is_empty() {
+                errln!("{msg}");
+            }
+            return 1;
+        }
+    }
     let (args, passes) = match take_pass_flags(args, &cmd) {
         Ok(x) => x,
         Err(msg) => {
@@ -217,7 +250,12 @@ pub fn main(args: Vec<String>) -> i32 {
         out!("{}", list_passes());
         return 0;
     }
-    match run(&m, &passes) {
+    // `--mlir-print-debuginfo` sets the debug info's form too: it takes MLIR's pretty one when asked.
+    let pretty = mlir_options.iter().any(|a| {
+        let (n, v) = a.trim_start_matches('-').split_once('=').unwrap_or((a.trim_start_matches('-'), "true"));
+        n == "mlir-pretty-debuginfo" && !["false", "0", "FALSE", "False"].contains(&v)
+    });
+    match run(&m, &passes, pretty) {
         Ok(true) => 0,
         Ok(false) => 1,
         Err(msg) => {
@@ -227,7 +265,7 @@ pub fn main(args: Vec<String>) -> i32 {
     }
 }
 
-fn run(m: &ArgMatches, passes: &[String]) -> Result<bool, String> {
+fn run(m: &ArgMatches, passes: &[String], pretty_debuginfo: bool) -> Result<bool, String> {
     let input = m.get_one::<String>("input").expect("default");
     // The input is never overwritten (`phobos-opt a.mlir -o a.mlir`), as with the other tools.
     let dest = m.get_one::<String>("output").expect("default");
@@ -247,16 +285,20 @@ fn run(m: &ArgMatches, passes: &[String]) -> Result<bool, String> {
         true => (Some(bytes), String::new()),
         false => (None, String::from_utf8_lossy(&bytes).into_owned()),
     };
-    let from_flags = (!passes.is_empty()).then(|| format!("builtin.module({})", passes.join(",")));
+    let no_implicit = m.get_flag("no-implicit-module");
+    let from_flags = (!passes.is_empty()).then(|| passes.join(","));
+    // The pipeline's text as given (flags: the passes, unanchored), and whether it came from flags.
     let pipeline = match (m.get_one::<String>("pass-pipeline"), from_flags) {
         (Some(_), Some(_)) => return Err("give either --pass-pipeline or pass flags, not both".into()),
         (Some(p), None) => Some((p.clone(), false)),
         (None, Some(p)) => Some((p, true)),
-        (None, None) => None,
+        // Nothing to run, but a pipeline to print: the empty one.
+        (None, None) => m.get_flag("dump-pass-pipeline").then(|| (String::new(), true)),
     };
     let flags = PrintFlags {
         generic: m.get_flag("mlir-print-op-generic"),
         debuginfo: m.get_flag("mlir-print-debuginfo"),
+        pretty_debuginfo,
         local_scope: m.get_flag("mlir-print-local-scope"),
         elide_elements_above: m.get_one::<usize>("mlir-elide-elementsattrs-if-larger").copied(),
         extras: phobos_ir::PrintExtras {
@@ -274,6 +316,7 @@ fn run(m: &ArgMatches, passes: &[String]) -> Result<bool, String> {
         tree_dir: m.get_one::<String>("mlir-print-ir-tree-dir").map(Into::into),
         flags: flags.clone(),
         timing: m.get_flag("mlir-timing"),
+        dump_pipeline: m.get_flag("dump-pass-pipeline"),
     };
     let strings = |id: &str| -> Vec<String> { m.get_many::<String>(id).map(|v| v.cloned().collect()).unwrap_or_default() };
     let verify = m.get_flag("verify-diagnostics");
@@ -313,11 +356,27 @@ fn run(m: &ArgMatches, passes: &[String]) -> Result<bool, String> {
         // Step 1. Parse, then run the Rust verifiers (IRDL and upstream verifiers ran in the parser).
         let module = match &bytecode {
             Some(b) => session.parse_bytecode(b, &filename),
+            None if no_implicit => session.parse_single(&chunk.text, &filename),
             None => session.parse(&chunk.text, &filename),
         };
+        // `--no-implicit-module` on an op other than a module: the op, which the module made
+        // around it holds; the passes run on it and it prints alone.
+        let lone = module
+            .as_ref()
+            .filter(|_| no_implicit && bytecode.is_none() && !starts_with_module(&chunk.text))
+            .and_then(|md| md.op().region(0).first_block()?.first_op());
+        let pipeline = pipeline.as_ref().map(|(p, flags)| {
+            let text = match (lone, *flags) {
+                (None, true) => format!("builtin.module({p})"),
+                (None, false) => p.clone(),
+                (Some(op), true) => format!("builtin.module({}({p}))", op.name()),
+                (Some(_), false) => format!("builtin.module({p})"),
+            };
+            (text, *flags)
+        });
         // A module the parser made around the ops is where its chunk starts, as mlir-opt's (what
         // `--mlir-print-debuginfo` prints): line 0, column 0 for the first.
-        if let Some(m) = module.as_ref().filter(|_| bytecode.is_none() && !starts_with_module(&chunk.text)) {
+        if let Some(m) = module.as_ref().filter(|_| !no_implicit && bytecode.is_none() && !starts_with_module(&chunk.text)) {
             let op = m.op();
             let (line, col) = if chunk.first_line == 1 && chunk.first_col == 1 { (0, 0) } else { (chunk.first_line, chunk.first_col) };
             op.set_loc(op.ctx().file_loc(&filename, line as u32, col as u32));
@@ -370,8 +429,9 @@ fn run(m: &ArgMatches, passes: &[String]) -> Result<bool, String> {
             if let Some(f) = &failure {
                 errln!("phobos-opt: error: {f}");
             }
-            let has_error = diags.iter().any(|d| d.severity == Severity::Error);
-            all_ok &= ok && !has_error;
+            // As mlir-opt: the exit code is the parse's and the passes' success; an error a pass
+            // reports while succeeding (some upstream conversions do) is printed, exit 0.
+            all_ok &= ok;
         }
         // Step 4. Output. A chunk that prints nothing still takes its place between the split
         // markers, as with mlir-opt.
@@ -399,11 +459,19 @@ fn run(m: &ArgMatches, passes: &[String]) -> Result<bool, String> {
                 }
                 *outputs.last_mut().expect("pushed") = ptx.into_iter().map(|(_, t)| t).collect::<Vec<_>>().join("\n").into_bytes();
             } else if m.get_flag("emit-bytecode") {
-                *outputs.last_mut().expect("pushed") = md.bytecode();
+                *outputs.last_mut().expect("pushed") = match lone {
+                    Some(op) => op.bytecode(),
+                    None => md.bytecode(),
+                };
             } else {
                 let flags = flags.to_melior();
                 // mlir-opt prints a newline after the op's own (a blank line ends each chunk).
-                *outputs.last_mut().expect("pushed") = (md.op().print_with_flags(&flags) + "\n").into_bytes();
+                // A lone op prints as a top-level one (its location aliases after it): a copy.
+                let text = match lone {
+                    Some(op) => op.clone_op().op().print_with_flags(&flags),
+                    None => md.op().print_with_flags(&flags),
+                };
+                *outputs.last_mut().expect("pushed") = (text + "\n").into_bytes();
             }
         }
     }

@@ -15,6 +15,8 @@ use std::path::PathBuf;
 pub struct PrintFlags {
     pub generic: bool,
     pub debuginfo: bool,
+    /// Locations in MLIR's pretty form (`file:1:2`, not `loc("file":1:2)`), with `debuginfo`.
+    pub pretty_debuginfo: bool,
     pub local_scope: bool,
     pub elide_elements_above: Option<usize>,
     pub extras: phobos_ir::PrintExtras,
@@ -27,7 +29,7 @@ impl PrintFlags {
             f = f.print_generic_operation_form();
         }
         if self.debuginfo {
-            f = f.enable_debug_info(true, false);
+            f = f.enable_debug_info(true, self.pretty_debuginfo);
         }
         if self.local_scope {
             f = f.use_local_scope();
@@ -50,6 +52,8 @@ pub struct IrPrinting {
     pub module_scope: bool,
     pub tree_dir: Option<PathBuf>,
     pub flags: PrintFlags,
+    /// The pipeline printed before it runs (`phobos-opt --dump-pass-pipeline`), on the IR sink.
+    pub dump_pipeline: bool,
     /// MLIR's own per-pass timing report, on stderr when the pass manager ends
     /// (`phobos-opt --mlir-timing`).
     pub timing: bool,
@@ -135,6 +139,9 @@ fn run_pipeline_on(
     // literal.
     let pm = unsafe { PassManager::from_raw(mlir_sys::mlirPassManagerCreateOnOperation(session.ctx.to_raw(), sref("builtin.module"))) };
     pipeline::build(&pm, pipeline_text, cfg).map_err(PipelineRunError::Pipeline)?;
+    if printing.dump_pipeline {
+        (cfg.ir_sink.0)(&phobos_dialects::dump_pass_pipeline(&pm));
+    }
     if cfg.verify_once {
         pm.enable_verifier(false);
     }

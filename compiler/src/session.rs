@@ -64,16 +64,27 @@ impl Session {
         Ok(Session { ctx, diags, threading, irdl: Some(irdl) })
     }
 
-    /// Parses MLIR text; locations carry `filename`. Top-level ops other than one
-    /// `builtin.module` are wrapped into a module, as mlir-opt does. None on a parse error
-    /// (reported to `diags`).
     /// Parses MLIR bytecode; errors go to the session's diagnostics, as with [`Session::parse`].
     pub fn parse_bytecode(&self, bytes: &[u8], filename: &str) -> Option<OwnedModule<'_>> {
         crate::crash_stage::stage(&format!("parsing {filename}"));
         OwnedModule::parse_bytecode(&self.ctx, bytes, filename)
     }
 
+    /// Parses MLIR text; locations carry `filename`. Top-level ops other than one
+    /// `builtin.module` are wrapped into a module, as mlir-opt does. None on a parse error
+    /// (reported to `diags`).
     pub fn parse(&self, text: &str, filename: &str) -> Option<OwnedModule<'_>> {
+        self.parse_text(text, filename, true)
+    }
+
+    /// [`Session::parse`] of text that must hold one top-level op (mlir-opt's
+    /// `--no-implicit-module`): an op other than a module is still held in one (the first op of
+    /// its body), but several ops, or none, are an error.
+    pub fn parse_single(&self, text: &str, filename: &str) -> Option<OwnedModule<'_>> {
+        self.parse_text(text, filename, false)
+    }
+
+    fn parse_text(&self, text: &str, filename: &str, implicit: bool) -> Option<OwnedModule<'_>> {
         crate::crash_stage::stage(&format!("parsing {filename}"));
         if let Err(d) = check_nesting(text, filename) {
             self.diags.emit(d);
@@ -82,7 +93,10 @@ impl Session {
         let before = self.diags.take();
         let mut module = OwnedModule::parse(&self.ctx, text, filename);
         let mut produced = self.diags.take();
-        if module.is_none() && produced.iter().any(|d| d.message.starts_with("source must contain a single top-level operation")) {
+        if implicit
+            && module.is_none()
+            && produced.iter().any(|d| d.message.starts_with("source must contain a single top-level operation"))
+        {
             // Several top-level ops: parsed inside a module made around them, as mlir-opt does.
             module = phobos_dialects::parse_implicit_module(&self.ctx, text, filename);
             produced = self.diags.take();

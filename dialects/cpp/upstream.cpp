@@ -13,6 +13,7 @@
 #include "mlir-c/Conversion.h"
 #include "mlir-c/Dialect/Affine.h"
 #include "mlir-c/Dialect/Arith.h"
+#include "mlir-c/Dialect/Bufferization.h"
 #include "mlir-c/Dialect/Complex.h"
 #include "mlir-c/Dialect/ControlFlow.h"
 #include "mlir-c/Dialect/DLTI.h"
@@ -25,6 +26,7 @@
 #include "mlir-c/Dialect/MemRef.h"
 #include "mlir-c/Dialect/NVGPU.h"
 #include "mlir-c/Dialect/NVVM.h"
+#include "mlir-c/Dialect/ROCDL.h"
 #include "mlir-c/Dialect/SCF.h"
 #include "mlir-c/Dialect/Tensor.h"
 #include "mlir-c/Dialect/UB.h"
@@ -33,6 +35,7 @@
 #include "mlir-c/RegisterEverything.h"
 #include "mlir-c/Transforms.h"
 #include "mlir/CAPI/IR.h"
+#include "mlir/CAPI/Pass.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -58,6 +61,7 @@
 #include "mlir/Dialect/MemRef/Transforms/AllocationOpInterfaceImpl.h"
 #include "mlir/Dialect/SCF/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/Vector/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/IR/AsmState.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Interfaces/CastInterfaces.h"
@@ -66,6 +70,7 @@
 #include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "llvm/Support/CommandLine.h"
 
 using namespace mlir;
 
@@ -85,6 +90,7 @@ static void registerTranslations(DialectRegistry &registry) {
 extern "C" void phobosRegisterUpstreamDialects(MlirDialectRegistry r) {
   for (MlirDialectHandle h : {
            mlirGetDialectHandle__affine__(), mlirGetDialectHandle__arith__(),
+           mlirGetDialectHandle__bufferization__(), mlirGetDialectHandle__rocdl__(),
            mlirGetDialectHandle__cf__(), mlirGetDialectHandle__complex__(),
            mlirGetDialectHandle__dlti__(), mlirGetDialectHandle__func__(),
            mlirGetDialectHandle__gpu__(), mlirGetDialectHandle__index__(),
@@ -191,4 +197,34 @@ extern "C" MlirOperation phobosParseImplicitModule(MlirContext ctx, MlirStringRe
   if (!module)
     return MlirOperation{nullptr};
   return wrap(module.release().getOperation());
+}
+
+// MLIR's printing options given on a command line (`--mlir-print-unique-ssa-ids`,
+// `--mlir-pretty-debuginfo`, ...), as mlir-opt takes them: registered with LLVM's command-line
+// parser once, then parsed from `argv` (argv[0] is the tool's name). Every printing flags
+// object made afterwards starts from them. False on a bad option, with LLVM's message handed to
+// `callback`.
+extern "C" bool phobosParseMlirPrintingOptions(int argc, const char *const *argv, MlirStringCallback callback, void *user) {
+  static bool registered = (registerAsmPrinterCLOptions(), true);
+  (void)registered;
+  std::string message;
+  llvm::raw_string_ostream os(message);
+  bool ok = llvm::cl::ParseCommandLineOptions(argc, argv, "", &os);
+  os.flush();
+  if (!ok)
+    callback(mlirStringRefCreate(message.data(), message.size()), user);
+  return ok;
+}
+
+// mlir-opt's `--dump-pass-pipeline`: "Pass Manager with N passes:", then the pipeline in its
+// indented form, handed to `callback`.
+extern "C" void phobosDumpPassPipeline(MlirPassManager pm, MlirStringCallback callback, void *user) {
+  PassManager &manager = *unwrap(pm);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "Pass Manager with " << manager.size() << " passes:\n";
+  manager.printAsTextualPipeline(os, /*pretty=*/true);
+  os << "\n\n";
+  os.flush();
+  callback(mlirStringRefCreate(text.data(), text.size()), user);
 }

@@ -115,6 +115,13 @@ extern "C" {
         text: mlir_sys::MlirStringRef,
         name: mlir_sys::MlirStringRef,
     ) -> mlir_sys::MlirOperation;
+    fn phobosParseMlirPrintingOptions(
+        argc: std::ffi::c_int,
+        argv: *const *const std::ffi::c_char,
+        callback: mlir_sys::MlirStringCallback,
+        user: *mut std::ffi::c_void,
+    ) -> bool;
+    fn phobosDumpPassPipeline(pm: mlir_sys::MlirPassManager, callback: mlir_sys::MlirStringCallback, user: *mut std::ffi::c_void);
     fn phobosUpstreamPassInfo(flag: mlir_sys::MlirStringRef, callback: mlir_sys::MlirStringCallback, user: *mut std::ffi::c_void) -> bool;
 }
 
@@ -128,6 +135,49 @@ pub fn parse_implicit_module<'c>(ctx: &'c melior::Context, text: &str, filename:
         let raw = phobosParseImplicitModule(ctx.to_raw(), phobos_ir::sref(text), phobos_ir::sref(filename));
         (!raw.ptr.is_null()).then(|| phobos_ir::OwnedModule::adopt(raw))
     }
+}
+
+/// MLIR's printing options as mlir-opt takes them (`--mlir-print-unique-ssa-ids`,
+/// `--mlir-pretty-debuginfo`, `--mlir-print-value-users`, ...): every printing made afterwards in
+/// this process starts from them. `args` are the options alone; Err with LLVM's message on one
+/// it does not know or a bad value.
+pub fn parse_mlir_printing_options(tool: &str, args: &[String]) -> Result<(), String> {
+    unsafe extern "C" fn collect(s: mlir_sys::MlirStringRef, data: *mut std::ffi::c_void) {
+        // SAFETY: `data` is the `&mut String` passed below, alive and unborrowed during the call.
+        let out = unsafe { &mut *(data as *mut String) };
+        // SAFETY: `s` points at bytes the shim holds for the call.
+        out.push_str(&unsafe { phobos_ir::from_sref(s) });
+    }
+    let strings: Vec<std::ffi::CString> = std::iter::once(tool)
+        .chain(args.iter().map(String::as_str))
+        .map(|a| std::ffi::CString::new(a).map_err(|_| format!("'{a}': an option holds a NUL byte")))
+        .collect::<Result<_, _>>()?;
+    let argv: Vec<*const std::ffi::c_char> = strings.iter().map(|s| s.as_ptr()).collect();
+    let mut message = String::new();
+    // SAFETY: `argv` holds `argv.len()` NUL-terminated strings alive for the call; the callback only
+    // appends to `message`. LLVM's option registry is process-global: the driver calls this once, on
+    // its main thread, before any IR is printed.
+    let ok = unsafe {
+        phobosParseMlirPrintingOptions(
+            argv.len() as std::ffi::c_int,
+            argv.as_ptr(),
+            Some(collect),
+            &mut message as *mut String as *mut std::ffi::c_void,
+        )
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(message.trim().to_string())
+    }
+}
+
+/// The pass manager's pipeline as mlir-opt's `--dump-pass-pipeline` prints it: "Pass Manager
+/// with N passes:", then the pipeline, indented.
+pub fn dump_pass_pipeline(pm: &melior::pass::PassManager) -> String {
+    // SAFETY: `pm` is a live pass manager for the call; the callback only appends to the String that
+    // print_with keeps alive.
+    phobos_ir::print_with(|cb, d| unsafe { phobosDumpPassPipeline(pm.to_raw(), cb, d) })
 }
 
 /// An upstream pass (or pass pipeline) by its flag (`canonicalize`): the op it runs on (empty:
@@ -152,7 +202,8 @@ pub fn upstream_pass_info(flag: &str) -> Option<(String, String)> {
 /// Adds to `registry` the upstream dialects Phobos's pipelines and IR use (affine, arith, cf,
 /// complex, dlti, func, gpu, index, irdl, llvm, math, memref, nvgpu, nvvm, scf, tensor, ub,
 /// vector), with the interfaces those pipelines need: lowering to LLVM, the NVVM target, the
-/// translation to LLVM IR.
+/// translation to LLVM IR; and bufferization and rocdl, which upstream's gpu and memref IR
+/// names (`#rocdl.target`, `bufferization.alloc_tensor`), without their lowerings.
 ///
 /// Not MLIR's `mlirRegisterAllDialects`: the object defining it also registers every pass, one
 /// of which initialises every LLVM backend, so linking it links them all (AArch64, AMDGPU, X86

@@ -94,7 +94,8 @@ impl Diagnostic {
             // MLIR's spelling of an unknown location.
             None => out.push_str(&format!("<unknown>:0: {}: {}\n", self.severity.as_str(), self.message)),
         }
-        if let (Some(l), Some(src)) = (&self.loc, source) {
+        // Line 0 is no line (a module made around the input).
+        if let (Some(l), Some(src)) = (self.loc.as_ref().filter(|l| l.line > 0), source) {
             if let Some(text) = src(&l.file) {
                 if let Some(line) = text.lines().nth(l.line.saturating_sub(1) as usize) {
                     let (line, caret) = phobos_source::excerpt(line, l.col as usize);

@@ -41,11 +41,7 @@ impl<'c> OwnedModule<'c> {
 
     /// The module as MLIR bytecode (mlir-opt's `--emit-bytecode`).
     pub fn bytecode(&self) -> Vec<u8> {
-        let mut out = Vec::new();
-        // SAFETY: the module is live; the callback only appends to the Vec behind the pointer, which lives
-        // and is not otherwise borrowed for the call.
-        unsafe { mlirOperationWriteBytecode(self.raw, Some(append_bytes), &mut out as *mut Vec<u8> as *mut std::ffi::c_void) };
-        out
+        self.op().bytecode()
     }
 
     /// Takes ownership of a detached op: a `builtin.module`, or another op that is wrapped into
@@ -75,6 +71,17 @@ impl<'c> OwnedModule<'c> {
     pub fn clone_module(&self) -> OwnedModule<'c> {
         // SAFETY: the clone is a new detached op that only we own.
         unsafe { Self::adopt(mlirOperationClone(self.raw)) }
+    }
+}
+
+impl Op<'_> {
+    /// The op as MLIR bytecode.
+    pub fn bytecode(self) -> Vec<u8> {
+        let mut out = Vec::new();
+        // SAFETY: the op is live; the callback only appends to the Vec behind the pointer, which lives and
+        // is not otherwise borrowed for the call.
+        unsafe { mlirOperationWriteBytecode(self.raw, Some(append_bytes), &mut out as *mut Vec<u8> as *mut std::ffi::c_void) };
+        out
     }
 }
 

@@ -19,4 +19,4 @@ func.func @outside(%a: tensor<4xf32>) -> tensor<4xf32> {
   %0 = linalg.abs ins(%a : tensor<4xf32>) outs(%a : tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
-// OUTSIDE: note: Available dialects: affine, arith, builtin, cf, complex, {{.*}}tensor, {{.*}}vector
+// OUTSIDE: note: Available dialects: affine, arith, bufferization, builtin, cf, complex, {{.*}}rocdl, {{.*}}tensor, {{.*}}vector
