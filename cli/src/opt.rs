@@ -42,7 +42,7 @@ fn command() -> Command {
         )
         .arg(flag("verify-diagnostics", "check diagnostics against expected-* comments in the input"))
         .arg(flag("verify-roundtrip", "check that the parsed IR prints and parses back to itself, in generic and custom form"))
-        .arg(flag("list-passes", "list the Phobos passes and pipelines, with their options"))
+        .arg(flag("list-passes", "list the passes: the upstream ones registered (as mlir-opt prints them), then Phobos's passes and pipelines, with their options"))
         .arg(
             Arg::new("emit")
                 .long("emit")
@@ -176,9 +176,6 @@ fn list_passes() -> String {
     for (name, summary) in PIPELINES {
         s.push_str(&format!("  --{name:<28} {summary}\n"));
     }
-    s.push_str(
-        "Upstream MLIR passes are available in --pass-pipeline and as flags (-canonicalize, -convert-gpu-to-nvvm) by their mlir-opt names: those of the transforms, conversion, gpu, affine, arith, func, llvm, math, memref, nvgpu, scf and vector groups.\n",
-    );
     s
 }
 
@@ -247,6 +244,11 @@ pub fn main(args: Vec<String>) -> i32 {
         Err(e) => return crate::cli::usage_error("phobos-opt", e),
     };
     if m.get_flag("list-passes") {
+        // Upstream's registry as mlir-opt prints it, then Phobos's own passes.
+        if let Err(e) = phobos_dialects::print_upstream_passes() {
+            errln!("phobos-opt: error: {e}");
+            return 1;
+        }
         out!("{}", list_passes());
         return 0;
     }
@@ -332,6 +334,7 @@ fn run(m: &ArgMatches, passes: &[String], pretty_debuginfo: bool) -> Result<bool
         ir_sink: crate::stderr_sink(),
         timings: None,
         implicit_nesting: pipeline.as_ref().is_some_and(|(_, f)| *f),
+        print_module_scope: printing.module_scope,
         // mlir-opt's default: the IR is checked after every pass.
         verify_once: m.get_one::<bool>("verify-each") == Some(&false),
     };
@@ -384,6 +387,17 @@ fn run(m: &ArgMatches, passes: &[String], pretty_debuginfo: bool) -> Result<bool
         let mut ok = module.as_ref().is_some_and(|md| phobos_dialects::verify(md.op(), &session.diags));
         if let (true, true, Some(md)) = (ok, m.get_flag("verify-roundtrip"), module.as_ref()) {
             ok = roundtrips(&session, md, &filename);
+        }
+        // mlir-opt anchors its pass manager on the pipeline's op: on an input whose top-level op
+        // is another, the chunk fails at that op.
+        let top = lone.or(module.as_ref().map(|md| md.op()));
+        let anchor = m.get_one::<String>("pass-pipeline").filter(|p| p.contains('(')).map(|p| p.split('(').next().unwrap_or("").trim());
+        if let (Some(top), Some(anchor)) = (top.filter(|_| ok), anchor) {
+            if top.name() != anchor {
+                let message = format!("can't run '{anchor}' pass manager on '{}' op", top.name());
+                session.diags.emit(Diagnostic::new(Severity::Error, top.loc().src(), message));
+                ok = false;
+            }
         }
         // Step 2. Run the pipeline.
         let mut failure = None;

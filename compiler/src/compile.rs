@@ -376,6 +376,7 @@ fn run_stage(
         ir_sink: opts.ir_sink.clone(),
         timings: opts.timings.clone(),
         implicit_nesting: false,
+        print_module_scope: false,
         // Tests (debug builds) check every pass's output; a release compile checks each stage's.
         verify_once: !cfg!(debug_assertions),
     };

@@ -228,3 +228,15 @@ extern "C" void phobosDumpPassPipeline(MlirPassManager pm, MlirStringCallback ca
   os.flush();
   callback(mlirStringRefCreate(text.data(), text.size()), user);
 }
+
+// mlir-opt's `--list-passes`: every registered upstream pass and pipeline with its options, on
+// stdout. False when stdout could not take it (the error is cleared: the caller reports it).
+extern "C" bool phobosPrintRegisteredPasses(void) {
+  printRegisteredPasses();
+  llvm::outs().flush();
+  if (llvm::outs().has_error()) {
+    llvm::outs().clear_error();
+    return false;
+  }
+  return true;
+}

@@ -122,6 +122,7 @@ extern "C" {
         user: *mut std::ffi::c_void,
     ) -> bool;
     fn phobosDumpPassPipeline(pm: mlir_sys::MlirPassManager, callback: mlir_sys::MlirStringCallback, user: *mut std::ffi::c_void);
+    fn phobosPrintRegisteredPasses() -> bool;
     fn phobosUpstreamPassInfo(flag: mlir_sys::MlirStringRef, callback: mlir_sys::MlirStringCallback, user: *mut std::ffi::c_void) -> bool;
 }
 
@@ -178,6 +179,17 @@ pub fn dump_pass_pipeline(pm: &melior::pass::PassManager) -> String {
     // SAFETY: `pm` is a live pass manager for the call; the callback only appends to the String that
     // print_with keeps alive.
     phobos_ir::print_with(|cb, d| unsafe { phobosDumpPassPipeline(pm.to_raw(), cb, d) })
+}
+
+/// Prints every registered upstream pass and pass pipeline with its options on stdout, as
+/// mlir-opt's `--list-passes` does (registering them first). Err when stdout failed.
+pub fn print_upstream_passes() -> Result<(), String> {
+    register_every_upstream_pass();
+    // SAFETY: reads MLIR's pass registry, complete after the registration above, and writes to stdout.
+    match unsafe { phobosPrintRegisteredPasses() } {
+        true => Ok(()),
+        false => Err("stdout: the list of passes could not be written".into()),
+    }
 }
 
 /// An upstream pass (or pass pipeline) by its flag (`canonicalize`): the op it runs on (empty:

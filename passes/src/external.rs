@@ -205,6 +205,7 @@ impl std::fmt::Debug for IrSink {
 struct Printer {
     header: String,
     generic: bool,
+    module_scope: bool,
     sink: IrSink,
 }
 
@@ -213,16 +214,25 @@ impl<'c> RunExternalPass<'c> for Printer {
     fn run(&mut self, operation: OperationRef<'c, '_>, _pass: ExternalPass<'_>) {
         // SAFETY: the op MLIR runs the pass on, alive for this call.
         let op = unsafe { Op::from_raw(operation.to_raw()) };
-        let text = if self.generic { op.to_generic_string() } else { op.to_string() };
-        (self.sink.0)(&format!("// -----// IR Dump {} //----- //\n{}\n\n", self.header, text));
+        // At module scope, as MLIR's printer: the op named in the banner, the top-level op printed.
+        let (mut shown, mut scope) = (op, String::new());
+        if self.module_scope {
+            let sym = op.str_attr("sym_name").map(|s| format!(": @{s}")).unwrap_or_default();
+            scope = format!(" ('{}' operation{sym})", op.name());
+            while let Some(p) = shown.parent() {
+                shown = p;
+            }
+        }
+        let text = if self.generic { shown.to_generic_string() } else { shown.to_string() };
+        (self.sink.0)(&format!("// -----// IR Dump {}{scope} //----- //\n{}\n\n", self.header, text));
     }
 }
 
 /// A pass that writes the IR it runs on to `sink` under `// -----// IR Dump <header> //----- //`,
 /// for `--mlir-print-ir-before=FLAG` / `--mlir-print-ir-after=FLAG`.
-pub fn print_pass(header: String, generic: bool, sink: IrSink) -> Pass {
+pub fn print_pass(header: String, generic: bool, module_scope: bool, sink: IrSink) -> Pass {
     create_external(
-        Printer { header, generic, sink },
+        Printer { header, generic, module_scope, sink },
         TypeId::create(pass_id(crate::PASSES.len())),
         "PrintIR",
         "phobos-print-ir",

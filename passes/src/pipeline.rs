@@ -139,6 +139,9 @@ pub struct BuildConfig {
     pub generic: bool,
     /// Where those dumps go.
     pub ir_sink: IrSink,
+    /// Those dumps show the whole top-level op, their banner naming the op the pass runs on
+    /// (`--mlir-print-ir-module-scope`; the driver runs on one thread then).
+    pub print_module_scope: bool,
     /// Where each Phobos pass's wall time goes (`--time-passes`), when asked.
     pub timings: Option<Timings>,
     /// Nest a Phobos pass under its anchor op when added at another level (per-pass flags of
@@ -235,7 +238,7 @@ pub fn build_level(opm: OperationPassManager, anchor: &str, elems: &[Elem], cfg:
 /// mlir-opt's banner: `After Canonicalizer (canonicalize)`.
 fn print_around(opm: OperationPassManager, flag: &str, name: &str, list: &[String], when: &str, cfg: &BuildConfig) {
     if list.iter().any(|f| f == flag) {
-        opm.add_pass(print_pass(format!("{when} {name} ({flag})"), cfg.generic, cfg.ir_sink.clone()));
+        opm.add_pass(print_pass(format!("{when} {name} ({flag})"), cfg.generic, cfg.print_module_scope, cfg.ir_sink.clone()));
     }
 }
 

@@ -5,12 +5,15 @@
 // RUN: %expect-exit 1 phobos-opt --no-such-flag 2>&1 | FileCheck %s --check-prefix=BADFLAG
 // RUN: %expect-exit 1 phobos-opt %s --emit=ptx 2>&1 | FileCheck %s --check-prefix=NOPTX
 
+// LIST: Passes:
+// LIST: --canonicalize {{.*}}- Canonicalize operations
+// LIST-NEXT: --disable-patterns=<string>
+// LIST: --convert-gpu-to-nvvm
 // LIST: Phobos passes:
 // LIST: --convert-lane-to-gpu {{.*}}[on gpu.module]
 // LIST: --expand-subgroup-ids
 // LIST: Pipelines:
 // LIST: --phobos-to-ptx
-// LIST: Upstream MLIR passes are available in --pass-pipeline and as flags (-canonicalize, -convert-gpu-to-nvvm)
 // HELP: --split-input-file
 // HELP: --verify-diagnostics
 // HELP: --mlir-print-ir-tree-dir <DIR>
