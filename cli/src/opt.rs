@@ -179,6 +179,17 @@ fn list_passes() -> String {
     s
 }
 
+/// The printing flags both phobos-opt and MLIR's command-line parser read.
+const SHARED_PRINTING_FLAGS: [&str; 7] = [
+    "mlir-print-debuginfo",
+    "mlir-print-op-generic",
+    "mlir-print-local-scope",
+    "mlir-elide-elementsattrs-if-larger",
+    "mlir-print-skip-regions",
+    "mlir-print-assume-verified",
+    "mlir-use-nameloc-as-prefix",
+];
+
 /// MLIR's own printing options that phobos-opt does not spell itself (`--mlir-print-unique-ssa-ids`,
 /// `--mlir-pretty-debuginfo`, `--mlir-print-value-users`, ...) taken out of `args`, for MLIR's
 /// command-line parser; the other arguments as they were.
@@ -191,6 +202,12 @@ fn take_mlir_options(args: Vec<String>, cmd: &Command) -> (Vec<String>, Vec<Stri
         let name = a.strip_prefix("--").or_else(|| a.strip_prefix('-')).map(|n| n.split('=').next().unwrap_or(n));
         match name {
             Some(n) if options && i > 0 && n.starts_with("mlir-") && !longs.contains(&n) => mlir.push(a),
+            // Printing flags phobos-opt reads itself, given to MLIR too: what upstream passes
+            // and diagnostics print ("see current operation", `-snapshot-op-locations`) follows them.
+            Some(n) if options && i > 0 && SHARED_PRINTING_FLAGS.contains(&n) => {
+                mlir.push(a.clone());
+                rest.push(a);
+            }
             _ => rest.push(a),
         }
     }
@@ -440,7 +457,9 @@ fn run(m: &ArgMatches, passes: &[String], pretty_debuginfo: bool) -> Result<bool
             all_ok &= failures.is_empty();
         } else {
             print_diagnostics(&diags, &source);
-            if let Some(f) = &failure {
+            // A failure the diagnostics already explain gets no line of its own (as mlir-opt);
+            // one without an error is never silent.
+            if let Some(f) = failure.as_ref().filter(|_| !diags.iter().any(|d| d.severity == Severity::Error)) {
                 errln!("phobos-opt: error: {f}");
             }
             // As mlir-opt: the exit code is the parse's and the passes' success; an error a pass

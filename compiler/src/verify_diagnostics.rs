@@ -112,7 +112,7 @@ pub fn check(file: &str, source: &str, expected: &[Expected], produced: &[Diagno
         match hit {
             Some(i) => used[i] = true,
             None => {
-                let at = d.loc.as_ref().map(|l| l.to_string()).unwrap_or_else(|| "<unknown>".into());
+                let at = d.loc.as_ref().map(|l| l.to_string()).unwrap_or_else(|| "<unknown>:0".into());
                 let shown = d.loc.as_ref().filter(|l| l.file == file).map(|l| excerpt(l.line, l.col, 1)).unwrap_or_default();
                 failures.push(format!("{at}: error: unexpected {}: {}{shown}", d.severity.as_str(), d.message));
             }
