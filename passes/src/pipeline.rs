@@ -54,8 +54,12 @@ pub fn parse(text: &str) -> Result<Vec<Elem>, PipelineError> {
     let mut pos = 0;
     let elems = parse_list(text, bytes, &mut pos)?;
     skip_ws(bytes, &mut pos);
+    // MLIR's wording for each mistake.
     if pos < bytes.len() {
-        return err(pos + 1, format!("unexpected '{}'", bytes[pos] as char));
+        return match bytes[pos] {
+            b')' => err(pos + 1, "encountered extra closing ')' creating unbalanced parentheses while parsing pipeline"),
+            _ => err(pos + 1, "expected ',' after parsing pipeline"),
+        };
     }
     Ok(elems)
 }
@@ -100,7 +104,7 @@ fn parse_list(text: &str, b: &[u8], pos: &mut usize) -> Result<Vec<Elem>, Pipeli
                 *pos += 1;
             }
             if *pos >= b.len() {
-                return err(open + 1, "unbalanced '{' in pass options");
+                return err(open + 1, "missing closing '}' while processing pass options");
             }
             options = text[open + 1..*pos].to_string();
             *pos += 1;
@@ -112,7 +116,7 @@ fn parse_list(text: &str, b: &[u8], pos: &mut usize) -> Result<Vec<Elem>, Pipeli
             *pos += 1;
             let inner = parse_list(text, b, pos)?;
             if *pos >= b.len() || b[*pos] != b')' {
-                return err(open + 1, "unbalanced '(' in pass pipeline");
+                return err(open + 1, "encountered unbalanced parentheses while parsing pipeline");
             }
             *pos += 1;
             nested = Some(inner);
@@ -122,6 +126,9 @@ fn parse_list(text: &str, b: &[u8], pos: &mut usize) -> Result<Vec<Elem>, Pipeli
         if *pos < b.len() && b[*pos] == b',' {
             *pos += 1;
             continue;
+        }
+        if *pos < b.len() && b[*pos] != b')' {
+            return err(*pos + 1, "expected ',' after parsing pipeline");
         }
         return Ok(out);
     }

@@ -6,6 +6,9 @@
 // RUN: %expect-exit 1 phobos-opt %s --pass-pipeline='builtin.module(gpu.module(convert-lane-to-gpu' 2>&1 | FileCheck %s --check-prefix=PAREN
 // RUN: %expect-exit 1 phobos-opt %s --pass-pipeline='builtin.module(gpu.module(gpu-lower-to-nvvm-pipeline))' 2>&1 | FileCheck %s --check-prefix=NESTED
 // RUN: %expect-exit 1 phobos-opt %s --pass-pipeline='builtin.module(gpu.module(gpu.func(gpu-lower-to-nvvm-pipeline)))' 2>&1 | FileCheck %s --check-prefix=FUNC
+// RUN: %expect-exit 1 phobos-opt %s --pass-pipeline='builtin.module(gpu.module(convert-lane-to-gpu)))' 2>&1 | FileCheck %s --check-prefix=EXTRA
+// RUN: %expect-exit 1 phobos-opt %s --pass-pipeline='builtin.module(gpu.module(convert-lane-to-gpu) canonicalize)' 2>&1 | FileCheck %s --check-prefix=COMMA
+// RUN: %expect-exit 1 phobos-opt %s --pass-pipeline='builtin.module(canonicalize{max-iterations=1)' 2>&1 | FileCheck %s --check-prefix=BRACE
 // Pipeline mistakes are located in the pipeline text and exit 1; none reaches MLIR's aborts. A
 // pipeline anchored on another op than the input's fails at that op, as in mlir-opt.
 
@@ -14,8 +17,11 @@
 // UPSTREAM: <pass-pipeline>:1:16: error: Can't add pass 'ConvertGpuOpsToNVVMOps' restricted to 'gpu.module'
 // TOP: unknown-pass.mlir:0:0: error: can't run 'gpu.module' pass manager on 'builtin.module' op
 // UNANCHORED: <pass-pipeline>:1:1: error: expected pass pipeline to be wrapped with the anchor operation type
-// PAREN: <pass-pipeline>:1:26: error: unbalanced '(' in pass pipeline
+// PAREN: <pass-pipeline>:1:26: error: encountered unbalanced parentheses while parsing pipeline
 // NESTED: <pass-pipeline>:1:27: error: pipeline 'gpu-lower-to-nvvm-pipeline' runs on 'builtin.module', not on 'gpu.module'
+// EXTRA: <pass-pipeline>:1:48: error: encountered extra closing ')' creating unbalanced parentheses while parsing pipeline
+// COMMA: <pass-pipeline>:1:48: error: expected ',' after parsing pipeline
+// BRACE: <pass-pipeline>:1:28: error: missing closing '}' while processing pass options
 // FUNC: <pass-pipeline>:1:36: error: pipeline 'gpu-lower-to-nvvm-pipeline' runs on 'builtin.module', not on 'gpu.func'
 // NESTED-NOT: internal error
 gpu.module @m {
