@@ -77,7 +77,7 @@ fn command() -> Command {
                 .value_parser(clap::value_parser!(usize))
                 .help("elide element attributes with more than N elements"),
         )
-        .arg(flag("mlir-disable-threading", "run passes on one thread"))
+        .arg(bool_flag("mlir-disable-threading", "run passes on one thread"))
         .arg(bool_flag(
             "mlir-print-op-on-diagnostic",
             "attach the op a diagnostic is about as a note ('see current operation', the default; =false drops it)",
@@ -334,13 +334,13 @@ fn run(m: &ArgMatches, passes: &[String], pretty_debuginfo: bool) -> Result<bool
         module_scope: m.get_flag("mlir-print-ir-module-scope"),
         tree_dir: m.get_one::<String>("mlir-print-ir-tree-dir").map(Into::into),
         flags: flags.clone(),
-        timing: m.get_flag("mlir-timing"),
+        timing: None,
         dump_pipeline: m.get_flag("dump-pass-pipeline"),
     };
     let strings = |id: &str| -> Vec<String> { m.get_many::<String>(id).map(|v| v.cloned().collect()).unwrap_or_default() };
     let verify = m.get_flag("verify-diagnostics");
     let emit_ptx = m.get_one::<String>("emit").map(String::as_str) == Some("ptx");
-    let threading = !(printing.module_scope || m.get_flag("mlir-disable-threading"));
+    let threading = !(printing.module_scope || m.get_one::<bool>("mlir-disable-threading") == Some(&true));
     let session = Session::new(threading).map_err(|e| e.to_string())?;
     session.ctx.set_allow_unregistered_dialects(m.get_flag("allow-unregistered-dialect"));
     let cfg = BuildConfig {
@@ -373,12 +373,21 @@ fn run(m: &ArgMatches, passes: &[String], pretty_debuginfo: bool) -> Result<bool
     let mut outputs = Vec::new();
     let mut all_ok = true;
     for chunk in &chunks {
+        // mlir-opt's timing report, one per chunk: the parse, the passes, the output.
+        let timing = m.get_flag("mlir-timing").then(|| std::rc::Rc::new(phobos_dialects::Timing::new()));
+        let phase = |p| {
+            if let Some(t) = &timing {
+                t.phase(p)
+            }
+        };
+        phase(Some(phobos_dialects::TimingPhase::Parser));
         // Step 1. Parse, then run the Rust verifiers (IRDL and upstream verifiers ran in the parser).
         let module = match &bytecode {
             Some(b) => session.parse_bytecode(b, &filename),
             None if no_implicit => session.parse_single(&chunk.text, &filename),
             None => session.parse(&chunk.text, &filename),
         };
+        phase(None);
         // `--no-implicit-module` on an op other than a module: the op, which the module made
         // around it holds; the passes run on it and it prints alone.
         let lone = module
@@ -424,6 +433,7 @@ fn run(m: &ArgMatches, passes: &[String], pretty_debuginfo: bool) -> Result<bool
             ok = crate::compile::backend_strings_ok(&session, md);
         }
         if let (true, Some(md), Some((p, _))) = (ok, module.as_ref(), pipeline.as_ref()) {
+            let printing = IrPrinting { timing: timing.clone(), ..printing.clone() };
             match run_pipeline(&session, md, p, &cfg, &printing) {
                 // A PTX that calls a function nothing defines is never emitted.
                 Ok(()) => {
@@ -466,6 +476,7 @@ fn run(m: &ArgMatches, passes: &[String], pretty_debuginfo: bool) -> Result<bool
             // reports while succeeding (some upstream conversions do) is printed, exit 0.
             all_ok &= ok;
         }
+        phase(Some(phobos_dialects::TimingPhase::Output));
         // Step 4. Output. A chunk that prints nothing still takes its place between the split
         // markers, as with mlir-opt.
         outputs.push(Vec::new());

@@ -54,9 +54,8 @@ pub struct IrPrinting {
     pub flags: PrintFlags,
     /// The pipeline printed before it runs (`phobos-opt --dump-pass-pipeline`), on the IR sink.
     pub dump_pipeline: bool,
-    /// MLIR's own per-pass timing report, on stderr when the pass manager ends
-    /// (`phobos-opt --mlir-timing`).
-    pub timing: bool,
+    /// MLIR's own timing report (`phobos-opt --mlir-timing`): the passes are timed under it.
+    pub timing: Option<std::rc::Rc<phobos_dialects::Timing>>,
 }
 
 impl IrPrinting {
@@ -145,9 +144,8 @@ fn run_pipeline_on(
     if cfg.verify_once {
         pm.enable_verifier(false);
     }
-    if printing.timing {
-        // SAFETY: `pm` is the live pass manager made above; MLIR reports when it is destroyed.
-        unsafe { mlir_sys::mlirPassManagerEnableTiming(pm.to_raw()) };
+    if let Some(t) = &printing.timing {
+        t.attach(&pm);
     }
     if printing.any() || printing.tree_dir.is_some() {
         pm.enable_ir_printing(&PassIrPrintingOptions {

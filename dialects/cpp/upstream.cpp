@@ -68,6 +68,7 @@
 #include "mlir/Dialect/MemRef/Transforms/RuntimeOpVerification.h"
 #include "mlir/Dialect/Vector/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/IR/AsmState.h"
+#include "mlir/Support/Timing.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Interfaces/CastInterfaces.h"
@@ -213,13 +214,13 @@ extern "C" MlirOperation phobosParseImplicitModule(MlirContext ctx, MlirStringRe
   return wrap(module.release().getOperation());
 }
 
-// MLIR's printing options given on a command line (`--mlir-print-unique-ssa-ids`,
-// `--mlir-pretty-debuginfo`, ...), as mlir-opt takes them: registered with LLVM's command-line
+// MLIR's printing and timing options given on a command line (`--mlir-print-unique-ssa-ids`,
+// `--mlir-pretty-debuginfo`, `--mlir-timing-display=tree`, ...), as mlir-opt takes them: registered with LLVM's command-line
 // parser once, then parsed from `argv` (argv[0] is the tool's name). Every printing flags
 // object made afterwards starts from them. False on a bad option, with LLVM's message handed to
 // `callback`.
 extern "C" bool phobosParseMlirPrintingOptions(int argc, const char *const *argv, MlirStringCallback callback, void *user) {
-  static bool registered = (registerAsmPrinterCLOptions(), true);
+  static bool registered = (registerAsmPrinterCLOptions(), registerDefaultTimingManagerCLOptions(), true);
   (void)registered;
   std::string message;
   llvm::raw_string_ostream os(message);
@@ -253,4 +254,44 @@ extern "C" bool phobosPrintRegisteredPasses(void) {
     return false;
   }
   return true;
+}
+
+// mlir-opt's `--mlir-timing` report of one input: a timing manager (its display and format
+// from the command line), whose root scope holds a "Parser" phase, the pass manager's timers
+// and an "Output" phase; the report goes to stderr when it is destroyed.
+namespace {
+struct PhobosTiming {
+  DefaultTimingManager manager;
+  TimingScope root;
+  TimingScope phase;
+};
+} // namespace
+
+extern "C" void *phobosTimingCreate(void) {
+  auto *t = new PhobosTiming();
+  applyDefaultTimingManagerCLOptions(t->manager);
+  t->manager.setEnabled(true);
+  t->root = t->manager.getRootScope();
+  return t;
+}
+
+// Starts phase 0 ("Parser") or 1 ("Output"); any other number stops the phase running.
+extern "C" void phobosTimingPhase(void *timing, int phase) {
+  auto *t = static_cast<PhobosTiming *>(timing);
+  t->phase.stop();
+  if (phase == 0)
+    t->phase = t->root.nest("Parser");
+  else if (phase == 1)
+    t->phase = t->root.nest("Output");
+}
+
+extern "C" void phobosTimingAttach(void *timing, MlirPassManager pm) {
+  unwrap(pm)->enableTiming(static_cast<PhobosTiming *>(timing)->root);
+}
+
+extern "C" void phobosTimingReport(void *timing) {
+  auto *t = static_cast<PhobosTiming *>(timing);
+  t->phase.stop();
+  t->root.stop();
+  delete t;
 }

@@ -123,6 +123,10 @@ extern "C" {
     ) -> bool;
     fn phobosDumpPassPipeline(pm: mlir_sys::MlirPassManager, callback: mlir_sys::MlirStringCallback, user: *mut std::ffi::c_void);
     fn phobosPrintRegisteredPasses() -> bool;
+    fn phobosTimingCreate() -> *mut std::ffi::c_void;
+    fn phobosTimingPhase(timing: *mut std::ffi::c_void, phase: std::ffi::c_int);
+    fn phobosTimingAttach(timing: *mut std::ffi::c_void, pm: mlir_sys::MlirPassManager);
+    fn phobosTimingReport(timing: *mut std::ffi::c_void);
     fn phobosUpstreamPassInfo(flag: mlir_sys::MlirStringRef, callback: mlir_sys::MlirStringCallback, user: *mut std::ffi::c_void) -> bool;
 }
 
@@ -189,6 +193,55 @@ pub fn print_upstream_passes() -> Result<(), String> {
     match unsafe { phobosPrintRegisteredPasses() } {
         true => Ok(()),
         false => Err("stdout: the list of passes could not be written".into()),
+    }
+}
+
+/// mlir-opt's `--mlir-timing` report of one input: the parse, the passes and the output, each
+/// timed by MLIR's timing manager (`--mlir-timing-display=list|tree` and `--mlir-output-format`
+/// from [`parse_mlir_printing_options`]); printed on stderr when dropped.
+pub struct Timing(*mut std::ffi::c_void);
+
+/// A phase of [`Timing`] outside the passes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimingPhase {
+    Parser = 0,
+    Output = 1,
+}
+
+impl Timing {
+    pub fn new() -> Timing {
+        // SAFETY: creates a timing manager the returned value owns and destroys once, on drop.
+        Timing(unsafe { phobosTimingCreate() })
+    }
+    /// Starts `phase` (ending the one running); None ends it.
+    pub fn phase(&self, phase: Option<TimingPhase>) {
+        // SAFETY: `self.0` is the live timing manager made in `new`.
+        unsafe { phobosTimingPhase(self.0, phase.map_or(-1, |p| p as std::ffi::c_int)) }
+    }
+    /// Times the passes `pm` runs, under the root.
+    pub fn attach(&self, pm: &melior::pass::PassManager) {
+        // SAFETY: both are live; the pass manager keeps a handle of the root's timer, and is
+        // destroyed (by its owner, after its run) before this timing reports.
+        unsafe { phobosTimingAttach(self.0, pm.to_raw()) }
+    }
+}
+
+impl Default for Timing {
+    fn default() -> Timing {
+        Timing::new()
+    }
+}
+
+impl Drop for Timing {
+    fn drop(&mut self) {
+        // SAFETY: `self.0` is live and destroyed only here.
+        unsafe { phobosTimingReport(self.0) }
+    }
+}
+
+impl std::fmt::Debug for Timing {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Timing")
     }
 }
 
