@@ -400,7 +400,7 @@ fn verify_cmd(a: &CompileArgs) -> i32 {
             };
             // Dialect errors read as the source author sees them (no op names).
             let shown: Vec<Diagnostic> = crate::render::render_map(&diags, true);
-            for f in crate::verify_diagnostics::check(&filename, &chunk.text, &expected, &shown) {
+            for f in crate::verify_diagnostics::check(&filename, &chunk.text, &expected, &shown, false) {
                 errln!("{f}");
                 ok = false;
             }

@@ -40,7 +40,16 @@ fn command() -> Command {
                 .default_value(split::DEFAULT_MARKER)
                 .help("the line written between the chunks' outputs"),
         )
-        .arg(flag("verify-diagnostics", "check diagnostics against expected-* comments in the input"))
+        .arg(
+            Arg::new("verify-diagnostics")
+                .long("verify-diagnostics")
+                .value_name("LEVEL")
+                .num_args(0..=1)
+                .require_equals(true)
+                .default_missing_value("all")
+                .value_parser(["all", "", "only-expected"])
+                .help("check diagnostics against expected-* comments in the input (=only-expected: unexpected ones pass)"),
+        )
         .arg(flag("verify-roundtrip", "check that the parsed IR prints and parses back to itself, in generic and custom form"))
         .arg(flag("list-passes", "list the passes: the upstream ones registered (as mlir-opt prints them), then Phobos's passes and pipelines, with their options"))
         .arg(
@@ -338,7 +347,8 @@ fn run(m: &ArgMatches, passes: &[String], pretty_debuginfo: bool) -> Result<bool
         dump_pipeline: m.get_flag("dump-pass-pipeline"),
     };
     let strings = |id: &str| -> Vec<String> { m.get_many::<String>(id).map(|v| v.cloned().collect()).unwrap_or_default() };
-    let verify = m.get_flag("verify-diagnostics");
+    let verify = m.get_one::<String>("verify-diagnostics").is_some();
+    let only_expected = m.get_one::<String>("verify-diagnostics").is_some_and(|l| l == "only-expected");
     let emit_ptx = m.get_one::<String>("emit").map(String::as_str) == Some("ptx");
     let threading = !(printing.module_scope || m.get_one::<bool>("mlir-disable-threading") == Some(&true));
     let session = Session::new(threading).map_err(|e| e.to_string())?;
@@ -460,7 +470,7 @@ fn run(m: &ArgMatches, passes: &[String], pretty_debuginfo: bool) -> Result<bool
         if verify {
             let expected =
                 verify_diagnostics::parse_expectations(&chunk.text).map_err(|(l, c, msg)| format!("{filename}:{l}:{c}: {msg}"))?;
-            let failures = verify_diagnostics::check(&filename, &chunk.text, &expected, &diags);
+            let failures = verify_diagnostics::check(&filename, &chunk.text, &expected, &diags, only_expected);
             for f in &failures {
                 errln!("{f}");
             }
