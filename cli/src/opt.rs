@@ -92,6 +92,7 @@ fn command() -> Command {
             "attach the op a diagnostic is about as a note ('see current operation', the default; =false drops it)",
         ))
         .arg(flag("emit-bytecode", "write MLIR bytecode instead of text"))
+        .arg(Arg::new("irdl-file").long("irdl-file").value_name("FILE").help("load the dialects this IRDL file defines before the input"))
         .arg(flag("dump-pass-pipeline", "print the pass pipeline before it runs, on stderr"))
         .arg(flag(
             "no-implicit-module",
@@ -353,6 +354,14 @@ fn run(m: &ArgMatches, passes: &[String], pretty_debuginfo: bool) -> Result<bool
     let threading = !(printing.module_scope || m.get_one::<bool>("mlir-disable-threading") == Some(&true));
     let session = Session::new(threading).map_err(|e| e.to_string())?;
     session.ctx.set_allow_unregistered_dialects(m.get_flag("allow-unregistered-dialect"));
+    // Kept for the whole run: the dialects it defines refer to its ops.
+    let _irdl = match m.get_one::<String>("irdl-file") {
+        Some(path) => match load_irdl_file(&session, path)? {
+            Some(module) => Some(module),
+            None => return Ok(false),
+        },
+        None => None,
+    };
     let cfg = BuildConfig {
         diags: session.diags.clone(),
         print_before: strings("mlir-print-ir-before"),
@@ -545,6 +554,22 @@ fn run(m: &ArgMatches, passes: &[String], pretty_debuginfo: bool) -> Result<bool
         staged.write(std::path::Path::new(dest), &out).and_then(|_| staged.commit())?;
     }
     Ok(all_ok)
+}
+
+/// mlir-opt's `--irdl-file`: the file's IRDL dialects loaded into the session. None after an
+/// error (printed).
+fn load_irdl_file<'s>(session: &'s Session, path: &str) -> Result<Option<phobos_ir::OwnedModule<'s>>, String> {
+    let text = crate::read_source(std::path::Path::new(path))?;
+    let module = session.parse(&text, path);
+    if let Some(md) = &module {
+        if let Err(e) = phobos_dialects::load_irdl(md) {
+            errln!("{path}: error: {e}");
+            print_diagnostics(&session.diags.take(), &|f: &str| (f == path).then(|| text.clone()));
+            return Ok(None);
+        }
+    }
+    print_diagnostics(&session.diags.take(), &|f: &str| (f == path).then(|| text.clone()));
+    Ok(module)
 }
 
 /// mlir-opt's `--verify-roundtrip`: the parsed IR, printed in generic form and in custom form

@@ -70,6 +70,17 @@ pub fn load_all(ctx: &Context) -> Result<IrdlModules, String> {
     Ok(kept)
 }
 
+/// Loads the dialects an IRDL module defines into its context (mlir-opt's `--irdl-file`). The
+/// module must outlive every use of them: the loaded dialects refer to its ops. Err when MLIR
+/// refuses them (its diagnostics say why).
+pub fn load_irdl(module: &phobos_ir::OwnedModule) -> Result<(), String> {
+    // SAFETY: `module` is a live module; MLIR reads its IRDL ops and registers dialects in its context.
+    match unsafe { mlir_sys::mlirLoadIRDLDialects(mlir_sys::mlirModuleFromOperation(module.op().to_raw())) }.value {
+        1 => Ok(()),
+        _ => Err("the IRDL file's dialects did not load".into()),
+    }
+}
+
 static REGISTER_PASSES: Once = Once::new();
 static REGISTER_ALL_PASSES: Once = Once::new();
 

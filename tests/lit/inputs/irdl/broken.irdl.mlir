@@ -1,0 +1,5 @@
+irdl.dialect @oops {
+  irdl.operation @x {
+    %0 = irdl.is
+  }
+}
