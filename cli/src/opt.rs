@@ -389,6 +389,19 @@ fn run(m: &ArgMatches, passes: &[String], pretty_debuginfo: bool) -> Result<bool
         }
         None => vec![split::Chunk::whole(&text)],
     };
+    let print_op_notes = m.get_one::<bool>("mlir-print-op-on-diagnostic") != Some(&false);
+    if !verify {
+        // Each diagnostic is printed as it comes, as mlir-opt's handler does: between the IR
+        // dumps of the passes around it.
+        let (file, text) = (filename.clone(), std::sync::Arc::new(text.clone()));
+        let _ = session.diags.set_tee(Some(std::sync::Arc::new(move |d: &Diagnostic| {
+            let mut d = d.clone();
+            if !print_op_notes {
+                drop_op_notes(&mut d);
+            }
+            err!("{}", d.render_with_source(&|f: &str| (f == file).then(|| text.to_string())));
+        })));
+    }
     let mut outputs = Vec::new();
     let mut all_ok = true;
     for chunk in &chunks {
@@ -471,9 +484,9 @@ fn run(m: &ArgMatches, passes: &[String], pretty_debuginfo: bool) -> Result<bool
         }
         // Step 3. Report (or check) the diagnostics.
         let mut diags = session.diags.take();
-        if m.get_one::<bool>("mlir-print-op-on-diagnostic") == Some(&false) {
+        if !print_op_notes {
             for d in &mut diags {
-                d.notes.retain(|n| !n.message.starts_with("see current operation"));
+                drop_op_notes(d);
             }
         }
         if verify {
@@ -485,7 +498,7 @@ fn run(m: &ArgMatches, passes: &[String], pretty_debuginfo: bool) -> Result<bool
             }
             all_ok &= failures.is_empty();
         } else {
-            print_diagnostics(&diags, &source);
+            // (Printed as they came, by the tee.)
             // A failure the diagnostics already explain gets no line of its own (as mlir-opt);
             // one without an error is never silent.
             if let Some(f) = failure.as_ref().filter(|_| !diags.iter().any(|d| d.severity == Severity::Error)) {
@@ -586,6 +599,11 @@ fn roundtrips(session: &Session, md: &phobos_ir::OwnedModule, filename: &str) ->
         }
     }
     true
+}
+
+/// `--mlir-print-op-on-diagnostic=false`: the "see current operation" note MLIR attaches, dropped.
+fn drop_op_notes(d: &mut Diagnostic) {
+    d.notes.retain(|n| !n.message.starts_with("see current operation"));
 }
 
 /// Prints diagnostics to stderr with the source line and a caret, as mlir-opt does.

@@ -90,6 +90,8 @@ impl Session {
             self.diags.emit(d);
             return None;
         }
+        // The parser's attempts are sorted out below: only what stands reaches a tee.
+        let tee = self.diags.set_tee(None);
         let before = self.diags.take();
         let mut module = OwnedModule::parse(&self.ctx, text, filename);
         let mut produced = self.diags.take();
@@ -109,7 +111,9 @@ impl Session {
             // MLIR's parser fails silently on an IRDL op written in custom form: say where.
             produced.push(silent_parse_failure(text, filename));
         }
-        for d in before.into_iter().chain(produced) {
+        self.diags.restore(before);
+        self.diags.set_tee(tee);
+        for d in produced {
             self.diags.emit(d);
         }
         module

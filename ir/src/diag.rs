@@ -112,15 +112,39 @@ impl Diagnostic {
 
 /// A shared, thread-safe sink of diagnostics. Cloning shares the sink: passes run on MLIR worker
 /// threads and report into the same list as the driver.
-#[derive(Clone, Default, Debug)]
-pub struct Diagnostics(Arc<Mutex<Vec<Diagnostic>>>);
+#[derive(Clone, Default)]
+pub struct Diagnostics(Arc<Mutex<Vec<Diagnostic>>>, Arc<Mutex<Option<Tee>>>);
+
+/// What sees each diagnostic as it is emitted (a driver printing it at once, between the IR
+/// dumps of the passes around it).
+pub type Tee = Arc<dyn Fn(&Diagnostic) + Send + Sync>;
+
+impl std::fmt::Debug for Diagnostics {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("Diagnostics").field(&self.0).finish()
+    }
+}
 
 impl Diagnostics {
     pub fn new() -> Self {
         Self::default()
     }
     pub fn emit(&self, d: Diagnostic) {
+        let tee = self.1.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        if let Some(t) = tee {
+            t(&d);
+        }
         self.0.lock().unwrap_or_else(|e| e.into_inner()).push(d);
+    }
+    /// Hands each diagnostic emitted from now on to `tee` too (None: no longer), before it is kept;
+    /// returns the tee it replaces.
+    pub fn set_tee(&self, tee: Option<Tee>) -> Option<Tee> {
+        std::mem::replace(&mut *self.1.lock().unwrap_or_else(|e| e.into_inner()), tee)
+    }
+    /// Puts back diagnostics taken earlier ([`Diagnostics::take`]), without handing them to the
+    /// tee again.
+    pub fn restore(&self, ds: Vec<Diagnostic>) {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).extend(ds);
     }
     /// Takes every diagnostic reported so far, leaving the sink empty.
     pub fn take(&self) -> Vec<Diagnostic> {
