@@ -400,7 +400,8 @@ fn verify_cmd(a: &CompileArgs) -> i32 {
             };
             // Dialect errors read as the source author sees them (no op names).
             let shown: Vec<Diagnostic> = crate::render::render_map(&diags, true);
-            for f in crate::verify_diagnostics::check(&filename, &chunk.text, &expected, &shown, false) {
+            let failures = crate::verify_diagnostics::check(&filename, &chunk.text, &expected, &shown, false);
+            for f in failures.unexpected.into_iter().chain(failures.missing) {
                 errln!("{f}");
                 ok = false;
             }

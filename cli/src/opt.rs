@@ -403,6 +403,8 @@ fn run(m: &ArgMatches, passes: &[String], pretty_debuginfo: bool) -> Result<bool
         })));
     }
     let mut outputs = Vec::new();
+    // Expectations no chunk met, reported after every chunk's unexpected diagnostics (mlir-opt).
+    let mut missing = Vec::new();
     let mut all_ok = true;
     for chunk in &chunks {
         // mlir-opt's timing report, one per chunk: the parse, the passes, the output.
@@ -493,10 +495,11 @@ fn run(m: &ArgMatches, passes: &[String], pretty_debuginfo: bool) -> Result<bool
             let expected =
                 verify_diagnostics::parse_expectations(&chunk.text).map_err(|(l, c, msg)| format!("{filename}:{l}:{c}: {msg}"))?;
             let failures = verify_diagnostics::check(&filename, &chunk.text, &expected, &diags, only_expected);
-            for f in &failures {
+            for f in &failures.unexpected {
                 errln!("{f}");
             }
             all_ok &= failures.is_empty();
+            missing.extend(failures.missing);
         } else {
             // (Printed as they came, by the tee.)
             // A failure the diagnostics already explain gets no line of its own (as mlir-opt);
@@ -550,6 +553,9 @@ fn run(m: &ArgMatches, passes: &[String], pretty_debuginfo: bool) -> Result<bool
                 *outputs.last_mut().expect("pushed") = (text + "\n").into_bytes();
             }
         }
+    }
+    for f in &missing {
+        errln!("{f}");
     }
     let marker = format!("{}\n", m.get_one::<String>("output-split-marker").expect("default"));
     let mut out = outputs.join(marker.as_bytes());

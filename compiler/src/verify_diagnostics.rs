@@ -92,18 +92,34 @@ pub fn flatten(diags: &[Diagnostic]) -> Vec<Diagnostic> {
     out
 }
 
+/// What `--verify-diagnostics` found wrong, as rendered messages, each with its source line and
+/// a caret under the place, as mlir-opt prints them.
+#[derive(Debug, Default)]
+pub struct Failures {
+    /// Diagnostics nothing expected, in the order they came.
+    pub unexpected: Vec<String>,
+    /// Expectations no diagnostic met, in the file's order (mlir-opt reports these after every
+    /// chunk's unexpected ones).
+    pub missing: Vec<String>,
+}
+
+impl Failures {
+    pub fn is_empty(&self) -> bool {
+        self.unexpected.is_empty() && self.missing.is_empty()
+    }
+}
+
 /// Matches `produced` against `expected` (parsed from `source`, the text of `file` whose lines
-/// the locations count). Returns the failures as rendered messages, each with its source line
-/// and a caret under the place, as mlir-opt prints them. `only_expected` (mlir-opt's
-/// `--verify-diagnostics=only-expected`): a diagnostic nothing expects is no failure.
-pub fn check(file: &str, source: &str, expected: &[Expected], produced: &[Diagnostic], only_expected: bool) -> Vec<String> {
+/// the locations count). `only_expected` (mlir-opt's `--verify-diagnostics=only-expected`): a
+/// diagnostic nothing expects is no failure.
+pub fn check(file: &str, source: &str, expected: &[Expected], produced: &[Diagnostic], only_expected: bool) -> Failures {
     let excerpt = |line: u32, col: u32, width: usize| -> String {
         let Some(text) = source.lines().nth(line.saturating_sub(1) as usize).filter(|_| line > 0) else { return String::new() };
         let (shown, caret) = phobos_source::excerpt(text, col as usize);
         format!("\n{shown}\n{}^{}", " ".repeat(caret), "~".repeat(width.saturating_sub(1)))
     };
     let mut used = vec![false; expected.len()];
-    let mut failures = Vec::new();
+    let mut failures = Failures::default();
     for d in flatten(produced) {
         let line = d.loc.as_ref().filter(|l| l.file == file).map(|l| l.line);
         let hit = expected
@@ -116,14 +132,14 @@ pub fn check(file: &str, source: &str, expected: &[Expected], produced: &[Diagno
             None => {
                 let at = d.loc.as_ref().map(|l| l.to_string()).unwrap_or_else(|| "<unknown>:0".into());
                 let shown = d.loc.as_ref().filter(|l| l.file == file).map(|l| excerpt(l.line, l.col, 1)).unwrap_or_default();
-                failures.push(format!("{at}: error: unexpected {}: {}{shown}", d.severity.as_str(), d.message));
+                failures.unexpected.push(format!("{at}: error: unexpected {}: {}{shown}", d.severity.as_str(), d.message));
             }
         }
     }
     for (i, e) in expected.iter().enumerate() {
         if !used[i] {
             let shown = excerpt(e.at.0, e.at.1, e.text.chars().count());
-            failures.push(format!(
+            failures.missing.push(format!(
                 "{file}:{}:{}: error: expected {} \"{}\" was not produced{shown}",
                 e.at.0,
                 e.at.1,
