@@ -580,15 +580,12 @@ fn run(m: &ArgMatches, passes: &[String], pretty_debuginfo: bool) -> Result<bool
 fn load_irdl_file<'s>(session: &'s Session, path: &str) -> Result<Option<phobos_ir::OwnedModule<'s>>, String> {
     let text = crate::read_source(std::path::Path::new(path))?;
     let module = session.parse(&text, path);
-    if let Some(md) = &module {
-        if let Err(e) = phobos_dialects::load_irdl(md) {
-            errln!("{path}: error: {e}");
-            print_diagnostics(&session.diags.take(), &|f: &str| (f == path).then(|| text.clone()));
-            return Ok(None);
-        }
+    if let Some(Err(d)) = module.as_ref().map(phobos_dialects::load_irdl) {
+        session.diags.emit(d);
     }
-    print_diagnostics(&session.diags.take(), &|f: &str| (f == path).then(|| text.clone()));
-    Ok(module)
+    let diags = session.diags.take();
+    print_diagnostics(&diags, &|f: &str| (f == path).then(|| text.clone()));
+    Ok(module.filter(|_| !diags.iter().any(|d| d.severity == Severity::Error)))
 }
 
 /// mlir-opt's `--verify-roundtrip`: the parsed IR, printed in generic form and in custom form

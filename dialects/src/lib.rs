@@ -71,13 +71,26 @@ pub fn load_all(ctx: &Context) -> Result<IrdlModules, String> {
 }
 
 /// Loads the dialects an IRDL module defines into its context (mlir-opt's `--irdl-file`). The
-/// module must outlive every use of them: the loaded dialects refer to its ops. Err when MLIR
-/// refuses them (its diagnostics say why).
-pub fn load_irdl(module: &phobos_ir::OwnedModule) -> Result<(), String> {
+/// module must outlive every use of them: the loaded dialects refer to its ops. A dialect whose
+/// namespace the context has already is a located error (MLIR would abort on it).
+pub fn load_irdl(module: &phobos_ir::OwnedModule) -> Result<(), phobos_ir::Diagnostic> {
+    let ctx = module.op().ctx();
+    for op in module.op().region(0).first_block().into_iter().flat_map(|b| b.ops()).filter(|o| o.is("irdl.dialect")) {
+        let name = op.str_attr("sym_name").unwrap_or_default();
+        // SAFETY: the context is live; the name is borrowed for the call; a null result means no such
+        // dialect (loading a registered one is what the parser would do on meeting it).
+        let taken = !unsafe { mlir_sys::mlirContextGetOrLoadDialect(ctx.to_raw(), phobos_ir::sref(&name)) }.ptr.is_null();
+        if taken {
+            return Err(phobos_ir::Diagnostic::error_at(
+                op.loc(),
+                format!("dialect '{name}' exists already: an IRDL file defines new dialects"),
+            ));
+        }
+    }
     // SAFETY: `module` is a live module; MLIR reads its IRDL ops and registers dialects in its context.
     match unsafe { mlir_sys::mlirLoadIRDLDialects(mlir_sys::mlirModuleFromOperation(module.op().to_raw())) }.value {
         1 => Ok(()),
-        _ => Err("the IRDL file's dialects did not load".into()),
+        _ => Err(phobos_ir::Diagnostic::error_at(module.op().loc(), "the IRDL file's dialects did not load")),
     }
 }
 
