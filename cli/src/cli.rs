@@ -568,7 +568,14 @@ fn compile_one(a: &CompileArgs) -> i32 {
     };
     if let Some(c) = &cache {
         if diags.is_empty() {
-            c.put(&key, &crate::cache::Entry { output: out.clone(), dynamic_shared: info.dynamic_shared.clone() });
+            c.put(
+                &key,
+                &crate::cache::Entry {
+                    output: out.clone(),
+                    dynamic_shared: info.dynamic_shared.clone(),
+                    tensor_maps: info.tensor_maps.clone(),
+                },
+            );
         }
     }
     if let Some(n) = a.repeat {
@@ -598,7 +605,7 @@ fn compile_one(a: &CompileArgs) -> i32 {
             }
         }
     }
-    let code = finish(a, entries, &info.dynamic_shared, &out);
+    let code = finish(a, entries, (&info.dynamic_shared, &info.tensor_maps), &out);
     if let Some(c) = clock.as_mut() {
         c.mark("output");
         err!("{}", c.report());
@@ -611,17 +618,20 @@ fn compile_one(a: &CompileArgs) -> i32 {
 
 /// A compile the cache answered: the manifest and the output, as a fresh compile writes them.
 fn finish_cached(a: &CompileArgs, hit: crate::cache::Entry, entries: Vec<phobos_frontend::Entry>) -> i32 {
-    finish(a, entries, &hit.dynamic_shared, &hit.output)
+    finish(a, entries, (&hit.dynamic_shared, &hit.tensor_maps), &hit.output)
 }
 
 /// Writes the manifest (`--manifest`, every entry with its dynamic shared memory) and the
 /// output together: both files, or neither.
-fn finish(a: &CompileArgs, mut entries: Vec<phobos_frontend::Entry>, dynamic_shared: &BTreeMap<String, u64>, out: &str) -> i32 {
+type Lowered<'a> = (&'a BTreeMap<String, u64>, &'a BTreeMap<String, Vec<phobos_frontend::AbiParam>>);
+
+fn finish(a: &CompileArgs, mut entries: Vec<phobos_frontend::Entry>, (dynamic_shared, tensor_maps): Lowered, out: &str) -> i32 {
     let mut staged = crate::staged::Staged::new();
     let mut manifest_out = None;
     if let Some(m) = &a.manifest {
         for e in entries.iter_mut() {
             e.dynamic_shared_bytes = dynamic_shared.get(&e.name).copied().unwrap_or(0);
+            e.params.extend(tensor_maps.get(&e.name).cloned().unwrap_or_default());
         }
         #[derive(serde::Serialize)]
         struct Manifest<'a> {

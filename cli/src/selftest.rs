@@ -199,6 +199,7 @@ fn small_cases() -> Vec<Case> {
         tutorials::gemm(Gemm::F16Pipelined, 200, 300, 160),
         tutorials::gemm(Gemm::Linear, 100, 150, 96),
         tutorials::gemm(Gemm::F16Wgmma, 150, 130, 200),
+        tutorials::gemm(Gemm::F16Tma, 150, 136, 200),
         tutorials::attention(2, 100, false, 64),
         tutorials::attention(1, 150, true, 64),
         tutorials::attention(1, 130, true, 128),
@@ -207,7 +208,7 @@ fn small_cases() -> Vec<Case> {
 
 /// The benchmark's kernel cases (`phobos bench`), by name, built when their row runs: at sizes
 /// that fill a GPU they hold gigabytes.
-pub(crate) const BENCH: [(&str, fn() -> Case); 18] = [
+pub(crate) const BENCH: [(&str, fn() -> Case); 19] = [
     ("lanes_matvec", || lanes_matvec(16384, 8192)),
     ("staged_matvec", || staged_matvec(1 << 20)),
     ("i8_matvec", || i8_matvec(16384, 16384, 14)),
@@ -223,6 +224,7 @@ pub(crate) const BENCH: [(&str, fn() -> Case); 18] = [
     ("gemm_f16_pipelined", || tutorials::gemm(Gemm::F16Pipelined, 4096, 4096, 4096)),
     ("linear_f16", || tutorials::gemm(Gemm::Linear, 4096, 4096, 4096)),
     ("gemm_f16_wgmma", || tutorials::gemm(Gemm::F16Wgmma, 4096, 4096, 4096)),
+    ("gemm_f16_tma", || tutorials::gemm(Gemm::F16Tma, 4096, 4096, 4096)),
     ("attention", || tutorials::attention(16, 4096, false, 64)),
     ("attention_causal", || tutorials::attention(16, 4096, true, 64)),
     ("attention_d128", || tutorials::attention(16, 4096, false, 128)),

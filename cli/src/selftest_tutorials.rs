@@ -168,6 +168,8 @@ pub(super) enum Gemm {
     Linear,
     /// 128 x 64 blocks: wgmma on sm_90a (an H100 or H200), mma.sync elsewhere.
     F16Wgmma,
+    /// F16Wgmma with its tiles copied by TMA on sm_90a (K and N multiples of 8).
+    F16Tma,
 }
 
 /// C = A B with a tensor-core GEMM of `gemm.phobos` (128 x 128 blocks for f16 and bf16, 64 x 64
@@ -194,8 +196,9 @@ pub(super) fn gemm(kind: Gemm, m: usize, n: usize, k: usize) -> Case {
         Gemm::F16Pipelined => ("gemm_f16_pipelined", 128, Dtype::F16, Dtype::F16),
         Gemm::Linear => ("linear_f16", 64, Dtype::F16, Dtype::F16),
         Gemm::F16Wgmma => ("gemm_f16_wgmma", 128, Dtype::F16, Dtype::F16),
+        Gemm::F16Tma => ("gemm_f16_tma", 128, Dtype::F16, Dtype::F16),
     };
-    let block_n = if kind == Gemm::F16Wgmma { 64 } else { block };
+    let block_n = if matches!(kind, Gemm::F16Wgmma | Gemm::F16Tma) { 64 } else { block };
     // The linear layer takes X, W (N x K: B transposed) and Y.
     let linear = kind == Gemm::Linear;
     let b_given: Vec<f64> = if linear { (0..n * k).map(|i| b[(i % k) * n + i / k]).collect() } else { b };
@@ -206,7 +209,7 @@ pub(super) fn gemm(kind: Gemm, m: usize, n: usize, k: usize) -> Case {
         .map(|r| match kind {
             Gemm::I8 => 0.0,
             // f16 output: rounding to 11 bits dominates.
-            Gemm::F16 | Gemm::F16Pipelined | Gemm::Linear | Gemm::F16Wgmma => 1e-3 * r.abs() + 1e-3 + 2e-6 * k as f64,
+            Gemm::F16 | Gemm::F16Pipelined | Gemm::Linear | Gemm::F16Wgmma | Gemm::F16Tma => 1e-3 * r.abs() + 1e-3 + 2e-6 * k as f64,
             _ => 1e-5 * r.abs() + 2e-6 * k as f64,
         })
         .collect();

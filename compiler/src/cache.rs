@@ -20,6 +20,9 @@ pub struct Entry {
     pub output: String,
     /// Dynamic shared memory per kernel entry.
     pub dynamic_shared: BTreeMap<String, u64>,
+    /// TMA tensor-map parameters per kernel entry.
+    #[serde(default)]
+    pub tensor_maps: BTreeMap<String, Vec<phobos_frontend::AbiParam>>,
 }
 
 pub struct Cache {

@@ -90,6 +90,8 @@ pub struct PassIr<S = Stage> {
 pub struct Lowered {
     /// Dynamic shared memory per kernel (entry name -> bytes), from the shared-memory plan.
     pub dynamic_shared: BTreeMap<String, u64>,
+    /// The TMA tensor maps each kernel takes after its other parameters (entry name -> maps).
+    pub tensor_maps: BTreeMap<String, Vec<phobos_frontend::AbiParam>>,
     /// The module's text at the input and at the end of each stage reached (with
     /// `keep_stages`): L1, SIMT, LLVM, then the module holding the PTX.
     pub stages: Vec<(Stage, String)>,
@@ -202,6 +204,10 @@ fn lower_into(
                 for f in module.op().find_all("gpu.func") {
                     if let (Some(name), Some(b)) = (f.str_attr("sym_name"), f.int_attr("phobos.dynamic_shared_bytes")) {
                         info.dynamic_shared.insert(name, b as u64);
+                    }
+                    let maps = tensor_maps(f);
+                    if let (Some(name), false) = (f.str_attr("sym_name"), maps.is_empty()) {
+                        info.tensor_maps.insert(name, maps);
                     }
                 }
                 // Linking libdevice costs LLVM about a millisecond: only a kernel that calls it
@@ -443,4 +449,18 @@ pub fn one_gpu_module(session: &Session, module: &OwnedModule) -> bool {
     );
     session.diags.emit(Diagnostic::error_at(second.loc(), why));
     false
+}
+
+/// The tensor-map parameters of a lowered kernel (`phobos.tensor_map`), in order.
+fn tensor_maps(f: phobos_ir::Op) -> Vec<phobos_frontend::AbiParam> {
+    let attrs = f.attr("arg_attrs").and_then(|a| a.array()).unwrap_or_default();
+    attrs
+        .iter()
+        .filter_map(|d| {
+            let tensor = d.dict_get("phobos.tensor_map")?.str()?;
+            let shape = d.dict_get("phobos.box").and_then(|a| a.dense_ints()).unwrap_or_default();
+            let swizzle = d.dict_get("phobos.swizzle").and_then(|a| a.int()).unwrap_or(0);
+            Some(phobos_frontend::AbiParam::TensorMap { tensor, shape, swizzle })
+        })
+        .collect()
 }

@@ -242,6 +242,7 @@ fn mlir_signature(module: &OwnedModule, kernel: Option<&str>) -> Result<Signatur
     let params = k
         .args
         .iter()
+        .filter(|a| a.given())
         .map(|a| match a {
             phobos_sim::ArgKind::Buffer { name, elem, dims, .. } => AbiParam::Tensor {
                 name: name.clone(),
@@ -252,6 +253,7 @@ fn mlir_signature(module: &OwnedModule, kernel: Option<&str>) -> Result<Signatur
                 dims: dims.clone(),
             },
             phobos_sim::ArgKind::Scalar { name, dim: true, .. } => AbiParam::Dim { name: name.clone() },
+            phobos_sim::ArgKind::TensorMap { .. } => unreachable!("filtered: the launcher builds tensor maps"),
             phobos_sim::ArgKind::Scalar { name, ty, dim: false } => AbiParam::Scalar {
                 name: name.clone(),
                 ty: match ty {

@@ -259,7 +259,7 @@ fn tensors_by_arg(k: &phobos_sim::Kernel, tensors: &[Tensor]) -> Vec<Tensor> {
         .iter()
         .map(|a| match a {
             phobos_sim::ArgKind::Buffer { .. } => it.next().cloned(),
-            phobos_sim::ArgKind::Scalar { .. } => None,
+            phobos_sim::ArgKind::Scalar { .. } | phobos_sim::ArgKind::TensorMap { .. } => None,
         })
         .map(|t| t.unwrap_or(Tensor { name: String::new(), dtype: String::new(), shape: vec![], elem_bytes: 1 }))
         .collect()

@@ -29,6 +29,7 @@ pub(crate) static PASSES: &[PassInfo] = &[
     layout::compose_layouts::PASS,
     conversion::layout_to_arith::PASS,
     tile::swizzle::PASS,
+    tile::tma::PASS,
     tile::plan_shared_memory::PASS,
     tile::pipeline::PASS,
     conversion::tile_to_gpu::PASS,

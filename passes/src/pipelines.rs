@@ -21,7 +21,7 @@ pub const PIPELINES: &[(&str, &str)] = &[
 
 /// The passes of `phobos-to-simt`, in order, for the gpu.module (`{chip}` is filled in).
 pub const SIMT_PASSES: &str = "verify-uniformity,contract-fma{contract={fma}},lower-fast-math{chip={chip} all={fast}},convert-exchange-to-gpu{mechanism={exchange}},tile-plan-shared-memory{chip={chip}},infer-barriers,compose-layouts,convert-layout-to-arith,\
-convert-cta-to-gpu,tile-swizzle,tile-plan-shared-memory{chip={chip}},tile-pipeline{chip={chip}},convert-tile-to-gpu{chip={chip}},\
+convert-cta-to-gpu,tile-swizzle,tile-tma{chip={chip}},tile-plan-shared-memory{chip={chip}},tile-pipeline{chip={chip}},convert-tile-to-gpu{chip={chip}},\
 convert-lane-to-gpu,vector-fuse-dp4a,expand-subgroup-ids,unroll-register-loops,canonicalize,cse,merge-repeated-checks,cse,loop-invariant-code-motion,merge-adjacent-loads,merge-adjacent-stores,elide-barriers,prove-alignment";
 
 /// `phobos-to-simt`'s gpu.module passes for a chip; `fma`: contract float products into

@@ -241,7 +241,7 @@ impl Program {
         check_views(compiled, sig, &buffers, &strided)?;
         let ordered = sig.params.iter().filter_map(|p| match p {
             AbiParam::Tensor { name, .. } => buffers.get(name).map(|b| crate::Arg::Foreign(*b)),
-            AbiParam::Dim { .. } | AbiParam::Scalar { .. } | AbiParam::Stride { .. } => None,
+            AbiParam::Dim { .. } | AbiParam::Scalar { .. } | AbiParam::Stride { .. } | AbiParam::TensorMap { .. } => None,
         });
         let mut args = phobos_runtime::bind::arguments(compiled, &values, &scalars, ordered)?;
         // Every check that needs no device first: a machine without a GPU still says what is

@@ -131,6 +131,10 @@ impl Program {
                 phobos::program::AbiParam::Stride { tensor, dim } => {
                     ("stride".into(), tensor.clone(), String::new(), vec![dim.to_string()])
                 }
+                // Built at launch by the runtime; the package passes nothing for it.
+                phobos::program::AbiParam::TensorMap { tensor, shape, .. } => {
+                    ("tensor_map".into(), tensor.clone(), String::new(), shape.iter().map(|e| e.to_string()).collect())
+                }
             })
             .collect())
     }

@@ -120,7 +120,7 @@ pub fn bound_dims(
         .iter()
         .filter_map(|p| match p {
             AbiParam::Tensor { name, .. } | AbiParam::Scalar { name, .. } => Some(name.as_str()),
-            AbiParam::Dim { .. } | AbiParam::Stride { .. } => None,
+            AbiParam::Dim { .. } | AbiParam::Stride { .. } | AbiParam::TensorMap { .. } => None,
         })
         .collect();
     for name in arrays.keys() {
@@ -188,7 +188,7 @@ pub fn bound_dims(
                 out.push(None);
             }
             // Bound from the views at launch, not from arrays (a signature lists none).
-            AbiParam::Stride { .. } => out.push(None),
+            AbiParam::Stride { .. } | AbiParam::TensorMap { .. } => out.push(None),
             AbiParam::Scalar { name, ty } => match arrays.get(name) {
                 Some((a, path)) => {
                     out.push(Some(crate::scalar::from_array(ty, a).map_err(|e| format!("{name} ({}): {e}", path.display()))?))
@@ -281,7 +281,7 @@ pub fn read_arrays(kernel: &str, params: &[AbiParam], args: &[(String, PathBuf)]
             .iter()
             .filter_map(|p| match p {
                 AbiParam::Tensor { name, .. } | AbiParam::Scalar { name, .. } => Some(name.as_str()),
-                AbiParam::Dim { .. } | AbiParam::Stride { .. } => None,
+                AbiParam::Dim { .. } | AbiParam::Stride { .. } | AbiParam::TensorMap { .. } => None,
             })
             .collect();
         if !names.contains(&name.as_str()) {

@@ -108,6 +108,8 @@ pub struct Loaded {
     gpu: Gpu,
     /// Bytes of dynamic shared memory each launch reserves.
     pub dynamic_shared: u32,
+    /// The TMA tensor maps each launch builds, after the given parameters.
+    maps: Vec<crate::tensor_map::MapSpec>,
 }
 
 impl Loaded {
@@ -130,6 +132,9 @@ pub struct Gpu {
     /// 16 bytes of device memory, made at the first launch with an empty tensor at address 0:
     /// that tensor's address instead, since a masked read (`X[i] else v`) reads index 0 of it.
     scratch: Arc<std::sync::OnceLock<CudaSlice<u8>>>,
+    /// The TMA tensor maps launches passed, in device memory, by their bytes: a launch on any
+    /// stream may still read one, so they live as long as the GPU (128 bytes per distinct map).
+    tensor_maps: Arc<std::sync::Mutex<std::collections::HashMap<[u64; 16], CudaSlice<u8>>>>,
     /// `sm_86` for compute capability 8.6; `sm_90a` for 9.0 (wgmma).
     pub chip: String,
     /// The device's name, e.g. `NVIDIA H200`.
@@ -232,7 +237,14 @@ impl Gpu {
         // 9.0 (H100, H200) compiles for sm_90a, its arch-specific features (wgmma) on: that PTX
         // runs on 9.0 devices only, and this is one.
         let arch = if (major, minor) == (9, 0) { "a" } else { "" };
-        Ok(Gpu { ctx, stream, scratch: Default::default(), chip: format!("sm_{major}{minor}{arch}"), name })
+        Ok(Gpu {
+            ctx,
+            stream,
+            scratch: Default::default(),
+            tensor_maps: Default::default(),
+            chip: format!("sm_{major}{minor}{arch}"),
+            name,
+        })
     }
 
     /// The device's ordinal.
@@ -372,7 +384,13 @@ impl Gpu {
     /// Loads `entry` from `ptx` (compiled for `chip`), opting in to more than 48 KiB of shared
     /// memory when its static and dynamic shared memory together need it. A PTX the driver
     /// rejects comes back with the JIT's log.
-    pub fn load(&self, ptx: &str, entry: &str, chip: &str, dynamic_shared: u32) -> Result<Loaded, CudaError> {
+    pub(crate) fn load(
+        &self,
+        ptx: &str,
+        entry: &str,
+        (chip, dynamic_shared): (&str, u32),
+        maps: Vec<crate::tensor_map::MapSpec>,
+    ) -> Result<Loaded, CudaError> {
         if let (Some(want), Some(have)) = (chip_number(chip), chip_number(&self.chip)) {
             if want > have {
                 return Err(CudaError::UnsupportedArch { chip: chip.into(), device: self.chip.clone() });
@@ -396,7 +414,7 @@ impl Gpu {
                 .set_attribute(CUfunction_attribute_enum::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes as i32)
                 .map_err(|e| classify(e, &format!("{static_shared} bytes of static and {dynamic_shared} of dynamic shared memory")))?;
         }
-        Ok(Loaded { function, _module: module, gpu: self.clone(), dynamic_shared })
+        Ok(Loaded { function, _module: module, gpu: self.clone(), dynamic_shared, maps })
     }
 
     /// Copies the buffers in, launches once, waits, and copies every buffer back. Ordered after
@@ -517,6 +535,19 @@ impl Gpu {
                 // A parameter narrower than 64 bits is read from the low bytes of its slot.
                 scalar => scalar.scalar_bits().expect("a scalar"),
             });
+        }
+        // The tensor maps, after every given parameter (docs/abi.md).
+        for spec in &k.maps {
+            let map = crate::tensor_map::encode(spec, &values).map_err(CudaError::Launch)?;
+            let mut maps = self.tensor_maps.lock().unwrap_or_else(|e| e.into_inner());
+            if let std::collections::hash_map::Entry::Vacant(slot) = maps.entry(map) {
+                let bytes: Vec<u8> = map.iter().flat_map(|w| w.to_le_bytes()).collect();
+                let d = self.stream.clone_htod(&bytes).map_err(|e| classify(e, "copying a tensor map to the GPU"))?;
+                // The launch may be on another stream: the map is there before it runs.
+                self.stream.synchronize().map_err(|e| classify(e, "cuStreamSynchronize"))?;
+                slot.insert(d);
+            }
+            values.push(maps[&map].device_ptr(&self.stream).0);
         }
         // 32-bit parameters are read from the low 4 bytes of their slot (little endian).
         let mut params: Vec<*mut c_void> = values.iter_mut().map(|v| v as *mut u64 as *mut c_void).collect();

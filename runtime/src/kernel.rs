@@ -93,9 +93,11 @@ impl Kernel {
         let params = sig
             .args
             .iter()
-            .map(|a| match a {
-                phobos_sim::ArgKind::Buffer { name, elem, .. } => Param::Buffer { name: name.clone(), elem: elem.name().into() },
-                phobos_sim::ArgKind::Scalar { name, ty, .. } => Param::Scalar { name: name.clone(), ty: ty.name().into() },
+            .filter_map(|a| match a {
+                phobos_sim::ArgKind::Buffer { name, elem, .. } => Some(Param::Buffer { name: name.clone(), elem: elem.name().into() }),
+                phobos_sim::ArgKind::Scalar { name, ty, .. } => Some(Param::Scalar { name: name.clone(), ty: ty.name().into() }),
+                // The launcher builds a tensor map: the caller passes nothing for it.
+                phobos_sim::ArgKind::TensorMap { .. } => None,
             })
             .collect();
         Ok(Kernel {

@@ -38,7 +38,7 @@ impl Kernel {
         if args.len() != self.params.len() {
             return Err(Error::Launch(format!("{} takes {} arguments, got {}", self.name, self.params.len(), args.len())));
         }
-        for (i, (kind, a)) in self.args.iter().zip(args.iter()).enumerate() {
+        for (i, (kind, a)) in self.args.iter().filter(|k| k.given()).zip(args.iter()).enumerate() {
             let given = a.scalar_name().unwrap_or("a buffer");
             match (kind, a) {
                 (phobos_sim::ArgKind::Buffer { name, .. }, Arg::Foreign(f)) if f.is_read_only() && self.writes(i) == Some(true) => {
@@ -66,6 +66,7 @@ impl Kernel {
                         elem.name()
                     )));
                 }
+                (phobos_sim::ArgKind::TensorMap { .. }, _) => unreachable!("tensor maps are not given"),
                 (phobos_sim::ArgKind::Scalar { name, ty, .. }, _) => {
                     let want = Arg::from_bits(*ty, 0).scalar_name().expect("a scalar");
                     if want != given {
@@ -393,7 +394,8 @@ impl Kernel {
         if let Some((_, l)) = cache.iter().find(|(k, _)| *k == gpu.key()) {
             return Ok(l.clone());
         }
-        let l = Arc::new(gpu.load(&self.ptx, &self.name, &self.chip, self.dynamic_shared)?);
+        let maps = crate::tensor_map::specs(&self.args).map_err(Error::Launch)?;
+        let l = Arc::new(gpu.load(&self.ptx, &self.name, (&self.chip, self.dynamic_shared), maps)?);
         cache.push((gpu.key(), l.clone()));
         Ok(l)
     }

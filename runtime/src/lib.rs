@@ -14,6 +14,7 @@ mod launch;
 pub mod npy;
 pub mod npy_header;
 pub mod scalar;
+mod tensor_map;
 
 /// The `f16` and `bf16` types of [`Arg::F16`] and [`Arg::BF16`].
 pub use half;

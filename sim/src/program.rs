@@ -483,6 +483,43 @@ pub enum Inst {
         n: u32,
         loc: u32,
     },
+    /// `mbarrier.init [addr], count`: a fresh mbarrier of `count` expected arrivals, phase 0.
+    MbarInit {
+        addr: Slot,
+        count: Slot,
+        loc: u32,
+    },
+    /// `mbarrier.inval [addr]`.
+    MbarInval {
+        addr: Slot,
+        loc: u32,
+    },
+    /// `mbarrier.arrive{.expect_tx} [addr]{, tx}`, or `mbarrier.expect_tx` (`arrive` false): the
+    /// transaction count raised by `tx` bytes, then one arrival.
+    MbarArrive {
+        addr: Slot,
+        tx: Option<Slot>,
+        arrive: bool,
+        loc: u32,
+    },
+    /// `mbarrier.try_wait.parity [addr], parity` until the phase of that parity completes: the
+    /// warp blocks until then.
+    MbarWait {
+        addr: Slot,
+        parity: Slot,
+        loc: u32,
+    },
+    /// `cp.async.bulk.tensor.Nd.shared::cta.global.mbarrier::complete_tx::bytes [dst], [map,
+    /// {coords}], [bar]`: the box at `coords` (innermost first, elements) of the tensor the map
+    /// (`desc`: a tensor-map argument's address) describes, zero outside it, to shared `dst` under
+    /// the map's swizzle; it lands when `bar`'s phase completes, its bytes counted there.
+    TmaLoad {
+        dst: Slot,
+        desc: Slot,
+        coords: Vec<Slot>,
+        bar: Slot,
+        loc: u32,
+    },
     /// Reinterpret the bytes of a vector as another element type.
     VBitcast {
         dst: Slot,
@@ -671,4 +708,16 @@ pub enum ArgKind {
     /// A scalar, named `name` (from `phobos.scalar` or `phobos.dim` when present): a value the
     /// caller gives, or (`dim`) a dimension bound from the tensors' shapes.
     Scalar { name: String, ty: Prim, dim: bool },
+    /// The pointer to the TMA tensor map of tensor `tensor` (`phobos.tensor_map`): the launcher
+    /// builds it, the caller passes nothing. `box` is the tile (outermost first), `swizzle` its
+    /// swizzle span in bytes (0: none), `dims` the tensor's sizes where fixed at compile time
+    /// (-1: the launch's value of the tensor's dimension).
+    TensorMap { tensor: String, r#box: Vec<i64>, swizzle: u32, dims: Vec<i64> },
+}
+
+impl ArgKind {
+    /// Whether the caller passes this argument (a tensor map is the launcher's).
+    pub fn given(&self) -> bool {
+        !matches!(self, ArgKind::TensorMap { .. })
+    }
 }

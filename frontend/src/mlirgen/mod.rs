@@ -84,6 +84,16 @@ pub enum AbiParam {
     /// In a strided entry: a 64-bit signed integer, the element stride of dimension `dim` of
     /// tensor `tensor` (negative for a reversed view).
     Stride { tensor: String, dim: usize },
+    /// On sm_90a, after every other parameter, per tile copy the Tensor Memory Accelerator
+    /// makes: a 64-bit pointer to the `CUtensorMap` of tensor `tensor` (row-major, contiguous:
+    /// its sizes, strides and address) with box `shape` (outermost first) and the swizzle span
+    /// `swizzle` in bytes (0: none), 128 bytes in global memory, built by the launcher.
+    TensorMap {
+        tensor: String,
+        #[serde(rename = "box")]
+        shape: Vec<i64>,
+        swizzle: i64,
+    },
 }
 
 /// One PTX entry: a kernel, or one specialization of an autotuned kernel.

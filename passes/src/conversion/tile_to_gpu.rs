@@ -9,6 +9,8 @@
 //!   tiles only tensor cores read, and from sm_80 (`chip`; `async=false` turns it off)
 //!   `cp.async` for chunks of 4, 8 or 16 bytes, committed as one group and waited for
 //!   (`cp.async.wait_group 0`) before the barrier after the copy.
+//! - A copy `tile-tma` marked is one TMA copy (`emit::tma`): thread 0 issues it, every thread
+//!   waits on its mbarrier (no barrier after it: the wait orders the copy for every waiter).
 //! - A barrier after the copy, since threads then read elements other threads wrote; and, when
 //!   the copy runs inside a loop, a barrier before it, since other threads may still be reading
 //!   the previous iteration's tile. Each carries `phobos.barrier` saying why (`elide-barriers`
@@ -17,9 +19,10 @@
 use crate::registry::{OptInfo, PassInfo};
 use crate::{
     emit::control::barrier_because,
-    emit::ids::{known_block_size, loops_around},
+    emit::ids::{known_block_size, linear_thread_id, loops_around},
     emit::pointer,
     emit::tile_copy::{self, TileCopy},
+    emit::tma,
     external::PassCx,
     patterns::{self, Illegal, Pattern, DISABLE_PATTERNS},
 };
@@ -90,7 +93,12 @@ fn lower_copy<'a>(op: Op<'a>, cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnosti
         barrier_because(b, &format!("kept: the copy of {name} overwrites the tile that other threads read in the previous iteration"));
     }
 
-    // Step 3. The copy; asynchronous from sm_80.
+    // Step 3. The copy: by TMA where `tile-tma` marked it, else CTA-cooperative (asynchronous
+    // from sm_80).
+    if let Some(t) = tma::TmaCopy::of(op) {
+        lower_tma_copy(op, &t, (module, func, block), view).map_err(|why| Diagnostic::op_error(op, why))?;
+        return Ok(vec![view]);
+    }
     let chip = cx.options.get("chip").unwrap_or("sm_90");
     let asynchronous = pointer::sm(chip) >= 80 && cx.options.get("async") != Some("false");
     let issued = TileCopy::of(op).emit(b, func, block, view, asynchronous);
@@ -102,6 +110,30 @@ fn lower_copy<'a>(op: Op<'a>, cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnosti
     }
     barrier_because(b, &format!("kept: threads read the tile {name} that other threads copied"));
     Ok(vec![view])
+}
+
+/// A TMA copy: thread 0 initialises the copy's mbarrier and issues the copy; after a barrier
+/// (every thread then sees the initialisation) every thread waits for the mbarrier's phase 0,
+/// which completes when the tile has landed. Re-initialised at each execution: the barrier
+/// before a copy in a loop orders the previous execution's waits before it.
+fn lower_tma_copy<'a>(
+    op: Op<'a>,
+    t: &tma::TmaCopy,
+    (module, func, block): (Op<'a>, Op<'a>, [i64; 3]),
+    view: Val<'a>,
+) -> Result<(), String> {
+    let b = Builder::before(op);
+    let name = phobos_dialects::tile::buffer_name(op);
+    tile_copy::align_dynamic_smem(module, b, super::tile_dot_wgmma::TILE_ALIGN as i64);
+    let map = tma::tensor_map_param(func, op, t)?;
+    let bar = tma::mbarriers(module, b, 1);
+    let tid = linear_thread_id(b, Some(block));
+    let dst = pointer::base(b, view, 3);
+    let starts: Vec<Val<'a>> = (0..t.shape.len()).map(|d| op.operand(1 + d)).collect();
+    tma::init(b, tid, (bar, 1), 1, |tb| tma::issue(tb, t, (map, bar, dst), &starts));
+    barrier_because(b, &format!("kept: every thread sees the mbarrier of the TMA copy of {name} initialised before it waits on it"));
+    tma::wait(b, bar, b.const_int(b.ctx.i(32), 0));
+    Ok(())
 }
 
 /// The pass as the registry lists it.

@@ -1,7 +1,7 @@
 //! The building blocks lowerings emit, shared by every pass: shuffles of any width and the
 //! built-in combines ([`shuffle`]), butterflies and combine regions ([`fold`]), thread, warp and
 //! block queries and workgroup globals ([`ids`]), structured control flow and barriers
-//! ([`control`]), register-array items ([`vector`]), swizzled offsets ([`swizzle`]), tile copies into shared memory ([`tile_copy`]) and LLVM pointers for `nvvm`
+//! ([`control`]), register-array items ([`vector`]), swizzled offsets ([`swizzle`]), tile copies into shared memory ([`tile_copy`], by TMA: [`tma`]) and LLVM pointers for `nvvm`
 //! ops ([`pointer`]). A pass never imports another pass's internals: what two passes share is here.
 
 pub mod control;
@@ -11,4 +11,5 @@ pub mod pointer;
 pub mod shuffle;
 pub mod swizzle;
 pub mod tile_copy;
+pub mod tma;
 pub mod vector;

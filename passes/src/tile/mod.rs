@@ -4,3 +4,4 @@ pub mod infer_barriers;
 pub mod pipeline;
 pub mod plan_shared_memory;
 pub mod swizzle;
+pub mod tma;

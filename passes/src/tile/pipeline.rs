@@ -25,8 +25,9 @@
 use crate::analysis::{memory::bytes_of, pipelining};
 use crate::emit::{
     control::{barrier_because, if_else},
-    ids::known_block_size,
+    ids::{known_block_size, linear_thread_id},
     tile_copy::{self, TileCopy},
+    tma,
 };
 use crate::external::PassCx;
 use crate::registry::{OptInfo, PassInfo};
@@ -67,6 +68,8 @@ struct Staged<'a> {
     copy: Op<'a>,
     offset: i64,
     stride: i64,
+    /// A copy TMA makes (`tile-tma`).
+    tma: Option<tma::TmaCopy>,
 }
 
 fn pipeline<'a>(lp: Op<'a>, stages: i64, cx: &PassCx<'a>) -> Result<String, Diagnostic> {
@@ -80,7 +83,12 @@ fn pipeline<'a>(lp: Op<'a>, stages: i64, cx: &PassCx<'a>) -> Result<String, Diag
         let offset = copy
             .int_attr("offset")
             .ok_or_else(|| Diagnostic::op_error(copy, "has no planned offset; run tile-plan-shared-memory first"))?;
-        tiles.push(Staged { copy, offset, stride: pipelining::stage_bytes(bytes_of(copy.result(0).ty())) as i64 });
+        tiles.push(Staged {
+            copy,
+            offset,
+            stride: pipelining::stage_bytes(bytes_of(copy.result(0).ty())) as i64,
+            tma: tma::TmaCopy::of(copy),
+        });
     }
     let body = lp.region(0).first_block().expect("scf.for has a body");
     let first = body.first_op().expect("scf.for's body ends with its yield");
@@ -93,16 +101,34 @@ fn pipeline<'a>(lp: Op<'a>, stages: i64, cx: &PassCx<'a>) -> Result<String, Diag
         let bytes = b.bin("arith.addi", b.index(t.offset), b.bin("arith.muli", stage, b.index(t.stride)));
         tile_copy::view(module, b, bytes, t.copy.result(0).ty(), &phobos_dialects::tile::buffer_name(t.copy))
     };
+    // TMA copies (`tile-tma`): one mbarrier per stage, which every TMA copy of the stage
+    // arrives on with its bytes; thread 0 issues them.
+    let tmas = tiles.iter().filter(|t| t.tma.is_some()).count() as i64;
+    let plain = tiles.len() as i64 > tmas;
+    let pre = Builder::before(lp);
+    let tid = linear_thread_id(pre, Some(block));
+    let mut maps = Vec::new();
+    for t in &tiles {
+        maps.push(match &t.tma {
+            Some(tc) => Some(tma::tensor_map_param(func, t.copy, tc).map_err(|why| Diagnostic::op_error(t.copy, why))?),
+            None => None,
+        });
+    }
+    let bars = (tmas > 0).then(|| {
+        tile_copy::align_dynamic_smem(module, pre, crate::conversion::tile_dot_wgmma::TILE_ALIGN as i64);
+        tma::mbarriers(module, pre, stages)
+    });
     // Iteration `at`'s copies into stage `stage`, when `at` is one of the loop's.
     let issue = |b: Builder<'a>, at: Val<'a>, stage: Val<'a>| {
         let inside = b.cmpi("slt", at, ub);
-        if_else(
+        let guard = if_else(
             b,
             inside,
             &[],
             |tb| {
                 let mut memo = HashMap::new();
-                for t in &tiles {
+                let mut by_tma = Vec::new();
+                for (t, map) in tiles.iter().zip(&maps) {
                     let mut c = TileCopy::of(t.copy);
                     let mut again = |v: Val<'a>| advanced(tb, v, (lp, iv, at), &mut memo);
                     c.src = again(c.src);
@@ -110,13 +136,31 @@ fn pipeline<'a>(lp: Op<'a>, stages: i64, cx: &PassCx<'a>) -> Result<String, Diag
                     c.dims = c.dims.iter().map(|v| again(*v)).collect();
                     c.fill = c.fill.map(&mut again);
                     let view = stage_view(tb, t, stage);
-                    c.emit(tb, func, block, view, true);
+                    match (&t.tma, map) {
+                        (Some(tc), Some(map)) => by_tma.push((tc, *map, view, c.starts)),
+                        _ => {
+                            c.emit(tb, func, block, view, true);
+                        }
+                    }
+                }
+                if let (false, Some(bars)) = (by_tma.is_empty(), bars) {
+                    let stage_ix = if stage.ty().is_index() { stage } else { tb.cast("arith.index_castui", stage, tb.ctx.index()) };
+                    tma::by_first(tb, tid, |fb| {
+                        let bar = tma::nth(fb, bars, stage_ix);
+                        for (tc, map, view, starts) in &by_tma {
+                            let dst = crate::emit::pointer::base(fb, *view, 3);
+                            tma::issue(fb, tc, (*map, bar, dst), starts);
+                        }
+                    });
                 }
                 vec![]
             },
             |_| vec![],
         );
-        tile_copy::commit(b);
+        guard.set_attr("phobos.pipeline_issue", b.ctx.unit_attr());
+        if plain {
+            tile_copy::commit(b);
+        }
     };
 
     // The prologue: iterations 0 .. S-2, after a barrier: its copies overwrite bytes other
@@ -124,15 +168,29 @@ fn pipeline<'a>(lp: Op<'a>, stages: i64, cx: &PassCx<'a>) -> Result<String, Diag
     // plan gave the same bytes before the loop).
     let b = Builder::before(lp);
     barrier_because(b, "kept: the pipeline's first copies overwrite shared memory that other threads may still read");
+    if let Some(bars) = bars {
+        tma::init(b, tid, (bars, stages), tmas, |_| {});
+    }
     for s in 0..stages - 1 {
         let at = b.bin("arith.addi", lb, b.bin("arith.muli", step, int(b, s)));
         issue(b, at, int(b, s));
+    }
+    if bars.is_some() {
+        barrier_because(b, "kept: every thread sees the pipeline's mbarriers initialised before it waits on them");
     }
     // Each iteration: its tiles landed; the copies S - 1 iterations ahead; its stage's views.
     let bb = Builder::before(first);
     let i = bb.bin("arith.divui", bb.bin("arith.subi", iv, lb), step);
     let stage = bb.bin("arith.remui", i, int(bb, stages));
-    tile_copy::wait(bb, stages - 2);
+    if plain {
+        tile_copy::wait(bb, stages - 2);
+    }
+    if let Some(bars) = bars {
+        // Stage s is used by iterations s, s + S, ...: the k-th use waits for phase k.
+        let ix = |v: Val<'a>| if v.ty().is_index() { v } else { bb.cast("arith.index_castui", v, bb.ctx.index()) };
+        let parity = bb.bin("arith.andi", bb.bin("arith.divui", ix(i), bb.index(stages)), bb.index(1));
+        tma::wait(bb, tma::nth(bb, bars, ix(stage)), bb.cast("arith.index_cast", parity, bb.ctx.i(32)));
+    }
     let top = barrier_because(
         bb,
         "kept: every thread's pipelined copies of this iteration landed, and no thread still reads the stage the next copies overwrite",
@@ -145,8 +203,10 @@ fn pipeline<'a>(lp: Op<'a>, stages: i64, cx: &PassCx<'a>) -> Result<String, Diag
         cx.replace(t.copy, &[view]);
     }
     elide_copy_barrier(top, cx);
-    // After the loop: nothing left in flight.
-    tile_copy::wait(Builder::before(lp.next().expect("a loop is followed by its block's terminator")), 0);
+    // After the loop: nothing left in flight (a TMA copy is waited for in its own iteration).
+    if plain {
+        tile_copy::wait(Builder::before(lp.next().expect("a loop is followed by its block's terminator")), 0);
+    }
 
     let buffers: Vec<String> =
         tiles.iter().map(|t| format!("{} {stages} x {} bytes", phobos_dialects::tile::buffer_name(t.copy), t.stride)).collect();
@@ -167,7 +227,7 @@ fn elide_copy_barrier<'a>(top: Op<'a>, cx: &PassCx<'a>) {
     let mut at = top.next();
     while let Some(op) = at {
         // The next copies: a guarded block, then their commit.
-        let issue = op.is("scf.if") && op.next().is_some_and(|n| n.is("nvvm.cp.async.commit.group"));
+        let issue = op.is("scf.if") && op.attr("phobos.pipeline_issue").is_some();
         let quiet = op.num_regions() == 0
             && (op.name().starts_with("arith.")
                 || matches!(op.name().as_str(), "memref.view" | "memref.get_global" | "nvvm.cp.async.commit.group"));

@@ -113,8 +113,12 @@ fn place<'a>(f: Op<'a>, chip: &str) -> (Vec<Buffer<'a>>, Vec<u64>, u64) {
     let mut total = 0u64;
     for (c, start, end, bytes) in &tiles {
         // 16-byte aligned, or 1024 for a tile `wgmma` reads (its swizzle is on absolute addresses).
-        let align =
-            if crate::conversion::tile_dot_wgmma::reads_tile(*c, chip) { crate::conversion::tile_dot_wgmma::TILE_ALIGN } else { 16 };
+        // TMA's swizzles are on absolute addresses too, and its boxes land 128-byte aligned.
+        let align = if crate::conversion::tile_dot_wgmma::reads_tile(*c, chip) || c.attr("tma").is_some() {
+            crate::conversion::tile_dot_wgmma::TILE_ALIGN
+        } else {
+            16
+        };
         let mut live: Vec<(u64, u64)> =
             placed.iter().filter(|p| p.0 <= *end && *start <= p.1).map(|p| (p.2, p.2.saturating_add(p.3))).collect();
         live.sort();

@@ -241,10 +241,7 @@ impl Ctx<'_> {
         let t = owner as usize - 1;
         let Some(copy) = a.threads[t].1.iter().find(|p| p.dst < off + len && off < p.dst + p.len) else { return Ok(()) };
         let byte = off.max(copy.dst);
-        let at = match &self.k.locs[copy.loc as usize].1 {
-            Some(l) => format!("at {l}"),
-            None => format!("`{}`", self.k.locs[copy.loc as usize].0),
-        };
+        let at = self.loc_text(copy.loc);
         let what = if write { "write" } else { "read" };
         let me = w.index as usize * 32 + lane;
         let message = if t == me {

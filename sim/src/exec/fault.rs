@@ -91,6 +91,11 @@ pub(super) fn inst_loc(i: &Inst) -> Option<u32> {
         | Inst::WgmmaCommit { loc }
         | Inst::WgmmaWait { loc, .. }
         | Inst::Barrier { loc }
+        | Inst::MbarInit { loc, .. }
+        | Inst::MbarInval { loc, .. }
+        | Inst::MbarArrive { loc, .. }
+        | Inst::MbarWait { loc, .. }
+        | Inst::TmaLoad { loc, .. }
         | Inst::Assert { loc, .. } => Some(*loc),
         _ => None,
     }

@@ -339,6 +339,9 @@ impl Ctx<'_> {
         if cta.asyncs.any() {
             self.check_inflight(cta, w, lane, (off, len), write, loc)?;
         }
+        if cta.tma.any() {
+            self.check_tma(cta, (w, lane), (off, len, write), loc)?;
+        }
         let t = (w.index * 32 + lane as u32 + 1) as u16; // 0 means "nobody"
         let epoch = cta.epoch;
         let end = (off + len).min(cta.words.len());

@@ -34,6 +34,7 @@ mod progress;
 mod schedule;
 mod state;
 mod step;
+mod tma;
 pub mod trace;
 mod wgmma;
 
@@ -269,8 +270,19 @@ fn run_with(
         op: String::new(),
         loc: None,
     };
+    // Tensor maps are the launcher's: the simulator's map is its argument's address.
+    let given = k.args.iter().filter(|a| a.given()).count();
+    let with_maps;
+    let launch = if launch.args.len() == given && given < k.args.len() {
+        let mut l = launch.clone();
+        l.args.extend((given..k.args.len()).map(|i| ArgValue::Int(crate::program::global_address(i) as i64)));
+        with_maps = l;
+        &with_maps
+    } else {
+        launch
+    };
     if launch.args.len() != k.args.len() {
-        return Err(bad(format!("{} takes {} arguments, got {}", k.name, k.args.len(), launch.args.len())));
+        return Err(bad(format!("{} takes {} arguments, got {}", k.name, given, launch.args.len())));
     }
     let mut arg_buf = Vec::new();
     for (i, (a, kind)) in launch.args.iter().zip(&k.args).enumerate() {
@@ -282,6 +294,7 @@ fn run_with(
                 arg_buf.push(Some(*b));
             }
             (ArgValue::Int(_) | ArgValue::Float(_), ArgKind::Scalar { .. }) => arg_buf.push(None),
+            (ArgValue::Int(v), ArgKind::TensorMap { .. }) if *v as u64 == crate::program::global_address(i) => arg_buf.push(None),
             _ => return Err(bad(format!("argument {i} ({kind:?}) got {a:?}"))),
         }
     }

@@ -44,6 +44,7 @@ impl Ctx<'_> {
             scattered: HashMap::new(),
             asyncs: Default::default(),
             wgmma: Default::default(),
+            tma: Default::default(),
         }
     }
 
@@ -60,6 +61,26 @@ impl Ctx<'_> {
         let mut progressed = false;
         'ctas: for ci in 0..resident.len() {
             for wi in 0..resident[ci].warps.len() {
+                if let Status::Mbarrier(pc) = resident[ci].warps[wi].status {
+                    // Its phase may have completed since: the wait is over if so.
+                    let Inst::MbarWait { addr, parity, loc } = self.k.insts[pc] else { unreachable!("a warp waits at a wait") };
+                    let cta = &mut resident[ci];
+                    let w = std::mem::replace(&mut cta.warps[wi], Warp::placeholder());
+                    let done = self.mbar_done(cta, &w, (addr, parity), loc);
+                    cta.warps[wi] = w;
+                    match done {
+                        Ok(true) => {
+                            cta.warps[wi].status = Status::Ready;
+                            cta.warps[wi].pc = pc + 1;
+                            progressed = true;
+                        }
+                        Ok(false) => {}
+                        Err(f) => {
+                            faults.push((ci, f));
+                            continue 'ctas;
+                        }
+                    }
+                }
                 if resident[ci].warps[wi].status == Status::Ready {
                     if let Err(f) = self.step(&mut resident[ci], wi, self.opts.slice) {
                         faults.push((ci, f));
@@ -88,7 +109,7 @@ impl Ctx<'_> {
     fn open_barrier(&self, cta: &mut Cta) -> Result<bool, Fault> {
         let waiting: Vec<usize> =
             cta.warps.iter().enumerate().filter(|(_, w)| matches!(w.status, Status::Barrier(_))).map(|(i, _)| i).collect();
-        if waiting.is_empty() || cta.warps.iter().any(|w| w.status == Status::Ready) {
+        if waiting.is_empty() || cta.warps.iter().any(|w| matches!(w.status, Status::Ready | Status::Mbarrier(_))) {
             return Ok(false);
         }
         let k = self.k;
@@ -163,6 +184,11 @@ impl Ctx<'_> {
             return Some((i, f));
         }
         let running = resident.iter().any(|c| c.warps.iter().any(|w| w.status != Status::Done));
+        if !progressed && running {
+            if let Some((i, f)) = resident.iter().enumerate().find_map(|(i, c)| self.mbar_stuck(c).map(|f| (i, f))) {
+                return Some((i, f));
+            }
+        }
         (!progressed && running)
             .then(|| (0, self.fault(FaultKind::Deadlock, &resident[0], None, None, "no warp can run: every live warp waits".into())))
     }

@@ -13,6 +13,8 @@ pub(super) enum Frame {
 pub(super) enum Status {
     Ready,
     Barrier(usize),
+    /// Waiting at the `mbarrier.try_wait.parity` at this pc for its phase.
+    Mbarrier(usize),
     Done,
 }
 
@@ -29,6 +31,25 @@ pub(super) struct Warp {
     pub(super) progress: Progress,
     /// Tensor-core fragment registers decoded lately (`mma`).
     pub(super) fragments: super::mma::Fragments,
+}
+
+impl Warp {
+    /// A warp that holds nothing: what stands in a CTA's list while its warp runs.
+    pub(super) fn placeholder() -> Warp {
+        Warp {
+            pc: 0,
+            mask: 0,
+            live: 0,
+            frames: vec![],
+            regs: vec![],
+            private: vec![],
+            index: 0,
+            status: Status::Done,
+            insts: 0,
+            progress: Progress::default(),
+            fragments: Default::default(),
+        }
+    }
 }
 
 /// What the no-progress check of loops knows about one warp.
@@ -100,6 +121,8 @@ pub(super) struct Cta {
     pub(super) asyncs: super::async_copy::AsyncCopies,
     /// `wgmma` results not yet waited for.
     pub(super) wgmma: super::wgmma::Pending,
+    /// mbarriers and TMA copies.
+    pub(super) tma: super::tma::Tma,
 }
 
 pub(super) struct Ctx<'a> {

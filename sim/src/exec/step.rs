@@ -8,22 +8,7 @@ impl Ctx<'_> {
     pub(super) fn step(&mut self, cta: &mut Cta, wi: usize, budget: u64) -> Result<(), Fault> {
         let k = self.k;
         let insts = &k.insts;
-        let mut w = std::mem::replace(
-            &mut cta.warps[wi],
-            Warp {
-                pc: 0,
-                mask: 0,
-                live: 0,
-                frames: vec![],
-                regs: vec![],
-                private: vec![],
-                index: 0,
-                status: Status::Done,
-                insts: 0,
-                progress: Progress::default(),
-                fragments: Default::default(),
-            },
-        );
+        let mut w = std::mem::replace(&mut cta.warps[wi], Warp::placeholder());
         w.progress.stalled = false;
         let result = self.step_inner(cta, &mut w, insts, budget);
         cta.warps[wi] = w;
@@ -114,6 +99,16 @@ impl Ctx<'_> {
                 i @ Inst::Mma { .. } => self.exec_mma(cta, w, i)?,
                 i @ Inst::LdMatrix { .. } => self.exec_ldmatrix(cta, w, i)?,
                 i @ (Inst::CpAsync { .. } | Inst::CpAsyncCommit | Inst::CpAsyncWait { .. }) => self.exec_async(cta, w, i)?,
+                i @ (Inst::MbarInit { .. }
+                | Inst::MbarInval { .. }
+                | Inst::MbarArrive { .. }
+                | Inst::MbarWait { .. }
+                | Inst::TmaLoad { .. }) => {
+                    if !self.exec_tma(cta, w, i)? {
+                        // Blocked at a wait: the scheduler resumes it when the phase completes.
+                        return Ok(());
+                    }
+                }
                 i @ (Inst::Wgmma { .. } | Inst::WgmmaFence { .. } | Inst::WgmmaCommit { .. } | Inst::WgmmaWait { .. }) => {
                     self.exec_wgmma(cta, w, i)?
                 }

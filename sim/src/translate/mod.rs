@@ -151,6 +151,10 @@ pub fn signature<'a>(module: Op<'a>, name: &str) -> R<Signature> {
                 .unwrap_or_default();
             let align = dict.and_then(|d| d.dict_get("llvm.align")).and_then(|a| a.int()).map_or(elem.bytes() as u32, |a| a as u32);
             args.push(ArgKind::Buffer { name: named("phobos.tensor").unwrap_or_else(|| format!("arg{i}")), elem, dims, align });
+        } else if let Some(tensor) = named("phobos.tensor_map") {
+            let ints = |key: &str| dict.and_then(|d| d.dict_get(key)).and_then(|a| a.dense_ints()).unwrap_or_default();
+            let swizzle = dict.and_then(|d| d.dict_get("phobos.swizzle")).and_then(|a| a.int()).unwrap_or(0) as u32;
+            args.push(ArgKind::TensorMap { tensor, r#box: ints("phobos.box"), swizzle, dims: ints("phobos.global_dims") });
         } else {
             let (p, _) =
                 prim_of(ty).ok_or_else(|| Unsupported { message: format!("argument {i} has type {ty}"), loc: func.loc().src() })?;
@@ -214,6 +218,7 @@ pub fn translate<'a>(module: Op<'a>, name: &str) -> R<Kernel> {
                 arg_slots.push(None);
             }
             ArgKind::Scalar { ty, .. } => arg_slots.push(Some((t.slot(a)?, *ty))),
+            ArgKind::TensorMap { .. } => arg_slots.push(Some((t.slot(a)?, Prim::I64))),
         }
     }
     // The dynamic shared memory starts after the static globals, aligned as declared (16

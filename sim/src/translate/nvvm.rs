@@ -102,6 +102,57 @@ impl<'a> Tr<'a> {
                 let loc = self.loc(op);
                 self.insts.push(Inst::CpAsyncWait { n, loc });
             }
+            "nvvm.mbarrier.init" => {
+                let (addr, count) = (self.use_(op.operand(0))?, self.use_(op.operand(1))?);
+                if op.num_operands() > 2 {
+                    return unsupported(op, "a predicated mbarrier.init");
+                }
+                let loc = self.loc(op);
+                self.insts.push(Inst::MbarInit { addr, count, loc });
+            }
+            "nvvm.mbarrier.inval" => {
+                let addr = self.use_(op.operand(0))?;
+                let loc = self.loc(op);
+                self.insts.push(Inst::MbarInval { addr, loc });
+            }
+            "nvvm.mbarrier.arrive.expect_tx" | "nvvm.mbarrier.expect_tx" | "nvvm.mbarrier.arrive" => {
+                if op.num_results() > 0
+                    || (name != "nvvm.mbarrier.arrive" && op.num_operands() != 2)
+                    || (name == "nvvm.mbarrier.arrive" && op.num_operands() != 1)
+                {
+                    return unsupported(
+                        op,
+                        format!("{name} with a count, a predicate or a state result (the simulator waits on parities)"),
+                    );
+                }
+                let addr = self.use_(op.operand(0))?;
+                let tx = if op.num_operands() > 1 { Some(self.use_(op.operand(1))?) } else { None };
+                let loc = self.loc(op);
+                self.insts.push(Inst::MbarArrive { addr, tx, arrive: name != "nvvm.mbarrier.expect_tx", loc });
+            }
+            "nvvm.mbarrier.try_wait.parity" => {
+                let (addr, parity) = (self.use_(op.operand(0))?, self.use_(op.operand(1))?);
+                let loc = self.loc(op);
+                self.insts.push(Inst::MbarWait { addr, parity, loc });
+            }
+            // The simulator's mbarriers are seen by every proxy at once.
+            "nvvm.fence.mbarrier.init" => {}
+            "nvvm.cp.async.bulk.tensor.shared.cluster.global" => {
+                let seg = op.attr("operandSegmentSizes").and_then(|a| a.dense_ints()).unwrap_or_default();
+                if seg.len() < 4 || seg[0] != 1 || seg[1] != 1 || seg[3] != 1 || seg[4..].iter().any(|n| *n != 0) {
+                    return unsupported(op, "cp.async.bulk.tensor with im2col offsets, a multicast mask, a cache hint or a predicate");
+                }
+                let n = seg[2] as usize;
+                if !(1..=5).contains(&n) {
+                    return unsupported(op, format!("cp.async.bulk.tensor of {n} dimensions"));
+                }
+                let dst = self.use_(op.operand(0))?;
+                let desc = self.use_(op.operand(1))?;
+                let coords = (0..n).map(|i| self.use_(op.operand(2 + i))).collect::<R<Vec<_>>>()?;
+                let bar = self.use_(op.operand(2 + n))?;
+                let loc = self.loc(op);
+                self.insts.push(Inst::TmaLoad { dst, desc, coords, bar, loc });
+            }
             // Warps run in lockstep here: a warp-level barrier orders nothing more.
             "nvvm.bar.warp.sync" => {}
             // One memory proxy here: shared memory written by stores is what wgmma reads.
@@ -245,10 +296,21 @@ impl<'a> Tr<'a> {
             return Ok(());
         }
         let size = op.attr("elem_type").and_then(|a| a.type_value()).and_then(prim_of).map(|(p, n)| p.bytes() as u64 * n as u64);
-        let (Some(size), 2) = (size, op.num_operands()) else {
+        // A constant index folded into the op (`%p[8]`).
+        let raw = op.attr("rawConstantIndices").and_then(|a| a.dense_ints()).unwrap_or_default();
+        let folded = (op.num_operands() == 1 && raw.len() == 1 && raw[0] != i32::MIN as i64).then(|| raw[0]);
+        let (Some(size), 2 | 1) = (size, op.num_operands()) else {
             return unsupported(op, "the simulator runs a getelementptr of one index over a scalar or vector element");
         };
-        let idx = self.use_(op.operand(1))?;
+        let idx = match folded {
+            Some(c) => {
+                let s = self.new_slot(1);
+                self.insts.push(Inst::Const { dst: s, vals: vec![c as u64] });
+                s
+            }
+            None if op.num_operands() == 2 => self.use_(op.operand(1))?,
+            None => return unsupported(op, "the simulator runs a getelementptr of one index over a scalar or vector element"),
+        };
         let scale = self.new_slot(1);
         self.insts.push(Inst::Const { dst: scale, vals: vec![size] });
         let bytes = self.new_slot(1);

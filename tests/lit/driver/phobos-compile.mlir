@@ -26,10 +26,11 @@
 // DUMP-NEXT: 08-simt-convert-layout-to-arith.mlir
 // DUMP-NEXT: 09-simt-convert-cta-to-gpu.mlir
 // DUMP-NEXT: 10-simt-tile-swizzle.mlir
-// DUMP-NEXT: 11-simt-tile-plan-shared-memory.mlir
-// DUMP-NEXT: 12-simt-tile-pipeline.mlir
-// DUMP-NEXT: 13-simt-convert-tile-to-gpu.mlir
-// DUMP-NEXT: 14-simt-convert-lane-to-gpu.mlir
+// DUMP-NEXT: 11-simt-tile-tma.mlir
+// DUMP-NEXT: 12-simt-tile-plan-shared-memory.mlir
+// DUMP-NEXT: 13-simt-tile-pipeline.mlir
+// DUMP-NEXT: 14-simt-convert-tile-to-gpu.mlir
+// DUMP-NEXT: 15-simt-convert-lane-to-gpu.mlir
 // DUMP: {{[0-9]+}}-llvm-nvvm-attach-target.mlir
 // DUMP: {{[0-9]+}}-llvm-convert-gpu-to-nvvm.mlir
 // DUMP: {{[0-9]+}}-ptx-gpu-module-to-binary.mlir

@@ -1,0 +1,129 @@
+//! Tile copies by the Tensor Memory Accelerator (sm_90a): one thread issues
+//! `cp.async.bulk.tensor` for the whole tile, which lands in shared memory asynchronously and
+//! completes a transaction count on an mbarrier; every thread waits for the mbarrier's phase.
+//!
+//! - The tensor map (CUDA's `CUtensorMap`: the tensor's address, sizes and strides, the box the
+//!   tile is and the swizzle it is stored under) is built by the launcher: each TMA copy gets a
+//!   kernel parameter of its own, a 64-bit pointer to the 128-byte map in global memory
+//!   (`i64 {phobos.tensor_map = "A", phobos.box = [..], phobos.swizzle = S, phobos.global_dims = [..]}`,
+//!   appended after the other parameters; docs/abi.md).
+//! - Each copy site has an mbarrier (8 bytes of static shared memory) per stage. Thread 0
+//!   initialises it with an arrival count of 1; the issuing thread's `arrive.expect_tx` of the
+//!   tile's bytes is that arrival, so the phase completes when the bytes have landed.
+//! - A waiting thread sees the tile: no barrier is needed after the wait (the mbarrier's
+//!   completion orders the copy's writes before every waiter's reads).
+
+use crate::emit::{control::if_then, ids::workgroup_global, pointer};
+use phobos_ir::{Builder, Op, Val};
+
+/// What a `tile.copy` marked `tma` (by `tile-tma`) copies: its box and swizzle span.
+pub struct TmaCopy {
+    /// The box, outermost first (the tile's shape).
+    pub shape: Vec<i64>,
+    /// The swizzle span in bytes (32, 64, 128), or 0.
+    pub swizzle: i64,
+    /// The tile's bytes: the transaction count of one copy.
+    pub bytes: i64,
+}
+
+impl TmaCopy {
+    /// The TMA copy a `tile.copy` marked `tma` makes, if it is one.
+    pub fn of(copy: Op) -> Option<TmaCopy> {
+        let span = copy.int_attr("tma")?;
+        let shape = phobos_dialects::tile::shape(copy);
+        let ebytes = copy.result(0).ty().element().scalar().map(|s| s.bits().div_ceil(8) as i64).unwrap_or(4);
+        Some(TmaCopy { bytes: shape.iter().product::<i64>() * ebytes, shape, swizzle: span })
+    }
+}
+
+/// A new kernel parameter: the pointer to the tensor map of `copy`'s tensor (argument `tensor`
+/// of `func`), as a generic `!llvm.ptr` at the entry.
+pub fn tensor_map_param<'a>(func: Op<'a>, copy: Op<'a>, t: &TmaCopy) -> Result<Val<'a>, String> {
+    let ctx = func.ctx();
+    let (blk, i) = copy.operand(0).block_arg().ok_or("the source is no kernel parameter")?;
+    let attrs = func.attr("arg_attrs").and_then(|a| a.array()).unwrap_or_default();
+    let tensor = attrs.get(i).and_then(|d| d.dict_get("phobos.tensor")).and_then(|a| a.str()).unwrap_or_else(|| format!("arg{i}"));
+    let rank = t.shape.len();
+    // The sizes the copy reads: constants known here, else the launch's (the tensor's dimensions).
+    let dims: Vec<String> = (0..rank).map(|d| copy.operand(1 + rank + d).const_int().unwrap_or(-1).to_string()).collect();
+    let shape: Vec<String> = t.shape.iter().map(|e| e.to_string()).collect();
+    let n = blk.num_args();
+    let loc = func.loc();
+    let arg = blk.add_arg(ctx.i(64), loc);
+    let mut texts: Vec<String> = (0..n).map(|k| attrs.get(k).map_or_else(|| "{}".to_string(), |a| a.to_string())).collect();
+    texts.push(format!(
+        "{{phobos.tensor_map = \"{tensor}\", phobos.box = array<i64: {}>, phobos.swizzle = {} : i64, phobos.global_dims = array<i64: {}>}}",
+        shape.join(", "),
+        t.swizzle,
+        dims.join(", ")
+    ));
+    func.set_attr("arg_attrs", ctx.known_attr(&format!("[{}]", texts.join(", "))));
+    let tys: Vec<String> = blk.args().iter().map(|a| a.ty().to_string()).collect();
+    func.set_attr("function_type", ctx.known_attr(&format!("({}) -> ()", tys.join(", "))));
+    let b = Builder::before(blk.first_op().ok_or("the kernel has no body")?);
+    Ok(b.op_value("llvm.inttoptr", &[arg], ctx.known_type("!llvm.ptr"), &[]))
+}
+
+/// `count` new mbarriers of `module`, contiguous in static shared memory (8 bytes each): the
+/// first's address as a `!llvm.ptr<3>` built at `b` ([`nth`] gives the others).
+pub fn mbarriers<'a>(module: Op<'a>, b: Builder<'a>, count: i64) -> Val<'a> {
+    let body = module.region(0).first_block().expect("gpu.module has a body");
+    let n =
+        body.ops().filter(|o| o.is("memref.global") && o.str_attr("sym_name").is_some_and(|s| s.starts_with("__phobos_mbarriers"))).count();
+    let mty = b.ctx.known_type(&format!("memref<{count}xi64, #gpu.address_space<workgroup>>"));
+    let g = workgroup_global(module, b, &format!("__phobos_mbarriers{n}"), mty, false);
+    pointer::base(b, g, 3)
+}
+
+/// The mbarrier `i` (an index) after `first`.
+pub fn nth<'a>(b: Builder<'a>, first: Val<'a>, i: Val<'a>) -> Val<'a> {
+    pointer::offset(b, first, b.bin("arith.muli", i, b.index(8)))
+}
+
+/// Thread 0 (`tid`) initialises the `count` mbarriers from `first` for `arrivals` arrivals
+/// each (one per TMA copy a phase waits for), then issues what `then` builds; a barrier must
+/// follow before any other thread waits on them.
+pub fn init<'a>(b: Builder<'a>, tid: Val<'a>, (first, count): (Val<'a>, i64), arrivals: i64, then: impl FnOnce(Builder<'a>)) {
+    let is_first = b.cmpi("eq", tid, b.index(0));
+    if_then(b, is_first, |tb| {
+        let n = tb.const_int(tb.ctx.i(32), arrivals);
+        for i in 0..count {
+            let bar = nth(tb, first, tb.index(i));
+            tb.op("nvvm.mbarrier.init", &[bar, n], &[], &[]);
+        }
+        // The initialisation is seen by the copies' completions (the async proxy).
+        tb.op("nvvm.fence.mbarrier.init", &[], &[], &[]);
+        then(tb);
+    });
+}
+
+/// The copy of the box at `starts` (outermost first) into `dst` (a `!llvm.ptr<3>`), its bytes
+/// expected on `bar`: built where one thread runs it.
+pub fn issue<'a>(tb: Builder<'a>, t: &TmaCopy, (map, bar, dst): (Val<'a>, Val<'a>, Val<'a>), starts: &[Val<'a>]) {
+    {
+        let ctx = tb.ctx;
+        let bytes = tb.const_int(ctx.i(32), t.bytes);
+        tb.op("nvvm.mbarrier.arrive.expect_tx", &[bar, bytes], &[], &[]);
+        // Coordinates innermost first, in elements (i32).
+        // shared::cluster addresses (a CTA's own shared memory is in its cluster of one).
+        let dst = tb.op_value("llvm.addrspacecast", &[dst], ctx.known_type("!llvm.ptr<7>"), &[]);
+        let mut ops = vec![dst, map];
+        ops.extend(starts.iter().rev().map(|s| tb.cast("arith.index_cast", *s, ctx.i(32))));
+        ops.push(bar);
+        let n = starts.len() as i32;
+        let seg = ctx.known_attr(&format!("array<i32: 1, 1, {n}, 1, 0, 0, 0, 0>"));
+        tb.op("nvvm.cp.async.bulk.tensor.shared.cluster.global", &ops, &[], &[("operandSegmentSizes", seg)]);
+    }
+}
+
+/// Thread 0 (`tid`) runs what `body` builds.
+pub fn by_first<'a>(b: Builder<'a>, tid: Val<'a>, body: impl FnOnce(Builder<'a>)) {
+    let is_first = b.cmpi("eq", tid, b.index(0));
+    if_then(b, is_first, body);
+}
+
+/// Every thread waits for the phase of `bar` whose parity is `parity` (an i32) to complete.
+pub fn wait<'a>(b: Builder<'a>, bar: Val<'a>, parity: Val<'a>) {
+    let ticks = b.const_int(b.ctx.i(32), 0x989680);
+    b.op("nvvm.mbarrier.try_wait.parity", &[bar, parity, ticks], &[], &[]);
+}

@@ -1,0 +1,128 @@
+//! TMA tensor maps on a GPU: a kernel compiled for sm_90a takes, after its other parameters, a
+//! pointer to a `CUtensorMap` per TMA copy (docs/abi.md). The launch builds each with
+//! `cuTensorMapEncodeTiled` from the tensor's address and sizes (row-major, contiguous), the
+//! box and the swizzle the compiler chose, and passes a copy of it in device memory; the
+//! caller passes nothing for it.
+
+use cudarc::driver::sys;
+
+/// A tensor size: fixed at compile time, or the value of parameter `i` (a dimension).
+#[derive(Clone, Debug)]
+pub(crate) enum Extent {
+    Fixed(u64),
+    Param(usize),
+}
+
+/// One tensor-map parameter, as the launch builds it.
+#[derive(Clone, Debug)]
+pub(crate) struct MapSpec {
+    /// The tensor's parameter.
+    pub tensor: usize,
+    pub elem: phobos_sim::Prim,
+    /// Sizes, outermost first.
+    pub dims: Vec<Extent>,
+    /// The box, outermost first.
+    pub r#box: Vec<u32>,
+    /// Swizzle span in bytes (0: none).
+    pub swizzle: u32,
+}
+
+/// The tensor-map parameters of a kernel's arguments, in order.
+pub(crate) fn specs(args: &[phobos_sim::ArgKind]) -> Result<Vec<MapSpec>, String> {
+    use phobos_sim::ArgKind;
+    let mut out = Vec::new();
+    for a in args {
+        let ArgKind::TensorMap { tensor, r#box, swizzle, dims } = a else { continue };
+        let Some((ti, names, elem)) = args.iter().enumerate().find_map(|(i, k)| match k {
+            ArgKind::Buffer { name, dims, elem, .. } if name == tensor => Some((i, dims, *elem)),
+            _ => None,
+        }) else {
+            return Err(format!("a tensor map names tensor {tensor}, which the kernel does not take"));
+        };
+        let mut ext = Vec::new();
+        for (d, name) in names.iter().enumerate() {
+            let fixed = dims.get(d).copied().filter(|v| *v >= 0).or_else(|| name.parse().ok());
+            ext.push(match fixed {
+                Some(v) => Extent::Fixed(v as u64),
+                None => {
+                    let i = args.iter().position(|k| matches!(k, ArgKind::Scalar { name: n, dim: true, .. } if n == name));
+                    Extent::Param(i.ok_or_else(|| format!("the tensor map of {tensor} needs dimension {name}, which no parameter gives"))?)
+                }
+            });
+        }
+        out.push(MapSpec { tensor: ti, elem, dims: ext, r#box: r#box.iter().map(|b| *b as u32).collect(), swizzle: *swizzle });
+    }
+    Ok(out)
+}
+
+/// The 128 bytes of `spec`'s map for the launch whose parameter values are `values` (a
+/// tensor's its device address, a dimension's its value).
+pub(crate) fn encode(spec: &MapSpec, values: &[u64]) -> Result<[u64; 16], String> {
+    use phobos_sim::Prim;
+    use sys::CUtensorMapDataType_enum as T;
+    let dtype = match spec.elem {
+        Prim::I8 | Prim::I1 => T::CU_TENSOR_MAP_DATA_TYPE_UINT8,
+        Prim::I16 => T::CU_TENSOR_MAP_DATA_TYPE_UINT16,
+        Prim::F16 => T::CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+        Prim::BF16 => T::CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
+        Prim::I32 => T::CU_TENSOR_MAP_DATA_TYPE_INT32,
+        Prim::F32 => T::CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
+        Prim::I64 => T::CU_TENSOR_MAP_DATA_TYPE_INT64,
+        Prim::F64 => T::CU_TENSOR_MAP_DATA_TYPE_FLOAT64,
+    };
+    let rank = spec.dims.len();
+    // CUDA lists sizes innermost first; a size of 0 is not allowed (an empty tensor maps as 1:
+    // nothing inside it is read, every box element being out of bounds of the real tensor).
+    let sizes: Vec<u64> = spec
+        .dims
+        .iter()
+        .rev()
+        .map(|e| match e {
+            Extent::Fixed(v) => *v,
+            Extent::Param(i) => values.get(*i).copied().unwrap_or(0),
+        })
+        .map(|v| v.max(1))
+        .collect();
+    let eb = spec.elem.bytes() as u64;
+    let mut strides = Vec::new();
+    let mut s = eb;
+    for n in sizes.iter().take(rank.saturating_sub(1)) {
+        s *= n;
+        strides.push(s);
+    }
+    let boxes: Vec<u32> = spec.r#box.iter().rev().copied().collect();
+    let ones = vec![1u32; rank];
+    let swizzle = match spec.swizzle {
+        32 => sys::CUtensorMapSwizzle_enum::CU_TENSOR_MAP_SWIZZLE_32B,
+        64 => sys::CUtensorMapSwizzle_enum::CU_TENSOR_MAP_SWIZZLE_64B,
+        128 => sys::CUtensorMapSwizzle_enum::CU_TENSOR_MAP_SWIZZLE_128B,
+        _ => sys::CUtensorMapSwizzle_enum::CU_TENSOR_MAP_SWIZZLE_NONE,
+    };
+    let address = values.get(spec.tensor).copied().unwrap_or(0);
+    let mut map = sys::CUtensorMap { opaque: [0; 16] };
+    // SAFETY: every array holds `rank` (strides `rank - 1`) entries, as the call reads; `map`
+    // is a live, 64-byte-aligned CUtensorMap it writes.
+    let r = unsafe {
+        sys::cuTensorMapEncodeTiled(
+            &mut map,
+            dtype,
+            rank as u32,
+            address as *mut std::ffi::c_void,
+            sizes.as_ptr(),
+            strides.as_ptr(),
+            boxes.as_ptr(),
+            ones.as_ptr(),
+            sys::CUtensorMapInterleave_enum::CU_TENSOR_MAP_INTERLEAVE_NONE,
+            swizzle,
+            sys::CUtensorMapL2promotion_enum::CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+            sys::CUtensorMapFloatOOBfill_enum::CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE,
+        )
+    };
+    if r != sys::CUresult::CUDA_SUCCESS {
+        return Err(format!(
+            "cuTensorMapEncodeTiled ({r:?}) for the tensor at {address:#x}: sizes {sizes:?}, byte strides {strides:?}, box {boxes:?}, swizzle {}",
+            spec.swizzle
+        ));
+    }
+    Ok(map.opaque)
+}
