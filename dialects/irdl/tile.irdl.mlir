@@ -12,7 +12,9 @@ irdl.dialect @tile {
   // operands has one type.
   //   "tile.copy"(%x, %start0, %start1, %dim0, %dim1, %fill_bits) {shape = array<i64: 1, 256>}
   // `swizzle = array<i64: B, M, S>` (set by tile-swizzle on a 2-D tile only tensor cores read)
-  // stores element (i, j) at the offset Swizzle<B, M, S>(i * cols + j).
+  // stores element (i, j) at the offset Swizzle<B, M, S>(i * cols + j). `tma = SPAN : i64` (set by
+  // tile-tma on sm_90a) makes the copy one TMA copy (cp.async.bulk.tensor) of the whole tile,
+  // stored under TMA's SPAN-byte swizzle (0: row-major), 1024-byte aligned.
   irdl.operation @copy {
     %src = irdl.base "!builtin.memref"
     %idx = irdl.is index

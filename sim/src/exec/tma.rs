@@ -200,6 +200,10 @@ impl Ctx<'_> {
                 let bar = cta.tma.bars.get_mut(&a).expect("checked");
                 bar.seen[w.index as usize * 32 + l] = bar.phase;
             }
+            // `phobos explain`'s timeline: the copies waited for have landed.
+            if let Some(t) = self.tracing(cta) {
+                t.event(w.pc, w.index, trace::EventKind::Wait, []);
+            }
         }
         Ok(all)
     }

@@ -2,7 +2,8 @@
 
 abi_check.py doc ABI.md MANIFEST.json: the doc's JSON example equals the manifest (lanes_matvec's).
 abi_check.py params MANIFEST.json PTX: for every entry, `params` lists every dimension of its
-tensors, and the PTX entry's parameters are the tensors, then the dims not in `fixed`.
+tensors, and the PTX entry's parameters are the tensors, then the dims not in `fixed`, then the
+tensor maps (sm_90a's TMA copies).
 """
 import json
 import re
@@ -32,10 +33,14 @@ def params(manifest: str, ptx_path: str) -> None:
         if m is None:
             sys.exit(f"no .entry {e['name']} in the PTX")
         count = m.group(1).count(".param")
-        want = len(tensors) + len([d for d in dims if d not in e["fixed"]])
+        maps = [p for p in e["params"] if p["kind"] == "tensor_map"]
+        if e["params"][len(e["params"]) - len(maps):] != maps:
+            sys.exit(f"{e['name']}: the tensor maps are not the last parameters")
+        want = len(tensors) + len([d for d in dims if d not in e["fixed"]]) + len(maps)
         if count != want:
             sys.exit(f"{e['name']}: {count} PTX parameters, the manifest says {want}")
-        print(f"abi: {e['name']}: {len(tensors)} tensors, dims {dims}, fixed {sorted(e['fixed'])}, {count} PTX parameters")
+        more = f", {len(maps)} tensor maps" if maps else ""
+        print(f"abi: {e['name']}: {len(tensors)} tensors, dims {dims}, fixed {sorted(e['fixed'])}{more}, {count} PTX parameters")
 
 
 if __name__ == "__main__":

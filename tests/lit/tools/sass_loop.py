@@ -4,7 +4,7 @@
 
 assembles FILE.ptx for ARCH, disassembles it, finds the loop (a backward branch to a label)
 with the most tensor-core instructions, and prints its counts of HMMA, IMMA, LDGSTS, LDSM,
-BAR.SYNC and HGMMA (sm_90a's wgmma), then the whole kernel's local-memory accesses (LDL, STL).
+BAR.SYNC, HGMMA (sm_90a's wgmma) and UTMALDG (its TMA copies), then the whole kernel's local-memory accesses (LDL, STL).
 """
 import re
 import subprocess
@@ -29,7 +29,7 @@ for i, inst in enumerate(insts):
     m = re.search(r"BRA\s+`?\(?(\.L_x_\d+)", inst)
     if m and labels.get(m.group(1), i + 1) <= i:
         loops.append(insts[labels[m.group(1)]:i + 1])
-kinds = ["HMMA", "IMMA", "LDGSTS", "LDSM", "BAR.SYNC", "HGMMA"]
+kinds = ["HMMA", "IMMA", "LDGSTS", "LDSM", "BAR.SYNC", "HGMMA", "UTMALDG"]
 body = max(loops, key=lambda b: sum(("HMMA" in x or "IMMA" in x or "HGMMA" in x) for x in b), default=[])
 print("main loop:", " ".join(f"{k} {sum(k in x for x in body)}" for k in kinds))
 print("local memory:", sum(bool(re.match(r"(@!?P\d+\s+)?(LDL|STL)\b", x)) for x in insts))
