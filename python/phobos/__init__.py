@@ -345,7 +345,8 @@ class Module:
 class Launched:
     """What a launch ran: the entry (an ``@autotune`` specialization's name), the device, its
     wall time in ms and the simulator's counts (``ctas``, ``warp_instructions``,
-    ``thread_instructions``, ``bank_conflicts``; empty on a GPU)."""
+    ``thread_instructions``, ``bank_conflicts``, ``mma``, ``ldmatrix``, ``wgmma``, ``async_bytes``;
+    empty on a GPU)."""
 
     entry: str
     device: str

@@ -255,6 +255,8 @@ impl Program {
             report.insert("bank_conflicts".into(), s.bank_conflicts as f64);
             report.insert("mma".into(), s.mma as f64);
             report.insert("ldmatrix".into(), s.ldmatrix as f64);
+            report.insert("wgmma".into(), s.wgmma as f64);
+            report.insert("async_bytes".into(), s.async_bytes as f64);
         }
         Ok((ran.entry, outputs, report, ran.meta))
     }

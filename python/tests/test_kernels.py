@@ -91,6 +91,19 @@ def test_gemm_on_tensor_cores(examples, kernel, k):
     assert ran.stats["bank_conflicts"] == 0
 
 
+def test_tma_gemm_needs_no_tensor_map_argument(examples):
+    """gemm_f16_tma compiled for sm_90a copies its tiles by TMA: the tensor maps are the
+    launcher's, so the call is the plain GEMM's; K and N multiples of 8 (its @aligned), a ragged
+    K step; every k step copies 16384 + 8192 bytes per CTA."""
+    mod = phobos.compile(examples / "tutorials" / "gemm.phobos", chip="sm_90a")
+    m, n, k = 130, 72, 136
+    a, b = uniform((m, k), dtype=np.float16), uniform((k, n), dtype=np.float16)
+    c = np.zeros((m, n), np.float16)
+    ran = mod.gemm_f16_tma(a, b, c, grid=(2, 2))
+    close(c, a.astype(np.float64) @ b.astype(np.float64), 2e-3, 2e-3)
+    assert ran.stats["async_bytes"] == 4 * 3 * (16384 + 8192)
+
+
 def test_i8_gemm_and_linear_layer(examples):
     """i8 in, exact i32 out; the linear layer Y = X Wᵀ (dot(Xs, trans(Ws), acc), W stored out x
     in as PyTorch's nn.Linear stores it); ragged shapes."""
