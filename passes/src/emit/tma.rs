@@ -88,7 +88,7 @@ pub fn init<'a>(b: Builder<'a>, tid: Val<'a>, (first, count): (Val<'a>, i64), ar
     if_then(b, is_first, |tb| {
         let n = tb.const_int(tb.ctx.i(32), arrivals);
         for i in 0..count {
-            let bar = nth(tb, first, tb.index(i));
+            let bar = if i == 0 { first } else { nth(tb, first, tb.index(i)) };
             tb.op("nvvm.mbarrier.init", &[bar, n], &[], &[]);
         }
         // The initialisation is seen by the copies' completions (the async proxy).

@@ -5,7 +5,7 @@
 //! dimension's divisibility: `@aligned` or a constant), sizes that are the tensor's own, a zero
 //! fill (TMA zero-fills what lies outside), and a layout TMA writes: row-major, or under
 //! `tile-swizzle`'s swizzle when it is TMA's 32-, 64- or 128-byte mode with rows of exactly
-//! that span. The copy gets `tma = SPAN` (0: no swizzle), which `tile-plan-shared-memory`
+//! that span, and a tensor the kernel does not write (TMA reads through the async proxy). The copy gets `tma = SPAN` (0: no swizzle), which `tile-plan-shared-memory`
 //! (1024-byte alignment), `tile-pipeline` and `convert-tile-to-gpu` honour. A remark says
 //! which copies TMA makes, and why not for the others. Runs after `tile-swizzle`.
 
@@ -64,6 +64,12 @@ pub fn span(copy: Op) -> Result<i64, String> {
         .unwrap_or_default();
     if dict.and_then(|d| d.dict_get("llvm.align")).and_then(|a| a.int()).unwrap_or(0) < 16 {
         return Err("its tensor is not 16-byte aligned (a strided view)".into());
+    }
+    // TMA reads through the async proxy: the kernel's own writes to the tensor would need a
+    // proxy fence before each copy.
+    let writes = |o: &Op| o.name().contains("store") || o.name().contains("atomic") || o.name().contains("scatter");
+    if func.walk().iter().any(|o| writes(o) && o.operands().contains(&src)) {
+        return Err("the kernel writes its tensor too (TMA reads it through another proxy)".into());
     }
     if tensor_dims.len() != rank {
         return Err(format!("its tensor's dimensions are not named ({} of the tile's {rank})", tensor_dims.len()));

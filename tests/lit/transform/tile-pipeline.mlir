@@ -167,3 +167,49 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// A copy tile-tma marked is pipelined with TMA: a tensor-map parameter; after the first barrier
+// thread 0 initialises one mbarrier per stage (3 at once) for the loop's one TMA copy and issues
+// the prologue's copies (arrive.expect_tx of the tile's 8192 bytes, cp.async.bulk.tensor); a
+// barrier; each iteration waits on its stage's mbarrier for parity (i / 3) mod 2, then the
+// barrier, then thread 0 issues iteration i + 2 on stage (i + 2) mod 3's mbarrier. No cp.async
+// group is committed or waited for.
+// DIAG: remark: pipelined over 3 stages: a 3 x 8192 bytes (24576 bytes of shared memory); each iteration's tiles are copied 2 iterations ahead
+// CHECK-LABEL: gpu.func @tma
+// CHECK-SAME: %[[MAP:arg[0-9]+]]: i64 {phobos.box = array<i64: 64, 64>, phobos.global_dims = array<i64: -1, 64>, phobos.swizzle = 128 : i64, phobos.tensor_map = "A"}
+// CHECK: gpu.barrier {phobos.barrier = "kept: the pipeline's first copies overwrite shared memory that other threads may still read"}
+// CHECK: scf.if
+// CHECK: nvvm.mbarrier.init
+// CHECK: nvvm.mbarrier.init
+// CHECK: nvvm.mbarrier.init
+// CHECK-NEXT: nvvm.fence.mbarrier.init
+// CHECK: nvvm.mbarrier.arrive.expect_tx
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: gpu.barrier {phobos.barrier = "kept: every thread sees the pipeline's mbarriers initialised before it waits on them"}
+// CHECK: scf.for
+// CHECK: %[[I:.*]] = arith.divui
+// CHECK: %[[K:.*]] = arith.divui %[[I]], %{{.*}} : index
+// CHECK: %[[P:.*]] = arith.andi %[[K]], %{{.*}} : index
+// CHECK: %[[PI:.*]] = arith.index_cast %[[P]] : index to i32
+// CHECK: nvvm.mbarrier.try_wait.parity %{{.*}}, %[[PI]], %{{.*}} : !llvm.ptr<3>, i32, i32
+// CHECK-NEXT: gpu.barrier
+// CHECK: nvvm.mbarrier.arrive.expect_tx
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK-NOT: nvvm.cp.async.commit.group
+// CHECK-NOT: nvvm.cp.async.wait.group
+// CHECK: gpu.return
+gpu.module @m {
+  gpu.func @tma(%a: memref<1099511627776xf16> {llvm.align = 16 : i64, phobos.tensor = "A", phobos.dims = ["M", "64"]}, %m: i64 {phobos.dim = "M"}) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %mi = arith.index_cast %m : i64 to index
+    scf.for %i = %c0 to %mi step %c64 {
+      %t = "tile.copy"(%a, %i, %c0, %mi, %c64) {name = "a", shape = array<i64: 64, 64>, swizzle = array<i64: 3, 3, 3>, tma = 128 : i64} : (memref<1099511627776xf16>, index, index, index, index) -> memref<64x64xf16, #gpu.address_space<workgroup>>
+      %v = memref.load %t[%c0, %c0] : memref<64x64xf16, #gpu.address_space<workgroup>>
+    } {phobos.pipeline = 3 : i64}
+    gpu.return
+  }
+}

@@ -48,3 +48,21 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// A tensor the kernel writes keeps cp.async (TMA reads through the async proxy).
+// REMARK: :[[@LINE+8]]:10: remark: tile t: not copied by TMA: the kernel writes its tensor too (TMA reads it through another proxy)
+// CHECK-LABEL: gpu.func @written
+// CHECK-NOT: tma =
+gpu.module @m {
+  gpu.func @written(%a: memref<1099511627776xf16> {llvm.align = 16 : i64, phobos.tensor = "A", phobos.dims = ["M", "64"]}, %m: i64 {phobos.dim = "M"}) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %mi = arith.index_cast %m : i64 to index
+    %t = "tile.copy"(%a, %c0, %c0, %mi, %c64) {name = "t", shape = array<i64: 64, 64>} : (memref<1099511627776xf16>, index, index, index, index) -> memref<64x64xf16, 3>
+    %v = memref.load %t[%c0, %c0] : memref<64x64xf16, 3>
+    memref.store %v, %a[%c0] : memref<1099511627776xf16>
+    gpu.return
+  }
+}
