@@ -163,7 +163,14 @@ impl Ctx<'_> {
 
     /// `phobos explain`'s record of a `cp.async`: its global read, its shared write (as the
     /// tile's memref, where one holds the bytes) and the zero-filled elements as masked ones.
-    fn trace_async(&mut self, pc: usize, (arg, read): (Option<usize>, &[(u64, u64)]), written: &[(u64, u64)], size: usize, conflicts: u64) {
+    pub(super) fn trace_async(
+        &mut self,
+        pc: usize,
+        (arg, read): (Option<usize>, &[(u64, u64)]),
+        written: &[(u64, u64)],
+        size: usize,
+        conflicts: u64,
+    ) {
         let memrefs = &self.k.memrefs;
         let global = arg.and_then(|a| memrefs.iter().position(|m| m.src == MemSrc::Arg(a)));
         let first = written.first().map_or(0, |w| w.0);

@@ -305,6 +305,8 @@ impl Ctx<'_> {
         let mut data = vec![0u8; len];
         let mut idx = vec![0i64; rank];
         let mut read = 0usize;
+        let traced = self.traced(cta);
+        let mut ranges: Vec<(u64, u64)> = Vec::new();
         for e in 0..len / eb {
             let mut rem = e as i64;
             for dd in (0..rank).rev() {
@@ -329,6 +331,12 @@ impl Ctx<'_> {
                 data[at_ + b] = global[lin + b].load(Relaxed);
             }
             read += eb;
+            if traced {
+                match ranges.last_mut() {
+                    Some((o, n)) if *o + *n == lin as u64 => *n += eb as u64,
+                    _ => ranges.push((lin as u64, eb as u64)),
+                }
+            }
         }
         self.stats.traffic(ti, read, false);
         self.stats.async_bytes += len as u64;
@@ -347,8 +355,12 @@ impl Ctx<'_> {
         self.bar_of(cta, w, l, b, loc)?;
         let thread = w.index * 32 + l as u32;
         cta.tma.inflight.push(Flight { dst: to, data, bar: b, thread, loc });
-        if let Some(t) = self.tracing(cta) {
-            t.event(w.pc, w.index, trace::EventKind::Copy, [(to as u64, len as u64)]);
+        if traced {
+            // `phobos explain`: the box's reads, its write, its zero-filled elements.
+            self.trace_async(w.pc, (Some(ti), &ranges), &[(to as u64, read as u64)], len, 0);
+            if let Some(t) = self.trace.as_mut() {
+                t.event(w.pc, w.index, trace::EventKind::Copy, [(to as u64, len as u64)]);
+            }
         }
         Ok(())
     }
