@@ -317,15 +317,13 @@ impl Ctx<'_> {
             if (0..rank).any(|dd| g[dd] < 0 || g[dd] >= size[dd]) {
                 continue;
             }
-            let lin = g.iter().zip(&size).fold(0i64, |acc, (x, n)| acc * n + x) as usize * eb;
-            if lin + eb > global.len() {
-                return bad(
-                    self,
-                    cta,
-                    FaultKind::OutOfBounds,
-                    format!("the TMA copy reads byte {lin} of {tensor}, which has {} bytes (its sizes {size:?})", global.len()),
-                );
-            }
+            // Row-major, checked: sizes from a hand-written map may be anything.
+            let lin = g.iter().zip(&size).try_fold(0i64, |acc, (x, n)| acc.checked_mul(*n)?.checked_add(*x));
+            let Some(lin) = lin.and_then(|l| usize::try_from(l).ok()?.checked_mul(eb)).filter(|l| l.saturating_add(eb) <= global.len())
+            else {
+                let m = format!("the TMA copy reads element {g:?} of {tensor}, past its {} bytes (its sizes {size:?})", global.len());
+                return bad(self, cta, FaultKind::OutOfBounds, m);
+            };
             let at_ = swizzled(to + e * eb, *swizzle) - to;
             for b in 0..eb {
                 data[at_ + b] = global[lin + b].load(Relaxed);

@@ -154,7 +154,21 @@ pub fn signature<'a>(module: Op<'a>, name: &str) -> R<Signature> {
         } else if let Some(tensor) = named("phobos.tensor_map") {
             let ints = |key: &str| dict.and_then(|d| d.dict_get(key)).and_then(|a| a.dense_ints()).unwrap_or_default();
             let swizzle = dict.and_then(|d| d.dict_get("phobos.swizzle")).and_then(|a| a.int()).unwrap_or(0) as u32;
-            args.push(ArgKind::TensorMap { tensor, r#box: ints("phobos.box"), swizzle, dims: ints("phobos.global_dims") });
+            let (r#box, dims) = (ints("phobos.box"), ints("phobos.global_dims"));
+            // TMA's limits: rank 1 to 5, boxes of 1 to 256, the swizzle a span it has.
+            if !(1..=5).contains(&r#box.len())
+                || r#box.iter().any(|b| !(1..=256).contains(b))
+                || dims.len() != r#box.len()
+                || dims.iter().any(|d| *d < -1 || *d > i32::MAX as i64)
+                || ![0, 32, 64, 128].contains(&swizzle)
+            {
+                let message = format!(
+                    "argument {i}: a tensor map needs phobos.box of 1 to 5 extents from 1 to 256, phobos.global_dims of as many sizes (-1: the launch's), phobos.swizzle 0, 32, 64 or 128; got box {:?}, sizes {dims:?}, swizzle {swizzle}",
+                    r#box
+                );
+                return Err(Unsupported { message, loc: func.loc().src() });
+            }
+            args.push(ArgKind::TensorMap { tensor, r#box, swizzle, dims });
         } else {
             let (p, _) =
                 prim_of(ty).ok_or_else(|| Unsupported { message: format!("argument {i} has type {ty}"), loc: func.loc().src() })?;
