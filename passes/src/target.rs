@@ -11,7 +11,8 @@ pub struct Chip {
     /// cudaDevAttrMaxSharedMemoryPerBlockOptin), in bytes.
     pub shared_optin: u64,
     /// LLVM target features the PTX needs beyond LLVM's default for the chip (`+ptx70`: sm_75's
-    /// default .version 6.3 lacks `tanh.approx.f32`, which fast math emits there).
+    /// default .version 6.3 lacks `tanh.approx.f32`, which fast math emits there; `+ptx83`:
+    /// sm_90a's TMA acquires its tensor maps with `fence.proxy.tensormap::generic`).
     pub features: &'static str,
 }
 
@@ -29,7 +30,7 @@ pub const CHIPS: &[Chip] = &[
     Chip { name: "sm_87", shared_optin: 166912, features: "" },
     Chip { name: "sm_89", shared_optin: 101376, features: "" },
     Chip { name: "sm_90", shared_optin: 232448, features: "" },
-    Chip { name: "sm_90a", shared_optin: 232448, features: "" },
+    Chip { name: "sm_90a", shared_optin: 232448, features: "+ptx83" },
     Chip { name: "sm_100", shared_optin: 232448, features: "" },
     Chip { name: "sm_100a", shared_optin: 232448, features: "" },
     Chip { name: "sm_101", shared_optin: 232448, features: "" },

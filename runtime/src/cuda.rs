@@ -538,7 +538,15 @@ impl Gpu {
         }
         // The tensor maps, after every given parameter (docs/abi.md).
         for spec in &k.maps {
-            let map = crate::tensor_map::encode(spec, &values).map_err(CudaError::Launch)?;
+            let empty = || -> Result<u64, String> {
+                if self.scratch.get().is_none() {
+                    let made = self.stream.alloc_zeros::<u8>(16).map_err(|e| e.to_string())?;
+                    self.stream.synchronize().map_err(|e| e.to_string())?;
+                    let _ = self.scratch.set(made);
+                }
+                Ok(self.scratch.get().expect("made").device_ptr(&self.stream).0)
+            };
+            let map = crate::tensor_map::encode(spec, &values, empty).map_err(CudaError::Launch)?;
             let mut maps = self.tensor_maps.lock().unwrap_or_else(|e| e.into_inner());
             if let std::collections::hash_map::Entry::Vacant(slot) = maps.entry(map) {
                 let bytes: Vec<u8> = map.iter().flat_map(|w| w.to_le_bytes()).collect();

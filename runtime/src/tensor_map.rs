@@ -56,8 +56,10 @@ pub(crate) fn specs(args: &[phobos_sim::ArgKind]) -> Result<Vec<MapSpec>, String
 }
 
 /// The 128 bytes of `spec`'s map for the launch whose parameter values are `values` (a
-/// tensor's its device address, a dimension's its value).
-pub(crate) fn encode(spec: &MapSpec, values: &[u64]) -> Result<[u64; 16], String> {
+/// tensor's its device address, a dimension's its value). An empty tensor (a size 0, which a
+/// map cannot have) maps as one element of `empty`'s zeroed device memory, read only where a
+/// box covers coordinate 0: what TMA reads of it is zero, as outside any tensor.
+pub(crate) fn encode(spec: &MapSpec, values: &[u64], empty: impl FnOnce() -> Result<u64, String>) -> Result<[u64; 16], String> {
     use phobos_sim::Prim;
     use sys::CUtensorMapDataType_enum as T;
     let dtype = match spec.elem {
@@ -71,9 +73,8 @@ pub(crate) fn encode(spec: &MapSpec, values: &[u64]) -> Result<[u64; 16], String
         Prim::F64 => T::CU_TENSOR_MAP_DATA_TYPE_FLOAT64,
     };
     let rank = spec.dims.len();
-    // CUDA lists sizes innermost first; a size of 0 is not allowed (an empty tensor maps as 1:
-    // nothing inside it is read, every box element being out of bounds of the real tensor).
-    let sizes: Vec<u64> = spec
+    // CUDA lists sizes innermost first.
+    let mut sizes: Vec<u64> = spec
         .dims
         .iter()
         .rev()
@@ -81,14 +82,20 @@ pub(crate) fn encode(spec: &MapSpec, values: &[u64]) -> Result<[u64; 16], String
             Extent::Fixed(v) => *v,
             Extent::Param(i) => values.get(*i).copied().unwrap_or(0),
         })
-        .map(|v| v.max(1))
         .collect();
     let eb = spec.elem.bytes() as u64;
+    let mut address = values.get(spec.tensor).copied().unwrap_or(0);
     let mut strides = Vec::new();
-    let mut s = eb;
-    for n in sizes.iter().take(rank.saturating_sub(1)) {
-        s *= n;
-        strides.push(s);
+    if sizes.contains(&0) {
+        sizes = vec![1; rank];
+        strides = vec![16; rank.saturating_sub(1)];
+        address = empty()?;
+    } else {
+        let mut s = eb;
+        for n in sizes.iter().take(rank.saturating_sub(1)) {
+            s = s.checked_mul(*n).ok_or("a tensor of more than 2^64 bytes")?;
+            strides.push(s);
+        }
     }
     let boxes: Vec<u32> = spec.r#box.iter().rev().copied().collect();
     let ones = vec![1u32; rank];
@@ -98,7 +105,6 @@ pub(crate) fn encode(spec: &MapSpec, values: &[u64]) -> Result<[u64; 16], String
         128 => sys::CUtensorMapSwizzle_enum::CU_TENSOR_MAP_SWIZZLE_128B,
         _ => sys::CUtensorMapSwizzle_enum::CU_TENSOR_MAP_SWIZZLE_NONE,
     };
-    let address = values.get(spec.tensor).copied().unwrap_or(0);
     let mut map = sys::CUtensorMap { opaque: [0; 16] };
     // SAFETY: every array holds `rank` (strides `rank - 1`) entries, as the call reads; `map`
     // is a live, 64-byte-aligned CUtensorMap it writes.

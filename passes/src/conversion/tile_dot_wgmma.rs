@@ -193,10 +193,10 @@ pub fn lower<'a>(op: Op<'a>, dot: &Dot, w: &Wgmma, block: [i64; 3], acc: Val<'a>
     // reader's (Triton's, before the product): the tiles' generic writes reach the async proxy.
     if let Some(bar) = barrier_before(op) {
         if !previous(bar).is_some_and(|p| p.is("nvvm.fence.proxy")) {
-            proxy_fence(Builder::before(bar));
+            crate::emit::tma::async_proxy_fence(Builder::before(bar));
         }
     }
-    proxy_fence(b);
+    crate::emit::tma::async_proxy_fence(b);
     b.op("nvvm.wgmma.fence.aligned", &[], &[], &[]);
     let ty = dot.input.ptx();
     let attrs = [
@@ -225,13 +225,6 @@ pub fn lower<'a>(op: Op<'a>, dot: &Dot, w: &Wgmma, block: [i64; 3], acc: Val<'a>
         out = crate::emit::vector::insert(b, x, out, i);
     }
     out
-}
-
-/// `fence.proxy.async.shared::cta`: this thread's shared-memory accesses so far are ordered
-/// before its later asynchronous-proxy ones (wgmma's operand reads).
-fn proxy_fence(b: Builder) {
-    let kind = b.ctx.known_attr("#nvvm.proxy_kind<async.shared>");
-    b.op("nvvm.fence.proxy", &[], &[], &[("kind", kind), ("space", b.ctx.known_attr("#nvvm.shared_space<cta>"))]);
 }
 
 /// The op before `op` in its block.

@@ -88,14 +88,26 @@ fn lower_copy<'a>(op: Op<'a>, cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnosti
 
     // Step 2. A barrier before the copy when it may overwrite a tile others still read: inside a
     // loop, the previous iteration's reads.
+    // A TMA copy writes through the async proxy: every thread's earlier accesses of its bytes
+    // (through the generic proxy: a previous iteration's reads, or another tile's in the same
+    // bytes) are fenced and a barrier orders them before the copy, in or out of a loop.
+    let tma_copy = tma::TmaCopy::of(op);
     let in_loop = !loops_around(op, func).is_empty();
-    if in_loop {
+    if let Some(t) = &tma_copy {
+        let span = crate::tile::tma::span(op)
+            .map_err(|why| Diagnostic::op_error(op, format!("tma = {} but TMA cannot make the copy: {why}", t.swizzle)))?;
+        if span != t.swizzle {
+            return Err(Diagnostic::op_error(op, format!("tma = {} but the tile's layout is TMA's {span}-byte swizzle", t.swizzle)));
+        }
+        tma::async_proxy_fence(b);
+        barrier_because(b, &format!("kept: every thread's accesses of the bytes of {name} come before its TMA copy writes them"));
+    } else if in_loop {
         barrier_because(b, &format!("kept: the copy of {name} overwrites the tile that other threads read in the previous iteration"));
     }
 
     // Step 3. The copy: by TMA where `tile-tma` marked it, else CTA-cooperative (asynchronous
     // from sm_80).
-    if let Some(t) = tma::TmaCopy::of(op) {
+    if let Some(t) = tma_copy {
         lower_tma_copy(op, &t, (module, func, block), view).map_err(|why| Diagnostic::op_error(op, why))?;
         return Ok(vec![view]);
     }
@@ -115,7 +127,7 @@ fn lower_copy<'a>(op: Op<'a>, cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnosti
 /// A TMA copy: thread 0 initialises the copy's mbarrier and issues the copy; after a barrier
 /// (every thread then sees the initialisation) every thread waits for the mbarrier's phase 0,
 /// which completes when the tile has landed. Re-initialised at each execution: the barrier
-/// before a copy in a loop orders the previous execution's waits before it.
+/// before the copy orders the previous execution's waits before it.
 fn lower_tma_copy<'a>(
     op: Op<'a>,
     t: &tma::TmaCopy,
@@ -126,7 +138,7 @@ fn lower_tma_copy<'a>(
     let name = phobos_dialects::tile::buffer_name(op);
     tile_copy::align_dynamic_smem(module, b, super::tile_dot_wgmma::TILE_ALIGN as i64);
     let map = tma::tensor_map_param(func, op, t)?;
-    let bar = tma::mbarriers(module, b, 1);
+    let bar = tma::mbarriers(module, func, b, 1)?;
     let tid = linear_thread_id(b, Some(block));
     let dst = pointer::base(b, view, 3);
     let starts: Vec<Val<'a>> = (0..t.shape.len()).map(|d| op.operand(1 + d)).collect();

@@ -31,7 +31,7 @@ impl TmaCopy {
     pub fn of(copy: Op) -> Option<TmaCopy> {
         let span = copy.int_attr("tma")?;
         let shape = phobos_dialects::tile::shape(copy);
-        let ebytes = copy.result(0).ty().element().scalar().map(|s| s.bits().div_ceil(8) as i64).unwrap_or(4);
+        let ebytes = copy.result(0).ty().element().scalar().map(|s| s.bits().div_ceil(8) as i64)?;
         Some(TmaCopy { bytes: shape.iter().product::<i64>() * ebytes, shape, swizzle: span })
     }
 }
@@ -61,18 +61,36 @@ pub fn tensor_map_param<'a>(func: Op<'a>, copy: Op<'a>, t: &TmaCopy) -> Result<V
     let tys: Vec<String> = blk.args().iter().map(|a| a.ty().to_string()).collect();
     func.set_attr("function_type", ctx.known_attr(&format!("({}) -> ()", tys.join(", "))));
     let b = Builder::before(blk.first_op().ok_or("the kernel has no body")?);
-    Ok(b.op_value("llvm.inttoptr", &[arg], ctx.known_type("!llvm.ptr"), &[]))
+    let map = b.op_value("llvm.inttoptr", &[arg], ctx.known_type("!llvm.ptr"), &[]);
+    // The map was written through the generic proxy (the launcher's copy); TMA reads it
+    // through the tensormap proxy, which a kernel must acquire explicitly (PTX ISA 8.3).
+    let bytes = b.const_int(ctx.i(32), 128);
+    b.op("nvvm.fence.proxy.acquire", &[map, bytes], &[], &[("scope", ctx.known_attr("#nvvm.mem_scope<sys>"))]);
+    Ok(map)
 }
 
 /// `count` new mbarriers of `module`, contiguous in static shared memory (8 bytes each): the
-/// first's address as a `!llvm.ptr<3>` built at `b` ([`nth`] gives the others).
-pub fn mbarriers<'a>(module: Op<'a>, b: Builder<'a>, count: i64) -> Val<'a> {
+/// first's address as a `!llvm.ptr<3>` built at `b` ([`nth`] gives the others). Thread 0 of
+/// `func` initialises them at its entry, so that every later (re-)initialisation ([`init`])
+/// may invalidate them first, as PTX requires.
+pub fn mbarriers<'a>(module: Op<'a>, func: Op<'a>, b: Builder<'a>, count: i64) -> Result<Val<'a>, String> {
     let body = module.region(0).first_block().expect("gpu.module has a body");
     let n =
         body.ops().filter(|o| o.is("memref.global") && o.str_attr("sym_name").is_some_and(|s| s.starts_with("__phobos_mbarriers"))).count();
+    let name = format!("__phobos_mbarriers{n}");
     let mty = b.ctx.known_type(&format!("memref<{count}xi64, #gpu.address_space<workgroup>>"));
-    let g = workgroup_global(module, b, &format!("__phobos_mbarriers{n}"), mty, false);
-    pointer::base(b, g, 3)
+    let entry = func.region(0).first_block().and_then(|blk| blk.first_op()).ok_or("the kernel has no body")?;
+    let eb = Builder::before(entry).with_loc(b.loc);
+    let tid = crate::emit::ids::linear_thread_id(eb, crate::emit::ids::known_block_size(func));
+    let first = pointer::base(eb, workgroup_global(module, eb, &name, mty, false), 3);
+    by_first(eb, tid, |tb| {
+        let one = tb.const_int(tb.ctx.i(32), 1);
+        for i in 0..count {
+            let bar = if i == 0 { first } else { nth(tb, first, tb.index(i)) };
+            tb.op("nvvm.mbarrier.init", &[bar, one], &[], &[]);
+        }
+    });
+    Ok(pointer::base(b, workgroup_global(module, b, &name, mty, false), 3))
 }
 
 /// The mbarrier `i` (an index) after `first`.
@@ -80,15 +98,17 @@ pub fn nth<'a>(b: Builder<'a>, first: Val<'a>, i: Val<'a>) -> Val<'a> {
     pointer::offset(b, first, b.bin("arith.muli", i, b.index(8)))
 }
 
-/// Thread 0 (`tid`) initialises the `count` mbarriers from `first` for `arrivals` arrivals
-/// each (one per TMA copy a phase waits for), then issues what `then` builds; a barrier must
-/// follow before any other thread waits on them.
+/// Thread 0 (`tid`) re-initialises the `count` mbarriers from `first` (invalidated first) for
+/// `arrivals` arrivals each (one per TMA copy a phase waits for), then issues what `then`
+/// builds; a barrier must follow before any other thread waits on them, and precede it after
+/// every thread's last wait on them.
 pub fn init<'a>(b: Builder<'a>, tid: Val<'a>, (first, count): (Val<'a>, i64), arrivals: i64, then: impl FnOnce(Builder<'a>)) {
     let is_first = b.cmpi("eq", tid, b.index(0));
     if_then(b, is_first, |tb| {
         let n = tb.const_int(tb.ctx.i(32), arrivals);
         for i in 0..count {
             let bar = if i == 0 { first } else { nth(tb, first, tb.index(i)) };
+            tb.op("nvvm.mbarrier.inval", &[bar], &[], &[]);
             tb.op("nvvm.mbarrier.init", &[bar, n], &[], &[]);
         }
         // The initialisation is seen by the copies' completions (the async proxy).
@@ -114,6 +134,14 @@ pub fn issue<'a>(tb: Builder<'a>, t: &TmaCopy, (map, bar, dst): (Val<'a>, Val<'a
         let seg = ctx.known_attr(&format!("array<i32: 1, 1, {n}, 1, 0, 0, 0, 0>"));
         tb.op("nvvm.cp.async.bulk.tensor.shared.cluster.global", &ops, &[], &[("operandSegmentSizes", seg)]);
     }
+}
+
+/// `fence.proxy.async.shared::cta`: this thread's shared-memory accesses so far (the generic
+/// proxy's) are ordered before later ones of the async proxy (TMA's writes, wgmma's reads);
+/// a barrier after it extends that to every thread's.
+pub fn async_proxy_fence(b: Builder) {
+    let kind = b.ctx.known_attr("#nvvm.proxy_kind<async.shared>");
+    b.op("nvvm.fence.proxy", &[], &[], &[("kind", kind), ("space", b.ctx.known_attr("#nvvm.shared_space<cta>"))]);
 }
 
 /// Thread 0 (`tid`) runs what `body` builds.

@@ -114,10 +114,13 @@ fn pipeline<'a>(lp: Op<'a>, stages: i64, cx: &PassCx<'a>) -> Result<String, Diag
             None => None,
         });
     }
-    let bars = (tmas > 0).then(|| {
-        tile_copy::align_dynamic_smem(module, pre, crate::conversion::tile_dot_wgmma::TILE_ALIGN as i64);
-        tma::mbarriers(module, pre, stages)
-    });
+    let bars = match tmas {
+        0 => None,
+        _ => {
+            tile_copy::align_dynamic_smem(module, pre, crate::conversion::tile_dot_wgmma::TILE_ALIGN as i64);
+            Some(tma::mbarriers(module, func, pre, stages).map_err(|why| Diagnostic::op_error(lp, why))?)
+        }
+    };
     // Iteration `at`'s copies into stage `stage`, when `at` is one of the loop's.
     let issue = |b: Builder<'a>, at: Val<'a>, stage: Val<'a>| {
         let inside = b.cmpi("slt", at, ub);
@@ -167,6 +170,10 @@ fn pipeline<'a>(lp: Op<'a>, stages: i64, cx: &PassCx<'a>) -> Result<String, Diag
     // threads may still read (an outer loop's previous pass over these stages, or a tile the
     // plan gave the same bytes before the loop).
     let b = Builder::before(lp);
+    if bars.is_some() {
+        // TMA writes through the async proxy: every thread's earlier accesses come first.
+        tma::async_proxy_fence(b);
+    }
     barrier_because(b, "kept: the pipeline's first copies overwrite shared memory that other threads may still read");
     if let Some(bars) = bars {
         tma::init(b, tid, (bars, stages), tmas, |_| {});
@@ -190,6 +197,9 @@ fn pipeline<'a>(lp: Op<'a>, stages: i64, cx: &PassCx<'a>) -> Result<String, Diag
         let ix = |v: Val<'a>| if v.ty().is_index() { v } else { bb.cast("arith.index_castui", v, bb.ctx.index()) };
         let parity = bb.bin("arith.andi", bb.bin("arith.divui", ix(i), bb.index(stages)), bb.index(1));
         tma::wait(bb, tma::nth(bb, bars, ix(stage)), bb.cast("arith.index_cast", parity, bb.ctx.i(32)));
+        // The previous iteration's reads of the stage the next TMA copy overwrites, fenced
+        // (async proxy) before the barrier.
+        tma::async_proxy_fence(bb);
     }
     let top = barrier_because(
         bb,

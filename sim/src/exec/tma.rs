@@ -91,6 +91,12 @@ impl Ctx<'_> {
                         let m = format!("mbarrier.init of the mbarrier at shared byte {a} while a TMA copy completes on it");
                         return Err(self.fault(FaultKind::Race, cta, Some((w, l)), Some(*loc), m));
                     }
+                    if cta.tma.bars.contains_key(&a) {
+                        let m = format!(
+                            "mbarrier.init of the mbarrier at shared byte {a}, which is initialised: invalidate it first (mbarrier.inval)"
+                        );
+                        return Err(self.fault(FaultKind::Assertion, cta, Some((w, l)), Some(*loc), m));
+                    }
                     cta.tma.landed.retain(|d| d.bar != a);
                     cta.tma.bars.insert(a, Mbar { expected: n, pending: n, tx: 0, phase: 0, seen: vec![0; threads] });
                 }
@@ -112,7 +118,9 @@ impl Ctx<'_> {
                     self.bar_of(cta, w, l, a, *loc)?;
                     if *arrive && cta.tma.bars[&a].pending == 0 {
                         // Every arrival of this phase is in: it completes once its bytes land.
-                        self.complete(cta, a);
+                        if self.complete(cta, a) {
+                            return Err(self.over_delivered(cta, w, l, a, *loc));
+                        }
                         if cta.tma.bars[&a].pending == 0 {
                             let tx = cta.tma.bars[&a].tx;
                             let m = format!("an arrival on the mbarrier at shared byte {a}, whose phase has every arrival and still expects {tx} bytes no copy in flight delivers");
@@ -160,10 +168,10 @@ impl Ctx<'_> {
     }
 
     /// Completes the phase of the mbarrier at `a` if it has every arrival: its copies land, and
-    /// when they delivered every expected byte the phase ends.
-    fn complete(&mut self, cta: &mut Cta, a: usize) {
+    /// when they delivered every expected byte the phase ends. Whether they delivered more.
+    fn complete(&mut self, cta: &mut Cta, a: usize) -> bool {
         if cta.tma.bars.get(&a).is_none_or(|b| b.pending != 0) {
-            return;
+            return false;
         }
         let (due, rest): (Vec<Flight>, Vec<Flight>) = std::mem::take(&mut cta.tma.inflight).into_iter().partition(|f| f.bar == a);
         cta.tma.inflight = rest;
@@ -177,11 +185,14 @@ impl Ctx<'_> {
             cta.tma.landed.push(Landed { dst: f.dst, len: f.data.len(), bar: a, phase, epoch: cta.epoch, loc: f.loc });
             let _ = f.thread;
         }
+        // More bytes than expected: on a GPU the phase completes before the last copies land.
+        let over = bar.tx < 0;
         if bar.tx <= 0 {
             bar.tx = 0;
             bar.phase = phase;
             bar.pending = bar.expected;
         }
+        over
     }
 
     /// Whether every lane's wait is over (recording, for each, the phases it has seen).
@@ -190,7 +201,9 @@ impl Ctx<'_> {
         for l in lanes(w.mask) {
             let a = self.mbar_addr(cta, w, l, addr, loc)?;
             self.bar_of(cta, w, l, a, loc)?;
-            self.complete(cta, a);
+            if self.complete(cta, a) {
+                return Err(self.over_delivered(cta, w, l, a, loc));
+            }
             let p = w.regs[at(parity, 0, l)] as u32 & 1;
             all &= cta.tma.bars[&a].phase & 1 != p;
         }
@@ -208,6 +221,14 @@ impl Ctx<'_> {
         Ok(all)
     }
 
+    /// The fault of copies that delivered more bytes than the mbarrier at `a` expected.
+    fn over_delivered(&self, cta: &Cta, w: &Warp, l: usize, a: usize, loc: u32) -> Fault {
+        let m = format!(
+            "the TMA copies completing on the mbarrier at shared byte {a} delivered more bytes than its phase expects (mbarrier.arrive.expect_tx): on a GPU the phase ends before they all land"
+        );
+        self.fault(FaultKind::Race, cta, Some((w, l)), Some(loc), m)
+    }
+
     /// Why no warp waiting on an mbarrier can go on: the first such warp's mbarrier.
     pub(super) fn mbar_stuck(&self, cta: &Cta) -> Option<Fault> {
         let w = cta.warps.iter().find(|w| matches!(w.status, Status::Mbarrier(_)))?;
@@ -222,7 +243,7 @@ impl Ctx<'_> {
             w.regs[at(*parity, 0, l)] & 1,
             bar.pending,
             bar.expected,
-            bar.tx - cta.tma.inflight.iter().filter(|f| f.bar == a).map(|f| f.data.len() as i64).sum::<i64>()
+            (bar.tx - cta.tma.inflight.iter().filter(|f| f.bar == a).map(|f| f.data.len() as i64).sum::<i64>()).max(0)
         );
         Some(self.fault(FaultKind::Deadlock, cta, Some((w, l)), Some(*loc), m))
     }

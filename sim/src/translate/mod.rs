@@ -153,22 +153,25 @@ pub fn signature<'a>(module: Op<'a>, name: &str) -> R<Signature> {
             args.push(ArgKind::Buffer { name: named("phobos.tensor").unwrap_or_else(|| format!("arg{i}")), elem, dims, align });
         } else if let Some(tensor) = named("phobos.tensor_map") {
             let ints = |key: &str| dict.and_then(|d| d.dict_get(key)).and_then(|a| a.dense_ints()).unwrap_or_default();
-            let swizzle = dict.and_then(|d| d.dict_get("phobos.swizzle")).and_then(|a| a.int()).unwrap_or(0) as u32;
+            // An integer span; anything else (a string, a float) is no swizzle TMA has.
+            let swizzle = dict.and_then(|d| d.dict_get("phobos.swizzle")).map_or(Some(0), |a| a.int());
             let (r#box, dims) = (ints("phobos.box"), ints("phobos.global_dims"));
             // TMA's limits: rank 1 to 5, boxes of 1 to 256, the swizzle a span it has.
             if !(1..=5).contains(&r#box.len())
                 || r#box.iter().any(|b| !(1..=256).contains(b))
                 || dims.len() != r#box.len()
                 || dims.iter().any(|d| *d < -1 || *d > i32::MAX as i64)
-                || ![0, 32, 64, 128].contains(&swizzle)
+                || !swizzle.is_some_and(|s| [0, 32, 64, 128].contains(&s))
+                || prim_of(ty) != Some((Prim::I64, 1))
             {
                 let message = format!(
-                    "argument {i}: a tensor map needs phobos.box of 1 to 5 extents from 1 to 256, phobos.global_dims of as many sizes (-1: the launch's), phobos.swizzle 0, 32, 64 or 128; got box {:?}, sizes {dims:?}, swizzle {swizzle}",
-                    r#box
+                    "argument {i}: a tensor map is an i64 with phobos.box of 1 to 5 extents from 1 to 256, phobos.global_dims of as many sizes (-1: the launch's), phobos.swizzle 0, 32, 64 or 128; got {ty}, box {:?}, sizes {dims:?}, swizzle {}",
+                    r#box,
+                    dict.and_then(|d| d.dict_get("phobos.swizzle")).map_or("none".to_string(), |a| a.to_string())
                 );
                 return Err(Unsupported { message, loc: func.loc().src() });
             }
-            args.push(ArgKind::TensorMap { tensor, r#box, swizzle, dims });
+            args.push(ArgKind::TensorMap { tensor, r#box, swizzle: swizzle.unwrap_or(0) as u32, dims });
         } else {
             let (p, _) =
                 prim_of(ty).ok_or_else(|| Unsupported { message: format!("argument {i} has type {ty}"), loc: func.loc().src() })?;
@@ -185,6 +188,7 @@ pub fn signature<'a>(module: Op<'a>, name: &str) -> R<Signature> {
             args.push(ArgKind::Scalar { name, ty: p, dim });
         }
     }
+    check_tensor_maps(&args).map_err(|message| Unsupported { message, loc: func.loc().src() })?;
     let block = func
         .attr("known_block_size")
         .and_then(|a| a.dense_ints())
@@ -192,6 +196,39 @@ pub fn signature<'a>(module: Op<'a>, name: &str) -> R<Signature> {
         .map(|v| [v[0] as u32, v[1] as u32, v[2] as u32]);
     let dynamic_shared = func.int_attr("phobos.dynamic_shared_bytes").unwrap_or(0) as u32;
     Ok(Signature { args, block, dynamic_shared })
+}
+
+/// Tensor maps come after every other argument and describe a tensor of the kernel as TMA can
+/// copy it: as many dimensions as the box, rows of a multiple of 16 bytes, under a swizzle
+/// exactly one row of its span.
+fn check_tensor_maps(args: &[ArgKind]) -> Result<(), String> {
+    let first = args.iter().position(|a| !a.given()).unwrap_or(args.len());
+    if let Some(late) = args[first..].iter().position(|a| a.given()) {
+        return Err(format!("argument {}: tensor maps (argument {first}) come after every other argument", first + late));
+    }
+    for (i, a) in args.iter().enumerate() {
+        let ArgKind::TensorMap { tensor, r#box, swizzle, .. } = a else { continue };
+        let found = args.iter().find_map(|k| match k {
+            ArgKind::Buffer { name, dims, elem, .. } if name == tensor => Some((dims.len(), elem.bytes())),
+            _ => None,
+        });
+        let Some((rank, eb)) = found else {
+            return Err(format!("argument {i}: the tensor map names tensor {tensor}, which the kernel does not take"));
+        };
+        if rank != r#box.len() {
+            return Err(format!(
+                "argument {i}: a {}-D box of tensor {tensor}, which has {rank} named dimensions (phobos.dims)",
+                r#box.len()
+            ));
+        }
+        let row = r#box[r#box.len() - 1] as usize * eb;
+        if !row.is_multiple_of(16) || (*swizzle > 0 && row != *swizzle as usize) {
+            return Err(format!(
+                "argument {i}: the box's rows are {row} bytes: TMA copies rows of a multiple of 16 bytes, and under a swizzle rows of exactly its span ({swizzle} bytes)"
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Translates kernel `name` of `module` (a `gpu.module`).

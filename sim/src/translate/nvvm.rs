@@ -135,8 +135,8 @@ impl<'a> Tr<'a> {
                 let loc = self.loc(op);
                 self.insts.push(Inst::MbarWait { addr, parity, loc });
             }
-            // The simulator's mbarriers are seen by every proxy at once.
-            "nvvm.fence.mbarrier.init" => {}
+            // The simulator has one memory proxy: mbarriers and tensor maps are seen at once.
+            "nvvm.fence.mbarrier.init" | "nvvm.fence.proxy.acquire" => {}
             "nvvm.cp.async.bulk.tensor.shared.cluster.global" => {
                 let seg = op.attr("operandSegmentSizes").and_then(|a| a.dense_ints()).unwrap_or_default();
                 if seg.len() < 4 || seg[0] != 1 || seg[1] != 1 || seg[3] != 1 || seg[4..].iter().any(|n| *n != 0) {

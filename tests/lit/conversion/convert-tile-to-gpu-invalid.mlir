@@ -29,7 +29,7 @@ gpu.module @m {
   gpu.func @local(%n: index) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
     %c0 = arith.constant 0 : index
     %buf = memref.alloca() : memref<4096xf16>
-    // expected-error @+1 {{the source is no kernel parameter}}
+    // expected-error @+1 {{tma = 0 but TMA cannot make the copy: its source is no tensor parameter of the kernel}}
     %as = "tile.copy"(%buf, %c0, %c0, %n, %n) {name = "as", offset = 0 : i64, shape = array<i64: 64, 64>, tma = 0 : i64} : (memref<4096xf16>, index, index, index, index) -> memref<64x64xf16, #gpu.address_space<workgroup>>
     gpu.return
   }

@@ -1,17 +1,27 @@
 // RUN: phobos-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(convert-tile-to-gpu{chip=sm_90a}))' | FileCheck %s
 // A copy tile-tma marked (tma = swizzle span) is one TMA copy: the kernel gains a tensor-map
 // parameter (after the others, naming the tensor, the box, the swizzle and the sizes fixed at
-// compile time); thread 0 initialises the copy's mbarrier for one arrival, arrives expecting
-// the tile's bytes and issues cp.async.bulk.tensor (coordinates innermost first, i32); after a
-// barrier every thread waits for phase 0. The dynamic shared memory is 1024-byte aligned.
+// compile time), acquired for the tensormap proxy at the entry, where thread 0 also initialises
+// the copy's mbarrier once. At the copy: an async-proxy fence and a barrier (every thread's
+// accesses of the bytes come first); thread 0 invalidates and re-initialises the mbarrier for
+// one arrival, arrives expecting the tile's bytes and issues cp.async.bulk.tensor (coordinates
+// innermost first, i32); after a barrier every thread waits for phase 0, and no barrier follows.
+// The dynamic shared memory is 1024-byte aligned.
 
 // CHECK: memref.global "private" @__phobos_mbarriers0 : memref<1xi64, #gpu.address_space<workgroup>>
 // CHECK: memref.global @__phobos_dynamic_smem : memref<0xi8, #gpu.address_space<workgroup>> {alignment = 1024 : i64}
 // CHECK-LABEL: gpu.func @staged
 // CHECK-SAME: %[[MAP:arg[0-9]+]]: i64 {phobos.box = array<i64: 64, 64>, phobos.global_dims = array<i64: -1, 64>, phobos.swizzle = 128 : i64, phobos.tensor_map = "A"}
-// CHECK: %[[MP:.*]] = llvm.inttoptr %[[MAP]] : i64 to !llvm.ptr
 // CHECK: scf.if
-// CHECK: nvvm.mbarrier.init %[[BAR:.*]], %{{.*}} : !llvm.ptr<3>, i32
+// CHECK-NEXT: arith.constant 1 : i32
+// CHECK-NEXT: nvvm.mbarrier.init
+// CHECK: %[[MP:.*]] = llvm.inttoptr %[[MAP]] : i64 to !llvm.ptr
+// CHECK: nvvm.fence.proxy.acquire <sys> %[[MP]], %{{.*}}
+// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT: gpu.barrier {phobos.barrier = "kept: every thread's accesses of the bytes of as come before its TMA copy writes them"}
+// CHECK: scf.if
+// CHECK: nvvm.mbarrier.inval %[[BAR:.*]] : !llvm.ptr<3>
+// CHECK-NEXT: nvvm.mbarrier.init %[[BAR]], %{{.*}} : !llvm.ptr<3>, i32
 // CHECK-NEXT: nvvm.fence.mbarrier.init
 // CHECK: %[[BYTES:.*]] = arith.constant 8192 : i32
 // CHECK-NEXT: nvvm.mbarrier.arrive.expect_tx %[[BAR]], %[[BYTES]] : !llvm.ptr<3>, i32

@@ -170,18 +170,26 @@ gpu.module @m {
 
 // -----
 
-// A copy tile-tma marked is pipelined with TMA: a tensor-map parameter; after the first barrier
-// thread 0 initialises one mbarrier per stage (3 at once) for the loop's one TMA copy and issues
+// A copy tile-tma marked is pipelined with TMA: a tensor-map parameter, acquired at the entry,
+// where thread 0 also initialises the loop's mbarriers once; after an async-proxy fence and the
+// first barrier thread 0 re-initialises one mbarrier per stage (invalidated first: 3 at once)
+// for the loop's one TMA copy and issues
 // the prologue's copies (arrive.expect_tx of the tile's 8192 bytes, cp.async.bulk.tensor); a
 // barrier; each iteration waits on its stage's mbarrier for parity (i / 3) mod 2, then the
-// barrier, then thread 0 issues iteration i + 2 on stage (i + 2) mod 3's mbarrier. No cp.async
-// group is committed or waited for.
+// fence and barrier, then thread 0 issues iteration i + 2 on stage (i + 2) mod 3's mbarrier. No
+// cp.async group is committed or waited for.
 // DIAG: remark: pipelined over 3 stages: a 3 x 8192 bytes (24576 bytes of shared memory); each iteration's tiles are copied 2 iterations ahead
 // CHECK-LABEL: gpu.func @tma
 // CHECK-SAME: %[[MAP:arg[0-9]+]]: i64 {phobos.box = array<i64: 64, 64>, phobos.global_dims = array<i64: -1, 64>, phobos.swizzle = 128 : i64, phobos.tensor_map = "A"}
-// CHECK: gpu.barrier {phobos.barrier = "kept: the pipeline's first copies overwrite shared memory that other threads may still read"}
 // CHECK: scf.if
-// CHECK: nvvm.mbarrier.init
+// CHECK-COUNT-3: nvvm.mbarrier.init
+// CHECK: %[[MP:.*]] = llvm.inttoptr %[[MAP]] : i64 to !llvm.ptr
+// CHECK: nvvm.fence.proxy.acquire <sys> %[[MP]], %{{.*}}
+// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT: gpu.barrier {phobos.barrier = "kept: the pipeline's first copies overwrite shared memory that other threads may still read"}
+// CHECK: scf.if
+// CHECK: nvvm.mbarrier.inval
+// CHECK-NEXT: nvvm.mbarrier.init
 // CHECK: nvvm.mbarrier.init
 // CHECK: nvvm.mbarrier.init
 // CHECK-NEXT: nvvm.fence.mbarrier.init
@@ -195,6 +203,7 @@ gpu.module @m {
 // CHECK: %[[P:.*]] = arith.andi %[[K]], %{{.*}} : index
 // CHECK: %[[PI:.*]] = arith.index_cast %[[P]] : index to i32
 // CHECK: nvvm.mbarrier.try_wait.parity %{{.*}}, %[[PI]], %{{.*}} : !llvm.ptr<3>, i32, i32
+// CHECK-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK-NEXT: gpu.barrier
 // CHECK: nvvm.mbarrier.arrive.expect_tx
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
