@@ -24,6 +24,9 @@ struct Mbar {
     phase: u32,
     /// Per thread: the phases it has seen complete (by a wait).
     seen: Vec<u32>,
+    /// The barrier epoch and thread of its initialisation: other warps may use it only after a
+    /// barrier.
+    init: (u32, u32),
 }
 
 /// A TMA copy in flight.
@@ -56,7 +59,7 @@ pub(super) struct Tma {
 impl Tma {
     /// Whether an access may need [`Ctx::check_tma`].
     pub(super) fn any(&self) -> bool {
-        !self.inflight.is_empty() || !self.landed.is_empty()
+        !self.inflight.is_empty() || !self.landed.is_empty() || !self.bars.is_empty()
     }
 }
 
@@ -98,7 +101,8 @@ impl Ctx<'_> {
                         return Err(self.fault(FaultKind::Assertion, cta, Some((w, l)), Some(*loc), m));
                     }
                     cta.tma.landed.retain(|d| d.bar != a);
-                    cta.tma.bars.insert(a, Mbar { expected: n, pending: n, tx: 0, phase: 0, seen: vec![0; threads] });
+                    let init = (cta.epoch, w.index * 32 + l as u32);
+                    cta.tma.bars.insert(a, Mbar { expected: n, pending: n, tx: 0, phase: 0, seen: vec![0; threads], init });
                 }
             }
             Inst::MbarInval { addr, loc } => {
@@ -158,13 +162,22 @@ impl Ctx<'_> {
         Ok(a as usize)
     }
 
-    /// The mbarrier at `a`, which must have been initialised.
+    /// The mbarrier at `a`, which must have been initialised, by this warp or before a barrier.
     fn bar_of(&self, cta: &Cta, w: &Warp, l: usize, a: usize, loc: u32) -> Result<(), Fault> {
-        if cta.tma.bars.contains_key(&a) {
-            return Ok(());
+        let Some(bar) = cta.tma.bars.get(&a) else {
+            let m = format!("the mbarrier at shared byte {a} is used before mbarrier.init (or after mbarrier.inval)");
+            return Err(self.fault(FaultKind::Assertion, cta, Some((w, l)), Some(loc), m));
+        };
+        let (epoch, thread) = bar.init;
+        if self.opts.check_races && epoch == cta.epoch && thread / 32 != w.index {
+            let o = self.thread_xyz(thread);
+            let m = format!(
+                "use of the mbarrier at shared byte {a} that thread ({}, {}, {}) initialised with no barrier between them",
+                o[0], o[1], o[2]
+            );
+            return Err(self.fault(FaultKind::Race, cta, Some((w, l)), Some(loc), m));
         }
-        let m = format!("the mbarrier at shared byte {a} is used before mbarrier.init (or after mbarrier.inval)");
-        Err(self.fault(FaultKind::Assertion, cta, Some((w, l)), Some(loc), m))
+        Ok(())
     }
 
     /// Completes the phase of the mbarrier at `a` if it has every arrival: its copies land, and
@@ -393,7 +406,7 @@ impl Ctx<'_> {
     }
 
     /// An access of shared bytes `off..off + len` that a TMA copy in flight writes, or that one
-    /// wrote this epoch and this thread has not waited for.
+    /// wrote this epoch and this thread has not waited for, or that holds a live mbarrier.
     pub(super) fn check_tma(
         &self,
         cta: &Cta,
@@ -403,6 +416,10 @@ impl Ctx<'_> {
     ) -> Result<(), Fault> {
         let what = if write { "write" } else { "read" };
         let me = w.index as usize * 32 + lane;
+        if let Some(b) = cta.tma.bars.keys().find(|b| **b < off + len && off < **b + 8) {
+            let m = format!("{what} of shared byte {} of the live mbarrier at shared byte {b}: only mbarrier instructions may touch it (mbarrier.inval ends it)", off.max(*b));
+            return Err(self.fault(FaultKind::Race, cta, Some((w, lane)), Some(loc), m));
+        }
         if let Some(f) = cta.tma.inflight.iter().find(|f| f.dst < off + len && off < f.dst + f.data.len()) {
             let o = self.thread_xyz(f.thread);
             let m = format!(
