@@ -247,7 +247,12 @@ impl Ctx<'_> {
         let w = cta.warps.iter().find(|w| matches!(w.status, Status::Mbarrier(_)))?;
         let Status::Mbarrier(pc) = w.status else { return None };
         let Inst::MbarWait { addr, parity, loc } = &self.k.insts[pc] else { return None };
-        let l = w.mask.trailing_zeros().min(31) as usize;
+        // The first lane whose phase has not completed.
+        let waiting = |l: usize| {
+            let a = w.regs[at(*addr, 0, l)] as usize;
+            cta.tma.bars.get(&a).is_some_and(|b| b.phase & 1 == w.regs[at(*parity, 0, l)] as u32 & 1)
+        };
+        let l = lanes(w.mask).find(|l| waiting(*l)).unwrap_or(w.mask.trailing_zeros().min(31) as usize);
         let a = w.regs[at(*addr, 0, l)] as usize;
         let bar = cta.tma.bars.get(&a)?;
         let m = format!(
@@ -340,6 +345,8 @@ impl Ctx<'_> {
         let mut idx = vec![0i64; rank];
         let mut read = 0usize;
         let traced = self.traced(cta);
+        // The box's reads, as ranges of the tensor: for the trace and the global-memory checker.
+        let record = traced || self.ordering.is_some();
         let mut ranges: Vec<(u64, u64)> = Vec::new();
         for e in 0..len / eb {
             let mut rem = e as i64;
@@ -363,7 +370,7 @@ impl Ctx<'_> {
                 data[at_ + b] = global[lin + b].load(Relaxed);
             }
             read += eb;
-            if traced {
+            if record {
                 match ranges.last_mut() {
                     Some((o, n)) if *o + *n == lin as u64 => *n += eb as u64,
                     _ => ranges.push((lin as u64, eb as u64)),
@@ -371,6 +378,9 @@ impl Ctx<'_> {
             }
         }
         self.stats.traffic(ti, read, false);
+        for &(off, n) in &ranges {
+            self.order_global(cta, w, l, ti, off as usize, n as usize, super::memory::Access::Read, loc)?;
+        }
         self.stats.async_bytes += len as u64;
         // The copy may write the destination from here on.
         self.check_race(cta, w, l, to, len, true, loc)?;
