@@ -6,13 +6,6 @@
 
 use cudarc::driver::sys;
 
-/// A tensor size: fixed at compile time, or the value of parameter `i` (a dimension).
-#[derive(Clone, Debug)]
-pub(crate) enum Extent {
-    Fixed(u64),
-    Param(usize),
-}
-
 /// One tensor-map parameter, as the launch builds it.
 #[derive(Clone, Debug)]
 pub(crate) struct MapSpec {
@@ -20,7 +13,7 @@ pub(crate) struct MapSpec {
     pub tensor: usize,
     pub elem: phobos_sim::Prim,
     /// Sizes, outermost first.
-    pub dims: Vec<Extent>,
+    pub dims: Vec<phobos_sim::Extent>,
     /// The box, outermost first.
     pub r#box: Vec<u32>,
     /// Swizzle span in bytes (0: none).
@@ -29,28 +22,11 @@ pub(crate) struct MapSpec {
 
 /// The tensor-map parameters of a kernel's arguments, in order.
 pub(crate) fn specs(args: &[phobos_sim::ArgKind]) -> Result<Vec<MapSpec>, String> {
-    use phobos_sim::ArgKind;
     let mut out = Vec::new();
-    for a in args {
-        let ArgKind::TensorMap { tensor, r#box, swizzle, dims } = a else { continue };
-        let Some((ti, names, elem)) = args.iter().enumerate().find_map(|(i, k)| match k {
-            ArgKind::Buffer { name, dims, elem, .. } if name == tensor => Some((i, dims, *elem)),
-            _ => None,
-        }) else {
-            return Err(format!("a tensor map names tensor {tensor}, which the kernel does not take"));
-        };
-        let mut ext = Vec::new();
-        for (d, name) in names.iter().enumerate() {
-            let fixed = dims.get(d).copied().filter(|v| *v >= 0).or_else(|| name.parse().ok());
-            ext.push(match fixed {
-                Some(v) => Extent::Fixed(v as u64),
-                None => {
-                    let i = args.iter().position(|k| matches!(k, ArgKind::Scalar { name: n, dim: true, .. } if n == name));
-                    Extent::Param(i.ok_or_else(|| format!("the tensor map of {tensor} needs dimension {name}, which no parameter gives"))?)
-                }
-            });
-        }
-        out.push(MapSpec { tensor: ti, elem, dims: ext, r#box: r#box.iter().map(|b| *b as u32).collect(), swizzle: *swizzle });
+    for (i, a) in args.iter().enumerate() {
+        let phobos_sim::ArgKind::TensorMap { r#box, swizzle, .. } = a else { continue };
+        let (tensor, elem, dims) = phobos_sim::tensor_map_target(args, i)?;
+        out.push(MapSpec { tensor, elem, dims, r#box: r#box.iter().map(|b| *b as u32).collect(), swizzle: *swizzle });
     }
     Ok(out)
 }
@@ -78,9 +54,9 @@ pub(crate) fn encode(spec: &MapSpec, values: &[u64], empty: impl FnOnce() -> Res
         .dims
         .iter()
         .rev()
-        .map(|e| match e {
-            Extent::Fixed(v) => *v,
-            Extent::Param(i) => values.get(*i).copied().unwrap_or(0),
+        .map(|e| match *e {
+            phobos_sim::Extent::Fixed(v) => v as u64,
+            phobos_sim::Extent::Arg(i) => values.get(i).copied().unwrap_or(0),
         })
         .collect();
     let eb = spec.elem.bytes() as u64;

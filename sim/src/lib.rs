@@ -14,7 +14,7 @@ pub use exec::{
     atomic_bytes, check_grid, ctas_per_sm, run, run_traced, trace, ArgValue, Fault, FaultKind, Launch, Options, Stats, DEFAULT_MAX_THREADS,
     DEFAULT_SMS, MAX_GRID,
 };
-pub use program::{ArgKind, Kernel, Prim};
+pub use program::{tensor_map_target, ArgKind, Extent, Kernel, Prim};
 pub use translate::{signature, translate, Signature, Unsupported};
 
 /// The name a strided twin's stride parameter binds by (`phobos.stride = "X"`,

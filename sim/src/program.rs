@@ -721,3 +721,40 @@ impl ArgKind {
         !matches!(self, ArgKind::TensorMap { .. })
     }
 }
+
+/// A size of the tensor a tensor map describes: fixed at compile time, or the value of
+/// argument `i` (a dimension) at launch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Extent {
+    Fixed(i64),
+    Arg(usize),
+}
+
+/// What the tensor-map argument `map` of `args` describes: its tensor's argument, element type
+/// and sizes (outermost first). The simulator's copies and the GPU launcher both read it so.
+pub fn tensor_map_target(args: &[ArgKind], map: usize) -> Result<(usize, Prim, Vec<Extent>), String> {
+    let Some(ArgKind::TensorMap { tensor, r#box, dims, .. }) = args.get(map) else {
+        return Err(format!("argument {map} is no tensor map"));
+    };
+    let found = args.iter().enumerate().find_map(|(i, k)| match k {
+        ArgKind::Buffer { name, dims, elem, .. } if name == tensor => Some((i, dims, *elem)),
+        _ => None,
+    });
+    let Some((ti, names, elem)) = found else {
+        return Err(format!("the tensor map names tensor {tensor}, which the kernel does not take"));
+    };
+    if names.len() != r#box.len() {
+        return Err(format!("a {}-D box of tensor {tensor}, which has {} named dimensions (phobos.dims)", r#box.len(), names.len()));
+    }
+    let mut sizes = Vec::new();
+    for (d, name) in names.iter().enumerate() {
+        let fixed = dims.get(d).copied().filter(|v| *v >= 0).or_else(|| name.parse().ok());
+        let at = args.iter().position(|k| matches!(k, ArgKind::Scalar { name: n, dim: true, .. } if n == name));
+        sizes.push(match (fixed, at) {
+            (Some(v), _) => Extent::Fixed(v),
+            (None, Some(i)) => Extent::Arg(i),
+            (None, None) => return Err(format!("the tensor map of {tensor} needs dimension {name}, which no argument gives")),
+        });
+    }
+    Ok((ti, elem, sizes))
+}

@@ -7,9 +7,13 @@
 //!   kernel parameter of its own, a 64-bit pointer to the 128-byte map in global memory
 //!   (`i64 {phobos.tensor_map = "A", phobos.box = [..], phobos.swizzle = S, phobos.global_dims = [..]}`,
 //!   appended after the other parameters; docs/abi.md).
-//! - Each copy site has an mbarrier (8 bytes of static shared memory) per stage. Thread 0
-//!   initialises it with an arrival count of 1; the issuing thread's `arrive.expect_tx` of the
-//!   tile's bytes is that arrival, so the phase completes when the bytes have landed.
+//! - Each copy site has an mbarrier (8 bytes of static shared memory) per stage, which thread 0
+//!   initialises at the kernel's entry and, before each use, invalidates and re-initialises for
+//!   one arrival per TMA copy of the phase: each copy's `arrive.expect_tx` of its bytes is one,
+//!   so the phase completes when every byte has landed.
+//! - Fences: the tensor map is acquired for the tensormap proxy at the entry; every thread's
+//!   shared-memory accesses are fenced for the async proxy before the barrier that precedes a
+//!   copy into bytes they touched.
 //! - A waiting thread sees the tile: no barrier is needed after the wait (the mbarrier's
 //!   completion orders the copy's writes before every waiter's reads).
 
@@ -103,8 +107,7 @@ pub fn nth<'a>(b: Builder<'a>, first: Val<'a>, i: Val<'a>) -> Val<'a> {
 /// builds; a barrier must follow before any other thread waits on them, and precede it after
 /// every thread's last wait on them.
 pub fn init<'a>(b: Builder<'a>, tid: Val<'a>, (first, count): (Val<'a>, i64), arrivals: i64, then: impl FnOnce(Builder<'a>)) {
-    let is_first = b.cmpi("eq", tid, b.index(0));
-    if_then(b, is_first, |tb| {
+    by_first(b, tid, |tb| {
         let n = tb.const_int(tb.ctx.i(32), arrivals);
         for i in 0..count {
             let bar = if i == 0 { first } else { nth(tb, first, tb.index(i)) };
@@ -120,20 +123,17 @@ pub fn init<'a>(b: Builder<'a>, tid: Val<'a>, (first, count): (Val<'a>, i64), ar
 /// The copy of the box at `starts` (outermost first) into `dst` (a `!llvm.ptr<3>`), its bytes
 /// expected on `bar`: built where one thread runs it.
 pub fn issue<'a>(tb: Builder<'a>, t: &TmaCopy, (map, bar, dst): (Val<'a>, Val<'a>, Val<'a>), starts: &[Val<'a>]) {
-    {
-        let ctx = tb.ctx;
-        let bytes = tb.const_int(ctx.i(32), t.bytes);
-        tb.op("nvvm.mbarrier.arrive.expect_tx", &[bar, bytes], &[], &[]);
-        // Coordinates innermost first, in elements (i32).
-        // shared::cluster addresses (a CTA's own shared memory is in its cluster of one).
-        let dst = tb.op_value("llvm.addrspacecast", &[dst], ctx.known_type("!llvm.ptr<7>"), &[]);
-        let mut ops = vec![dst, map];
-        ops.extend(starts.iter().rev().map(|s| tb.cast("arith.index_cast", *s, ctx.i(32))));
-        ops.push(bar);
-        let n = starts.len() as i32;
-        let seg = ctx.known_attr(&format!("array<i32: 1, 1, {n}, 1, 0, 0, 0, 0>"));
-        tb.op("nvvm.cp.async.bulk.tensor.shared.cluster.global", &ops, &[], &[("operandSegmentSizes", seg)]);
-    }
+    let ctx = tb.ctx;
+    let bytes = tb.const_int(ctx.i(32), t.bytes);
+    tb.op("nvvm.mbarrier.arrive.expect_tx", &[bar, bytes], &[], &[]);
+    // A shared::cluster address (a CTA's own shared memory is in its cluster of one).
+    let dst = tb.op_value("llvm.addrspacecast", &[dst], ctx.known_type("!llvm.ptr<7>"), &[]);
+    let mut ops = vec![dst, map];
+    // Coordinates innermost first, in elements (i32).
+    ops.extend(starts.iter().rev().map(|s| tb.cast("arith.index_cast", *s, ctx.i(32))));
+    ops.push(bar);
+    let seg = ctx.known_attr(&format!("array<i32: 1, 1, {}, 1, 0, 0, 0, 0>", starts.len()));
+    tb.op("nvvm.cp.async.bulk.tensor.shared.cluster.global", &ops, &[], &[("operandSegmentSizes", seg)]);
 }
 
 /// `fence.proxy.async.shared::cta`: this thread's shared-memory accesses so far (the generic

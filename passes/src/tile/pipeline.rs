@@ -12,6 +12,11 @@
 //! after:     wait_group 0
 //! ```
 //!
+//! A copy `tile-tma` marked is a TMA copy instead (`emit::tma`): thread 0 issues it, its bytes
+//! on stage s's mbarrier (re-initialised in the prologue), and iteration i waits on stage
+//! i mod S's for the phase of parity (i / S) mod 2 instead of `wait_group`; an async-proxy fence
+//! precedes the iteration's barrier.
+//!
 //! A commit every iteration, empty or not, keeps the groups in flight at S - 1, so the wait is
 //! exactly for iteration i's. The barrier orders every thread's copies of iteration i before the
 //! reads, and iteration i - 1's reads of stage (i - 1) mod S before the copy that overwrites it.
@@ -97,7 +102,7 @@ fn pipeline<'a>(lp: Op<'a>, stages: i64, cx: &PassCx<'a>) -> Result<String, Diag
     // Constants of the induction variable's type (the frontend's loops count in i32).
     let int = |b: Builder<'a>, v: i64| b.const_int(iv.ty(), v);
     let stage_view = |b: Builder<'a>, t: &Staged<'a>, stage: Val<'a>| {
-        let stage = if stage.ty().is_index() { stage } else { b.cast("arith.index_castui", stage, b.ctx.index()) };
+        let stage = as_index(b, stage);
         let bytes = b.bin("arith.addi", b.index(t.offset), b.bin("arith.muli", stage, b.index(t.stride)));
         tile_copy::view(module, b, bytes, t.copy.result(0).ty(), &phobos_dialects::tile::buffer_name(t.copy))
     };
@@ -147,7 +152,7 @@ fn pipeline<'a>(lp: Op<'a>, stages: i64, cx: &PassCx<'a>) -> Result<String, Diag
                     }
                 }
                 if let (false, Some(bars)) = (by_tma.is_empty(), bars) {
-                    let stage_ix = if stage.ty().is_index() { stage } else { tb.cast("arith.index_castui", stage, tb.ctx.index()) };
+                    let stage_ix = as_index(tb, stage);
                     tma::by_first(tb, tid, |fb| {
                         let bar = tma::nth(fb, bars, stage_ix);
                         for (tc, map, view, starts) in &by_tma {
@@ -194,9 +199,8 @@ fn pipeline<'a>(lp: Op<'a>, stages: i64, cx: &PassCx<'a>) -> Result<String, Diag
     }
     if let Some(bars) = bars {
         // Stage s is used by iterations s, s + S, ...: the k-th use waits for phase k.
-        let ix = |v: Val<'a>| if v.ty().is_index() { v } else { bb.cast("arith.index_castui", v, bb.ctx.index()) };
-        let parity = bb.bin("arith.andi", bb.bin("arith.divui", ix(i), bb.index(stages)), bb.index(1));
-        tma::wait(bb, tma::nth(bb, bars, ix(stage)), bb.cast("arith.index_cast", parity, bb.ctx.i(32)));
+        let parity = bb.bin("arith.andi", bb.bin("arith.divui", as_index(bb, i), bb.index(stages)), bb.index(1));
+        tma::wait(bb, tma::nth(bb, bars, as_index(bb, stage)), bb.cast("arith.index_cast", parity, bb.ctx.i(32)));
         // The previous iteration's reads of the stage the next TMA copy overwrites, fenced
         // (async proxy) before the barrier.
         tma::async_proxy_fence(bb);
@@ -253,6 +257,15 @@ fn elide_copy_barrier<'a>(top: Op<'a>, cx: &PassCx<'a>) {
             return;
         }
         at = op.next();
+    }
+}
+
+/// `v` (the loop's integer type, or an index) as an index.
+fn as_index<'a>(b: Builder<'a>, v: Val<'a>) -> Val<'a> {
+    if v.ty().is_index() {
+        v
+    } else {
+        b.cast("arith.index_castui", v, b.ctx.index())
     }
 }
 

@@ -3,11 +3,12 @@
 //! tile (`emit::tma`) when TMA can make it: rank 1 to 5, every extent at most 256, rows of a
 //! multiple of 16 bytes, the tensor's row stride a proven multiple of 16 bytes (its last
 //! dimension's divisibility: `@aligned` or a constant), sizes that are the tensor's own, a zero
-//! fill (TMA zero-fills what lies outside), and a layout TMA writes: row-major, or under
+//! fill (TMA zero-fills what lies outside), a layout TMA writes (row-major, or under
 //! `tile-swizzle`'s swizzle when it is TMA's 32-, 64- or 128-byte mode with rows of exactly
-//! that span, and a tensor the kernel does not write (TMA reads through the async proxy). The copy gets `tma = SPAN` (0: no swizzle), which `tile-plan-shared-memory`
-//! (1024-byte alignment), `tile-pipeline` and `convert-tile-to-gpu` honour. A remark says
-//! which copies TMA makes, and why not for the others. Runs after `tile-swizzle`.
+//! that span), and a tensor the kernel does not write (TMA reads through the async proxy). The
+//! copy gets `tma = SPAN` (0: no swizzle), which `tile-plan-shared-memory` (1024-byte
+//! alignment), `tile-pipeline` and `convert-tile-to-gpu` honour. A remark says which copies TMA
+//! makes, and why not for the others. Runs after `tile-swizzle`.
 
 use crate::analysis::divisibility::Divisibility;
 use crate::external::PassCx;
@@ -51,10 +52,9 @@ pub fn span(copy: Op) -> Result<i64, String> {
     let ebytes = ty.element().scalar().map(|s| s.bits().div_ceil(8) as i64).unwrap_or(0);
     let func = copy.ancestor("gpu.func").ok_or("the copy is in no kernel")?;
     let src = copy.operand(0);
-    let Some((blk, i)) = src.block_arg().filter(|(b, _)| b.parent_op() == Some(func)) else {
+    let Some((_, i)) = src.block_arg().filter(|(b, _)| b.parent_op() == Some(func)) else {
         return Err("its source is no tensor parameter of the kernel".into());
     };
-    let _ = blk;
     let attrs = func.attr("arg_attrs").and_then(|a| a.array()).unwrap_or_default();
     let dict = attrs.get(i).copied();
     let tensor_dims: Vec<String> = dict

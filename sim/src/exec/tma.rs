@@ -196,7 +196,6 @@ impl Ctx<'_> {
             bar.tx -= f.data.len() as i64;
             cta.shared[f.dst..f.dst + f.data.len()].copy_from_slice(&f.data);
             cta.tma.landed.push(Landed { dst: f.dst, len: f.data.len(), bar: a, phase, epoch: cta.epoch, loc: f.loc });
-            let _ = f.thread;
         }
         // More bytes than expected: on a GPU the phase completes before the last copies land.
         let over = bar.tx < 0;
@@ -278,9 +277,8 @@ impl Ctx<'_> {
         let bad = |s: &Self, c: &Cta, kind, m: String| Err(s.fault(kind, c, Some((w, l)), Some(loc), m));
         let d = w.regs[at(desc, 0, l)];
         let arg = ((d >> GLOBAL_ADDRESS_SHIFT) as usize).checked_sub(1);
-        let Some((ArgKind::TensorMap { tensor, r#box, swizzle, dims }, arg)) =
-            arg.filter(|_| d & ((1 << GLOBAL_ADDRESS_SHIFT) - 1) == 0).and_then(|a| Some((self.k.args.get(a)?, a)))
-        else {
+        let arg = arg.filter(|a| d & ((1 << GLOBAL_ADDRESS_SHIFT) - 1) == 0 && *a < self.k.args.len());
+        let Some((arg, ArgKind::TensorMap { tensor, r#box, swizzle, .. })) = arg.map(|a| (a, &self.k.args[a])) else {
             return bad(
                 self,
                 cta,
@@ -288,40 +286,26 @@ impl Ctx<'_> {
                 format!("cp.async.bulk.tensor's tensor map at {d:#x} is no tensor-map argument's address"),
             );
         };
-        let _ = arg;
-        let Some((ti, names, elem)) = self.k.args.iter().enumerate().find_map(|(i, k)| match k {
-            ArgKind::Buffer { name, dims, elem, .. } if name == tensor => Some((i, dims.clone(), *elem)),
-            _ => None,
-        }) else {
-            return bad(self, cta, FaultKind::Assertion, format!("the tensor map names tensor {tensor}, which the kernel does not take"));
+        // Its tensor and sizes (checked when the kernel was translated): fixed, or the launch's.
+        let (ti, elem, extents) = match crate::program::tensor_map_target(&self.k.args, arg) {
+            Ok(t) => t,
+            Err(e) => return bad(self, cta, FaultKind::Assertion, e),
         };
         let Some(buf) = self.arg_buf[ti] else { return bad(self, cta, FaultKind::Assertion, format!("tensor {tensor} has no buffer")) };
         let rank = r#box.len();
-        if coords.len() != rank || names.len() != rank || dims.len() != rank {
+        if coords.len() != rank {
             return bad(self, cta, FaultKind::Assertion, format!("a {}-D box copy of the {rank}-D box of tensor {tensor}", coords.len()));
         }
-        // The tensor's sizes: fixed, or the launch's value of its dimension.
-        let mut size = vec![0i64; rank];
-        for dd in 0..rank {
-            size[dd] = if dims[dd] >= 0 {
-                dims[dd]
-            } else if let Ok(v) = names[dd].parse::<i64>() {
-                v
-            } else {
-                let at_ = self.k.args.iter().position(|k| matches!(k, ArgKind::Scalar { name, dim: true, .. } if *name == names[dd]));
-                match at_.map(|i| &self.launch.args[i]) {
-                    Some(ArgValue::Int(v)) => *v,
-                    _ => {
-                        return bad(
-                            self,
-                            cta,
-                            FaultKind::Assertion,
-                            format!("the tensor map of {tensor} needs dimension {}, which the launch does not give", names[dd]),
-                        )
-                    }
-                }
-            };
-        }
+        let size: Vec<i64> = extents
+            .iter()
+            .map(|e| match *e {
+                crate::program::Extent::Fixed(v) => v,
+                crate::program::Extent::Arg(i) => match self.launch.args[i] {
+                    ArgValue::Int(v) => v,
+                    _ => 0,
+                },
+            })
+            .collect();
         let eb = elem.bytes();
         let len = r#box.iter().product::<i64>() as usize * eb;
         let to = w.regs[at(dst, 0, l)];

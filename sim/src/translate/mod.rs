@@ -207,21 +207,9 @@ fn check_tensor_maps(args: &[ArgKind]) -> Result<(), String> {
         return Err(format!("argument {}: tensor maps (argument {first}) come after every other argument", first + late));
     }
     for (i, a) in args.iter().enumerate() {
-        let ArgKind::TensorMap { tensor, r#box, swizzle, .. } = a else { continue };
-        let found = args.iter().find_map(|k| match k {
-            ArgKind::Buffer { name, dims, elem, .. } if name == tensor => Some((dims.len(), elem.bytes())),
-            _ => None,
-        });
-        let Some((rank, eb)) = found else {
-            return Err(format!("argument {i}: the tensor map names tensor {tensor}, which the kernel does not take"));
-        };
-        if rank != r#box.len() {
-            return Err(format!(
-                "argument {i}: a {}-D box of tensor {tensor}, which has {rank} named dimensions (phobos.dims)",
-                r#box.len()
-            ));
-        }
-        let row = r#box[r#box.len() - 1] as usize * eb;
+        let ArgKind::TensorMap { r#box, swizzle, .. } = a else { continue };
+        let (_, elem, _) = crate::program::tensor_map_target(args, i).map_err(|e| format!("argument {i}: {e}"))?;
+        let row = r#box[r#box.len() - 1] as usize * elem.bytes();
         if !row.is_multiple_of(16) || (*swizzle > 0 && row != *swizzle as usize) {
             return Err(format!(
                 "argument {i}: the box's rows are {row} bytes: TMA copies rows of a multiple of 16 bytes, and under a swizzle rows of exactly its span ({swizzle} bytes)"
