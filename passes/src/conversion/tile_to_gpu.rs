@@ -91,14 +91,9 @@ fn lower_copy<'a>(op: Op<'a>, cx: &PassCx<'a>) -> Result<Vec<Val<'a>>, Diagnosti
     // A TMA copy writes through the async proxy: every thread's earlier accesses of its bytes
     // (through the generic proxy: a previous iteration's reads, or another tile's in the same
     // bytes) are fenced and a barrier orders them before the copy, in or out of a loop.
-    let tma_copy = tma::TmaCopy::of(op);
+    let tma_copy = tma::TmaCopy::checked(op)?;
     let in_loop = !loops_around(op, func).is_empty();
-    if let Some(t) = &tma_copy {
-        let span = crate::tile::tma::span(op)
-            .map_err(|why| Diagnostic::op_error(op, format!("tma = {} but TMA cannot make the copy: {why}", t.swizzle)))?;
-        if span != t.swizzle {
-            return Err(Diagnostic::op_error(op, format!("tma = {} but the tile's layout is TMA's {span}-byte swizzle", t.swizzle)));
-        }
+    if tma_copy.is_some() {
         tma::async_proxy_fence(b);
         barrier_because(b, &format!("kept: every thread's accesses of the bytes of {name} come before its TMA copy writes them"));
     } else if in_loop {

@@ -92,7 +92,7 @@ fn pipeline<'a>(lp: Op<'a>, stages: i64, cx: &PassCx<'a>) -> Result<String, Diag
             copy,
             offset,
             stride: pipelining::stage_bytes(bytes_of(copy.result(0).ty())) as i64,
-            tma: tma::TmaCopy::of(copy),
+            tma: tma::TmaCopy::checked(copy)?,
         });
     }
     let body = lp.region(0).first_block().expect("scf.for has a body");

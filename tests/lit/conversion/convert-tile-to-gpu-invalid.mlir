@@ -34,3 +34,17 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// A TMA mark whose span is not the tile's layout (row-major here, marked as the 128-byte swizzle).
+gpu.module @m {
+  gpu.func @span(%a: memref<1099511627776xf16> {llvm.align = 16 : i64, phobos.tensor = "A", phobos.dims = ["M", "64"]}, %m: i64 {phobos.dim = "M"}) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %mi = arith.index_cast %m : i64 to index
+    // expected-error @+1 {{tma = 128 but the tile's layout is TMA's 0-byte swizzle}}
+    %as = "tile.copy"(%a, %c0, %c0, %mi, %c64) {name = "as", offset = 0 : i64, shape = array<i64: 64, 64>, tma = 128 : i64} : (memref<1099511627776xf16>, index, index, index, index) -> memref<64x64xf16, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
